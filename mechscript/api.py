@@ -1,0 +1,103 @@
+"""The Python API, mirroring the command line: `roll`, `roll_many`, `compile_roll`."""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .dice.faces import FaceSource, GivenFaces, RandomFaces
+from .interpreter.errors import MechError
+from .interpreter.evaluator import Evaluator
+from .interpreter.limits import Limits
+from .interpreter.parser import parse_expression
+from .interpreter.show import expression_text
+
+EXPR_FILE = "<expr>"
+
+
+def new_seed() -> int:
+    """A fresh seed for a roll nobody seeded; it is reported so the roll can be replayed."""
+    return int.from_bytes(os.urandom(4), "big")
+
+
+def face_source(seed: int | None = None, faces: Sequence | None = None) -> FaceSource:
+    if faces is not None:
+        return GivenFaces(faces)
+    return RandomFaces(new_seed() if seed is None else seed)
+
+
+def json_number(value):
+    """JSON has no fractions: a fraction is given as a float (the exact value goes in `*_exact`)."""
+    return float(value) if type(value) is Fraction else value
+
+
+@dataclass
+class RollResult:
+    expr: str
+    total: int | Fraction | bool
+    text: str
+    rolls: list = field(repr=False)
+    seed: int | None = None
+
+    def to_json(self) -> dict:
+        data = {"expr": self.expr, "total": json_number(self.total), "text": self.text}
+        if type(self.total) is Fraction:
+            data["total_exact"] = str(self.total)
+        if self.seed is not None:
+            data["seed"] = self.seed
+        return data
+
+
+class CompiledRoll:
+    """An expression parsed once, to be rolled many times."""
+
+    __slots__ = ("expr", "node", "limits")
+
+    def __init__(self, expr: str, limits: Limits = Limits()):
+        self.expr = expr
+        self.limits = limits
+        self.node = parse_expression(expr, EXPR_FILE, limits)
+
+    def evaluate(self, source: FaceSource) -> tuple[object, list]:
+        """The value and the rolls made, faces drawn from `source`."""
+        evaluator = Evaluator(source, self.limits)
+        try:
+            value = evaluator.result(self.node)
+        except MechError as error:
+            raise error.located(self.expr, EXPR_FILE) from None
+        return value, evaluator.rolls
+
+    def total(self, source: FaceSource):
+        """Just the value, as a number or a bool (for sampling many times)."""
+        value, _ = self.evaluate(source)
+        return value.total if hasattr(value, "total") else value
+
+    def roll(self, source: FaceSource, seed: int | None = None) -> RollResult:
+        value, rolls = self.evaluate(source)
+        total = value.total if hasattr(value, "total") else value
+        return RollResult(self.expr, total, expression_text(self.expr, value, rolls), rolls, seed)
+
+
+@functools.lru_cache(maxsize=256)
+def compile_roll(expr: str, limits: Limits = Limits()) -> CompiledRoll:
+    return CompiledRoll(expr, limits)
+
+
+def roll(expr: str, seed: int | None = None, faces: Sequence | None = None,
+         limits: Limits = Limits()) -> RollResult:
+    """Roll `expr` once. `faces` gives the dice faces in the order they fall (golden tests, physical
+    dice); otherwise `seed` seeds the generator (a fresh seed, reported in the result, if None)."""
+    return roll_many(expr, 1, seed, faces, limits)[0]
+
+
+def roll_many(expr: str, n: int, seed: int | None = None, faces: Sequence | None = None,
+              limits: Limits = Limits()) -> list[RollResult]:
+    """Roll `expr` n times from one face source (the faces of a seed, or given faces, in turn)."""
+    compiled = compile_roll(expr, limits)
+    if faces is None and seed is None:
+        seed = new_seed()
+    source = face_source(seed, faces)
+    return [compiled.roll(source, seed if faces is None else None) for _ in range(n)]

@@ -1,0 +1,1 @@
+"""The dice engine: face sources, NdS with modifiers, roll-and-keep, exact distributions."""

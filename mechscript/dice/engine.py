@@ -1,0 +1,211 @@
+"""Rolling `NdS` with its modifiers: pure functions over a face source.
+
+Modifiers apply left to right, each to the dice as the previous one left them:
+`4d6r1kh3` rerolls 1s, then keeps the highest three of the dice that stand.
+Extra dice (explosions, rerolls) are drawn in rounds: every die that triggers in a round gets its
+extra die, left to right, and the dice drawn in that round are looked at in the next.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..interpreter.errors import MechError, Span
+from ..interpreter.limits import Limits, limit_error
+from .faces import Die, FaceSource, describe_die
+
+# What happened to one die; a die's flags are these bits or-ed together.
+DROPPED = 1       # removed by keep/drop
+REROLLED = 2      # replaced by the die after it
+EXPLODED = 4      # added the die after it (`!`, `!p`)
+COMPOUNDED = 8    # further rolls were added into this die (`!!`)
+PENETRATING = 16  # an extra die of `!p`: counts one less than its face
+SUCCESS = 32      # met the `c` condition
+FAILURE = 64      # met the `f` condition
+RAISED = 128      # raised to the `mi` minimum
+LOWERED = 256     # lowered to the `ma` maximum
+INACTIVE = DROPPED | REROLLED
+
+_COMPARE = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt, "=": operator.eq}
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """A face condition such as `>=8`, `<2` or `=1` (a bare number means `=`)."""
+
+    op: str
+    value: int
+
+    def test(self, face) -> bool:
+        return _COMPARE[self.op](face, self.value)
+
+    def __str__(self) -> str:
+        return str(self.value) if self.op == "=" else f"{self.op}{self.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    """One dice modifier, e.g. `kh3` (kind "kh", count 3) or `!>=5` (kind "!", condition >=5)."""
+
+    kind: str  # kh kl dh dl ! !! !p r ro mi ma c f
+    count: int | None
+    condition: Condition | None
+    span: Span | None = None
+
+
+class DiceRoll:
+    """The result of one `NdS` term: each die's counted value and flags, and the total."""
+
+    __slots__ = ("values", "flags", "total", "counting", "span")
+
+    def __init__(self, values: Sequence, flags: list[int] | None, total, counting: bool, span: Span | None):
+        self.values = values      # counted value of each die, in the order they fell
+        self.flags = flags        # None when no modifier touched the dice
+        self.total = total
+        self.counting = counting  # the total counts successes (`c`), not pips
+        self.span = span
+
+
+class Tally:
+    """Counts the dice of one whole evaluation against `Limits.total_dice`."""
+
+    __slots__ = ("limits", "dice")
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.dice = 0
+
+    def spend(self, n: int, span: Span | None) -> None:
+        self.dice += n
+        if self.dice > self.limits.total_dice:
+            raise limit_error("total_dice", f"this roll needs more than {self.limits.total_dice} dice in all",
+                              self.limits.total_dice, span)
+
+
+def faces_of(die: Die) -> Sequence:
+    return range(1, die + 1) if type(die) is int else die
+
+
+def highest_face(die: Die):
+    return die if type(die) is int else max(die)
+
+
+def _matches_every_face(condition: Condition, die: Die) -> bool:
+    if type(die) is int:  # decide from the ends of 1..S without listing a d1000000's faces
+        return condition.test(1) and condition.test(die) and (condition.op != "=" or die == 1)
+    return all(condition.test(face) for face in die)
+
+
+def roll_dice(source: FaceSource, count: int, die: Die, modifiers: Sequence[Modifier], tally: Tally,
+              span: Span | None = None) -> DiceRoll:
+    limits = tally.limits
+    if count > limits.dice_per_roll:
+        raise limit_error("dice_per_roll", f"{count} dice in one roll is too many", limits.dice_per_roll, span)
+    tally.spend(count, span)
+    values = source.roll(count, die)
+    if not modifiers:
+        return DiceRoll(values, None, sum(values), False, span)
+
+    values = list(values)
+    flags = [0] * count
+    counting = False
+    for modifier in modifiers:
+        kind = modifier.kind
+        if kind in ("kh", "kl", "dh", "dl"):
+            _keep(values, flags, kind, modifier.count)
+        elif kind in ("!", "!!", "!p", "r", "ro"):
+            _extra_dice(source, values, flags, die, modifier, tally)
+        elif kind == "mi":
+            for i, value in enumerate(values):
+                if not flags[i] & INACTIVE and value < modifier.count:
+                    values[i] = modifier.count
+                    flags[i] |= RAISED
+        elif kind == "ma":
+            for i, value in enumerate(values):
+                if not flags[i] & INACTIVE and value > modifier.count:
+                    values[i] = modifier.count
+                    flags[i] |= LOWERED
+        elif kind in ("c", "f"):
+            if kind == "f" and not counting:
+                raise MechError(f"`{kind}{modifier.condition}` counts failures, which needs successes counted first",
+                                modifier.span, hint=f"count successes with `c`, then failures: `6d10c>=8f{modifier.condition}`")
+            counting = True
+            bit = SUCCESS if kind == "c" else FAILURE
+            for i, value in enumerate(values):
+                if not flags[i] & INACTIVE and modifier.condition.test(value):
+                    flags[i] |= bit
+    if counting:
+        total = sum(1 for f in flags if f & SUCCESS and not f & INACTIVE) - \
+            sum(1 for f in flags if f & FAILURE and not f & INACTIVE)
+    else:
+        total = sum(v for v, f in zip(values, flags) if not f & INACTIVE)
+    return DiceRoll(values, flags, total, counting, span)
+
+
+def _keep(values: list, flags: list[int], kind: str, n: int) -> None:
+    standing = [i for i, f in enumerate(flags) if not f & INACTIVE]
+    standing.sort(key=values.__getitem__)  # lowest first; ties keep the order the dice fell
+    size = len(standing)
+    if kind == "kh":
+        dropped = standing[:max(0, size - n)]
+    elif kind == "kl":
+        dropped = standing[n:]
+    elif kind == "dh":
+        dropped = standing[max(0, size - n):]
+    else:  # dl
+        dropped = standing[:n]
+    for i in dropped:
+        flags[i] |= DROPPED
+
+
+def _extra_dice(source: FaceSource, values: list, flags: list[int], die: Die, modifier: Modifier,
+                tally: Tally) -> None:
+    """Explosions (`!`, `!!`, `!p`) and rerolls (`r`, `ro`), drawn in rounds."""
+    kind = modifier.kind
+    condition = modifier.condition or Condition("=", highest_face(die))
+    if kind != "ro" and _matches_every_face(condition, die):
+        what = "rerolls" if kind == "r" else "explodes"
+        raise MechError(f"`{kind}{modifier.condition or ''}` {what} on every face of {describe_die(die)}, so it would never stop",
+                        modifier.span, hint="choose a condition some face fails")
+    test = condition.test
+    pending = [i for i, (v, f) in enumerate(zip(values, flags)) if not f & INACTIVE and test(v)]
+    limits = tally.limits
+    rounds = 0
+    while pending:
+        rounds += 1
+        if rounds > limits.explosion_depth:
+            raise limit_error("explosion_depth", f"the dice kept {'rerolling' if kind[0] == 'r' else 'exploding'} "
+                              f"for more than {limits.explosion_depth} rounds", limits.explosion_depth, modifier.span)
+        tally.spend(len(pending), modifier.span)
+        new_faces = source.roll(len(pending), die)
+        if kind == "!!":
+            next_pending = []
+            for i, face in zip(pending, new_faces):
+                values[i] += face
+                flags[i] |= COMPOUNDED
+                if test(face):
+                    next_pending.append(i)
+            pending = next_pending
+            continue
+        # The extra die goes right after the die that asked for it.
+        extra = dict(zip(pending, new_faces))
+        parent_flag = REROLLED if kind[0] == "r" else EXPLODED
+        child_flag = PENETRATING if kind == "!p" else 0
+        new_values, new_flags, pending = [], [], []
+        for i, (value, f) in enumerate(zip(values, flags)):
+            new_values.append(value)
+            if i in extra:
+                f |= parent_flag
+                new_flags.append(f)
+                face = extra[i]
+                new_values.append(face - 1 if child_flag else face)
+                new_flags.append(child_flag)
+                if kind != "ro" and test(face):
+                    pending.append(len(new_values) - 1)
+            else:
+                new_flags.append(f)
+        values[:] = new_values
+        flags[:] = new_flags

@@ -1,0 +1,117 @@
+"""Face sources: where the faces of dice come from.
+
+A face source has one method, `roll(n, die)`, giving the faces of n dice of one kind, in the order
+they fall. `die` is either a number of sides S (faces 1..S) or a tuple of the die's faces
+(`dF` is (-1, 0, 1), `d[1,1,2]` is (1, 1, 2)).
+
+- RandomFaces: a seeded pseudo-random generator, the same faces for the same seed on every machine
+  and every Python version we support. The generator is MT19937, as Python's `random.Random(seed)`
+  (an int seed); its output stream is part of Python's documented reproducibility guarantee. A face
+  of an S-sided die with S <= 255 is one byte of `randbytes()` taken modulo S, rejecting the top
+  `256 % S` byte values so every face is equally likely; a larger die takes `getrandbits` with the
+  same rejection. A die with listed faces picks a face by position, as a die of len(faces) sides.
+- GivenFaces: faces supplied by the user (`--faces`, physical dice, golden tests), consumed in the
+  order the evaluator asks for them: all dice of a roll left to right, then the extra dice
+  (explosions, rerolls) in rounds, left to right; terms of an expression left to right. A face the
+  die cannot show, or running out of faces, is a user error.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Protocol
+
+from ..interpreter.errors import MechError
+
+Die = int | tuple  # sides, or the faces of the die
+
+
+class FaceSource(Protocol):
+    def roll(self, n: int, die: Die) -> Sequence[int | Fraction]: ...
+
+
+def describe_die(die: Die) -> str:
+    if type(die) is int:
+        return f"a d{die}"
+    if die == (-1, 0, 1):
+        return "a dF"
+    return "a d[" + ",".join(str(face) for face in die) + "]"
+
+
+def _byte_table(sides: int) -> bytes:
+    """Maps a random byte to a face 1..sides, or to 0 (rejected) for the uneven top bytes."""
+    usable = 256 - 256 % sides
+    return bytes(b % sides + 1 if b < usable else 0 for b in range(256))
+
+
+class RandomFaces:
+    """Faces from a seeded MT19937; see the module docstring for the exact method."""
+
+    __slots__ = ("seed", "_random", "_randbytes", "_tables")
+
+    def __init__(self, seed: int):
+        self.seed = seed
+        self._random = random.Random(seed)
+        self._randbytes = self._random.randbytes
+        self._tables: dict[int, bytes] = {}
+
+    def roll(self, n: int, die: Die) -> Sequence[int | Fraction]:
+        if type(die) is not int:
+            return [die[i - 1] for i in self.roll(n, len(die))]
+        if die > 255:
+            return [self._large(die) for _ in range(n)]
+        table = self._tables.get(die)
+        if table is None:
+            table = self._tables[die] = _byte_table(die)
+        # One C-level draw for all n dice: bytes -> faces, rejected bytes removed.
+        faces = self._randbytes(n + (n >> 2) + 2).translate(table)
+        if 0 in faces:
+            faces = faces.replace(b"\0", b"")
+        while len(faces) < n:
+            faces += self._randbytes(n).translate(table).replace(b"\0", b"")
+        return faces[:n]
+
+    def _large(self, sides: int) -> int:
+        bits = (sides - 1).bit_length()
+        draw = self._random.getrandbits
+        while True:
+            value = draw(bits)
+            if value < sides:
+                return value + 1
+
+
+class GivenFaces:
+    """Faces given by the user, consumed in order; `used` counts what has been consumed."""
+
+    __slots__ = ("faces", "used")
+
+    def __init__(self, faces: Sequence[int | Fraction]):
+        self.faces = list(faces)
+        self.used = 0
+
+    def roll(self, n: int, die: Die) -> Sequence[int | Fraction]:
+        start, end = self.used, self.used + n
+        if end > len(self.faces):
+            raise MechError(
+                f"ran out of faces: this roll needs face number {len(self.faces) + 1}, "
+                f"but only {len(self.faces)} were given",
+                hint="give more faces with --faces; they are used in the order dice fall: each roll's "
+                     "dice left to right, then explosions and rerolls in rounds",
+            )
+        chunk = self.faces[start:end]
+        for offset, face in enumerate(chunk):
+            if not _can_show(die, face):
+                raise MechError(
+                    f"face {face} (given face number {start + offset + 1}) cannot come up on {describe_die(die)}",
+                    hint="faces are given in the order the dice fall",
+                )
+        self.used = end
+        return chunk
+
+
+def _can_show(die: Die, face) -> bool:
+    if type(die) is int:
+        return type(face) is int and 1 <= face <= die
+    return face in die

@@ -1,0 +1,155 @@
+"""Roll-and-keep `XkY` (7th Sea), as rule text 000 plays it (digest transformers-7thsea.md, 2.3-2.4).
+
+A pool is X rolled ("unkept") and Y kept d10s, in half-dice steps, plus a flat bonus. Pools add up
+component-wise (`7k3 + 2k0` is 9k3, `- 0k1` removes a kept die, `+ 5` adds to the total), and are
+normalised just before rolling: auto-fail, half dice, the ten-dice rule, keep at most what was rolled.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..interpreter.errors import MechError, Span
+from ..interpreter.limits import limit_error
+from .engine import Tally
+from .faces import FaceSource
+
+HALF = Fraction(1, 2)
+
+
+def format_dice_count(x: Fraction) -> str:
+    return str(int(x)) if x.denominator == 1 else f"{float(x):g}"
+
+
+def format_flat(flat) -> str:
+    if not flat:
+        return ""
+    text = str(flat) if not isinstance(flat, Fraction) else f"{flat.numerator}/{flat.denominator}"
+    return f"+{text}" if flat > 0 else text
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """An unrolled roll-and-keep pool. `span` is the source of the expression that built it."""
+
+    unkept: Fraction
+    kept: Fraction
+    flat: int | Fraction = 0
+    span: Span | None = None
+
+    def __post_init__(self):
+        for amount in (self.unkept, self.kept):
+            if (amount * 2).denominator != 1:
+                raise MechError(f"a pool has whole or half dice, not {amount}", self.span,
+                                hint="roll-and-keep dice come in halves: 3k3, 3.5k3.5")
+
+    @property
+    def notation(self) -> str:
+        return f"{format_dice_count(self.unkept)}k{format_dice_count(self.kept)}{format_flat(self.flat)}"
+
+    def combine(self, other: "Pool", sign: int, span: Span | None) -> "Pool":
+        return Pool(self.unkept + sign * other.unkept, self.kept + sign * other.kept,
+                    self.flat + sign * other.flat, span)
+
+    def plus(self, amount, span: Span | None) -> "Pool":
+        return Pool(self.unkept, self.kept, self.flat + amount, span)
+
+    def negated(self, span: Span | None) -> "Pool":
+        return Pool(-self.unkept, -self.kept, -self.flat, span)
+
+
+@dataclass(frozen=True, slots=True)
+class Normalized:
+    """What is actually rolled: `rolled` d10s, keep `kept`, halve the lowest kept die if `halve`."""
+
+    rolled: int
+    kept: int
+    flat: int | Fraction
+    halve: bool
+    auto_fail: bool
+
+    @property
+    def notation(self) -> str:
+        if self.auto_fail:
+            return "automatic failure"
+        kept = Fraction(self.kept) - HALF if self.halve else Fraction(self.kept)
+        return f"{self.rolled}k{format_dice_count(kept)}{format_flat(self.flat)}"
+
+
+def normalize(unkept: Fraction, kept: Fraction, flat: int | Fraction = 0) -> Normalized:
+    """Rule text 000 §2.3 (digest), in the digest's order: auto-fail, half dice, ten dice, keep <= rolled."""
+    # L24: "Any roll with either a unkept or kept dice of 0 or less automatically fails."
+    if unkept <= 0 or kept <= 0:
+        return Normalized(0, 0, flat, False, True)
+    # L28: a kept half die halves one kept die; an unkept half die counts whole with a kept half, else is lost.
+    halve = kept.denominator == 2
+    kept_dice = math.ceil(kept)
+    rolled = math.ceil(unkept) if halve else math.floor(unkept)
+    if rolled <= 0:  # digest PROPOSAL (2.3 step 2): 0.5k1 loses its only die, so it fails
+        return Normalized(0, 0, flat, False, True)
+    # L32: never roll more than 10 dice; extra rolled dice become kept dice, extra kept dice +10 each.
+    # Digest PROPOSAL (A3): halves are settled before this rule.
+    if rolled > 10:
+        kept_dice += rolled - 10
+        rolled = 10
+    if kept_dice > 10:
+        # Digest PROPOSAL (2.3 step 3): a pending half die among the extra kept dice is worth +5, not +10.
+        flat += 10 * (kept_dice - 10) - (5 if halve else 0)
+        kept_dice = 10
+        halve = False
+    # L24: with fewer dice rolled than kept, keep them all. Digest PROPOSAL (A4): the half die is
+    # then the die that does not exist, so nothing is halved.
+    if kept_dice > rolled:
+        kept_dice = rolled
+        halve = False
+    return Normalized(rolled, kept_dice, flat, halve, False)
+
+
+class KeepRoll:
+    """A rolled pool: kept and dropped dice (highest first), the halved die if any, the total."""
+
+    __slots__ = ("pool", "normalized", "kept", "dropped", "halved", "total", "auto_fail", "span")
+
+    def __init__(self, pool: Pool, normalized: Normalized, kept: list[int], dropped: list[int],
+                 halved: int | None, total):
+        self.pool = pool
+        self.normalized = normalized
+        self.kept = kept          # values of the kept dice, highest first (an exploded die is 10*n + last face)
+        self.dropped = dropped    # values of the dropped dice, highest first
+        self.halved = halved      # the value of the kept die that was halved (it is last in `kept`)
+        self.total = total
+        self.auto_fail = normalized.auto_fail
+        self.span = pool.span
+
+
+def roll_and_keep(source: FaceSource, pool: Pool, tally: Tally, explode: bool = True) -> KeepRoll:
+    """Roll a pool. 10s compound-explode (L20-22) unless `explode` is off (Fatigued, L161)."""
+    normalized = normalize(pool.unkept, pool.kept, pool.flat)
+    if normalized.auto_fail:
+        return KeepRoll(pool, normalized, [], [], None, 0)
+    tally.spend(normalized.rolled, pool.span)
+    values = list(source.roll(normalized.rolled, 10))
+    if explode:
+        pending = [i for i, face in enumerate(values) if face == 10]
+        rounds = 0
+        while pending:
+            rounds += 1
+            if rounds > tally.limits.explosion_depth:
+                raise limit_error("explosion_depth", f"the dice kept exploding for more than "
+                                  f"{tally.limits.explosion_depth} rounds", tally.limits.explosion_depth, pool.span)
+            tally.spend(len(pending), pool.span)
+            faces = source.roll(len(pending), 10)
+            for i, face in zip(pending, faces):
+                values[i] += face
+            pending = [i for i, face in zip(pending, faces) if face == 10]
+    values.sort(reverse=True)
+    kept, dropped = values[:normalized.kept], values[normalized.kept:]
+    halved = None
+    total = sum(kept) + normalized.flat
+    if normalized.halve:
+        # L28: halve one kept die, rounded down, "usually ... the lowest die".
+        halved = kept[-1]
+        total -= halved - halved // 2
+    return KeepRoll(pool, normalized, kept, dropped, halved, total)

@@ -1,0 +1,36 @@
+"""Limits that keep a stranger's roll or script from hanging or exhausting the machine.
+
+All limits live in one object; each is checked in one place and, when exceeded, raises a
+MechError that names the limit and how to raise it (`--limit NAME=N` on the command line,
+`Limits(NAME=N)` in Python).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+from .errors import MechError, Span
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    dice_per_roll: int = 1_000          # dice rolled by one term, before explosions and rerolls
+    explosion_depth: int = 100          # rounds of explosions or rerolls for one term
+    total_dice: int = 100_000           # dice rolled by one whole evaluation, extra dice included
+    die_sides: int = 1_000_000          # sides of one die
+    nesting: int = 200                  # depth of nested parentheses and operators
+
+    @classmethod
+    def names(cls) -> list[str]:
+        return [f.name for f in fields(cls)]
+
+    def with_overrides(self, overrides: dict[str, int]) -> "Limits":
+        return replace(self, **overrides)
+
+
+def limit_error(name: str, what: str, limit: int, span: Span | None) -> MechError:
+    return MechError(
+        f"{what}; the limit `{name}` is {limit}",
+        span,
+        hint=f"raise it with --limit {name}=N (Python: Limits({name}=N))",
+    )

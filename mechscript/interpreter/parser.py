@@ -1,0 +1,120 @@
+"""Source text -> AST. Loads the grammar once and turns lark's errors into MechErrors."""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+
+from lark import Lark
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from . import ast
+from .builder import build
+from .errors import MechError, Span
+from .limits import Limits, limit_error
+
+# How an expected terminal is named in an error message.
+_TERMINAL_WORDS = {
+    "NUMBER": "a number",
+    "POOL": "a roll-and-keep pool such as `7k3`",
+    "DIE_D": "a die such as `d6`",
+    "DIE_F": "`dF`",
+    "NAME": "a name",
+    "LPAR": "`(`",
+    "RPAR": "`)`",
+    "LSQB": "`[`",
+    "RSQB": "`]`",
+    "COMMA": "`,`",
+    "COLON": "`:`",
+    "PERCENT": "`%`",
+    "ADD_OP": "`+` or `-`",
+    "MUL_OP": "an operator",
+    "COMP_OP": "a comparison",
+    "KEEP": "a dice modifier", "EXPLODE": "a dice modifier", "REROLL": "a dice modifier",
+    "CLAMP": "a dice modifier", "COUNT": "a dice modifier", "FAIL": "a dice modifier",
+    "$END": "the end of the expression",
+}
+_SIDES = {"NUMBER", "PERCENT", "LSQB", "LPAR"}
+_MODIFIER_WORDS = ("kh", "kl", "dh", "dl", "k", "r", "ro", "mi", "ma", "c", "f")
+
+
+@functools.cache
+def _lark() -> Lark:
+    grammar = resources.files("mechscript.grammar").joinpath("mechscript.lark").read_text()
+    return Lark(grammar, parser="lalr", lexer="contextual", start=["expression"],
+                propagate_positions=True, maybe_placeholders=True)
+
+
+def _span_at(source: str, pos: int, length: int = 1) -> Span:
+    pos = max(0, min(pos, len(source)))
+    line = source.count("\n", 0, pos) + 1
+    col = pos - (source.rfind("\n", 0, pos) + 1) + 1
+    return Span(line, col, pos, pos + length)
+
+
+def _describe_expected(expected) -> str:
+    words = sorted({_TERMINAL_WORDS.get(name, f"`{name}`") for name in expected
+                    if not name.startswith("__")})
+    if not words:
+        return "something else"
+    return ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1]
+
+
+def _syntax_error(source: str, error: UnexpectedInput) -> MechError:
+    if isinstance(error, UnexpectedCharacters):
+        span = _span_at(source, error.pos_in_stream)
+        char = source[error.pos_in_stream]
+        hint = None
+        if char in "!" and error.pos_in_stream > 0 and source[error.pos_in_stream - 1].isspace():
+            hint = "a modifier follows its dice without a space: `3d6!`"
+        return MechError(f"unexpected character `{char}`", span, hint)
+
+    token = error.token if isinstance(error, UnexpectedToken) else None
+    expected = set(getattr(error, "expected", ()) or ())
+    at_end = token is None or token.type == "$END"
+    if at_end:
+        span = _span_at(source, len(source.rstrip()))
+    else:
+        span = Span(token.line, token.column, token.start_pos, token.end_pos)
+
+    if expected and expected <= _SIDES | {"DIE_F"} and "PERCENT" in expected:
+        return MechError("a die needs a number of sides", span,
+                         hint="write the sides right after `d`: `3d6`, `d%`, `dF` or `d[1,2,3]`")
+    if at_end:
+        return MechError("the expression ends too early", span,
+                         hint=f"expected {_describe_expected(expected)}")
+    text = str(token)
+    if "ADD_OP" in expected and token.type in ("NUMBER", "NAME", "POOL", "DIE_D", "DIE_F", "LPAR"):
+        return MechError(f"unexpected `{text}`", span, hint="two values need an operator between them, such as `+`")
+    if token.type == "NAME" and text.startswith(_MODIFIER_WORDS) and source[token.start_pos - 1:token.start_pos].isspace():
+        return MechError(f"unexpected `{text}`", span,
+                         hint=f"dice modifiers are written without a space: `…d6{text}`")
+    return MechError(f"unexpected `{text}`", span, hint=f"expected {_describe_expected(expected)}")
+
+
+def _check_nesting(tree, source: str, limit: int) -> None:
+    depth: dict[int, int] = {}
+    for subtree in tree.iter_subtrees():  # children before parents, without recursion
+        d = 1 + max((depth[id(c)] for c in subtree.children if id(c) in depth), default=0)
+        depth[id(subtree)] = d
+        if d > limit:
+            meta = subtree.meta
+            span = Span(meta.line, meta.column, meta.start_pos, meta.end_pos) if not meta.empty else None
+            raise limit_error("nesting", f"the expression is nested more than {limit} deep", limit, span)
+
+
+def parse_expression(source: str, filename: str = "<expr>", limits: Limits = Limits()) -> ast.Node:
+    """Parse one expression. Raises MechError (located in `source`) for any bad input."""
+    try:
+        tree = _lark().parse(source, start="expression")
+    except UnexpectedInput as error:
+        raise _syntax_error(source, error).located(source, filename) from None
+    try:
+        _check_nesting(tree, source, limits.nesting)
+        return build(tree)
+    except MechError as error:
+        raise error.located(source, filename) from None
+    except VisitError as error:
+        if isinstance(error.orig_exc, MechError):
+            raise error.orig_exc.located(source, filename) from None
+        raise

@@ -1,0 +1,97 @@
+"""Showing results as text: a roll's dice, and a whole expression with the dice it rolled.
+
+Die marks: `(3)` dropped, `1r` rerolled (the die after it replaced it), `6!` exploded (the die
+after it was added), `14!!` compounded, `4p` a penetrating extra die (shown as counted, one under
+its face), `8*` a success, `1f` a failure, `2^` raised by `mi`, `5v` lowered by `ma`.
+Roll-and-keep shows the kept dice highest first, then the dropped ones in parentheses, and a halved
+die as `5/2`: `7k3: 14 9 8 (6 5 3 2) = 31`.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..dice.engine import (COMPOUNDED, DROPPED, EXPLODED, FAILURE, LOWERED, PENETRATING, RAISED, REROLLED,
+                           SUCCESS, DiceRoll)
+from ..dice.rollkeep import KeepRoll
+
+_MARKS = ((REROLLED, "r"), (EXPLODED, "!"), (COMPOUNDED, "!!"), (PENETRATING, "p"), (RAISED, "^"),
+          (LOWERED, "v"), (SUCCESS, "*"), (FAILURE, "f"))
+
+
+def format_value(value) -> str:
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if type(value) is Fraction:
+        return f"{value.numerator}/{value.denominator}"
+    if type(value) is list:
+        return "[" + ", ".join(format_value(v) for v in value) + "]"
+    if type(value) in (DiceRoll, KeepRoll):
+        return format_value(value.total)
+    return str(value)
+
+
+def dice_text(roll) -> str:
+    """The dice of one roll, e.g. `3 (1) 6 5` or `14 9 8 (6 5 3 2)`."""
+    if type(roll) is KeepRoll:
+        if roll.auto_fail:
+            return "automatic failure"
+        kept = [str(v) for v in roll.kept]
+        if roll.halved is not None:
+            kept[-1] = f"{roll.halved}/2"
+        dropped = " (" + " ".join(str(v) for v in roll.dropped) + ")" if roll.dropped else ""
+        return " ".join(kept) + dropped
+    if roll.flags is None:
+        return " ".join(format_value(v) for v in roll.values)
+    shown = []
+    for value, flags in zip(roll.values, roll.flags):
+        text = format_value(value) + "".join(mark for bit, mark in _MARKS if flags & bit)
+        shown.append(f"({text})" if flags & DROPPED else text)
+    return " ".join(shown)
+
+
+def _label(roll, source: str) -> str:
+    written = source[roll.span.start:roll.span.end]
+    if type(roll) is KeepRoll and roll.normalized.notation != written and not roll.auto_fail:
+        return f"{written} as {roll.normalized.notation}"
+    return written
+
+
+def expression_text(source: str, value, rolls: list) -> str:
+    """The expression with every roll's dice shown, then its value:
+    `7k3: 14 9 8 (6 5 3 2) = 31`, or `4d6kh3 [3 (1) 6 5] + 2 = 16` when there is more than a roll."""
+    total = format_value(value)
+    text = source.strip()
+    if len(rolls) == 1 and source[rolls[0].span.start:rolls[0].span.end] == text:
+        roll = rolls[0]
+        if type(roll) is KeepRoll and roll.auto_fail:
+            return f"{text}: automatic failure"
+        return f"{_label(roll, source)}: {dice_text(roll)} = {total}"
+    ordered = sorted(rolls, key=lambda r: (r.span.start, -r.span.end))
+    start = len(source) - len(source.lstrip())
+    return f"{_splice(source, start, start + len(text), ordered)} = {total}"
+
+
+def _splice(source: str, start: int, end: int, rolls: list) -> str:
+    """source[start:end] with each roll's text followed by its dice; rolls nested in a roll's span
+    (a d6 added to a pool) are shown inside it."""
+    out, pos, i = [], start, 0
+    while i < len(rolls):
+        roll = rolls[i]
+        span = roll.span
+        inner = []
+        j = i + 1
+        while j < len(rolls) and rolls[j].span.end <= span.end:
+            inner.append(rolls[j])
+            j += 1
+        out.append(source[pos:span.start])
+        written = _splice(source, span.start, span.end, inner)
+        label = _label(roll, source)
+        note = label[len(source[span.start:span.end]) + 1:] if label != source[span.start:span.end] else ""
+        out.append(f"{written} [{note + ': ' if note else ''}{dice_text(roll)}]")
+        pos = span.end
+        i = j
+    out.append(source[pos:end])
+    return "".join(out)
