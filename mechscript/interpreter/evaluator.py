@@ -44,6 +44,13 @@ def type_name(value) -> str:
     return "a number"
 
 
+def _at(error: MechError, span: Span) -> MechError:
+    """Errors of the face source (out of faces, impossible face) happen at the roll that drew."""
+    if error.span is None:
+        error.span = span
+    return error
+
+
 class Builtin:
     __slots__ = ("name", "min_args", "max_args", "options", "doc")
 
@@ -105,7 +112,10 @@ class Evaluator:
         return value
 
     def roll_pool(self, pool: Pool, explode: bool = True) -> KeepRoll:
-        roll = roll_and_keep(self.source, pool, self.tally, explode)
+        try:
+            roll = roll_and_keep(self.source, pool, self.tally, explode)
+        except MechError as error:
+            raise _at(error, pool.span)
         self.rolls.append(roll)
         return roll
 
@@ -252,7 +262,10 @@ class Evaluator:
             if count < 0:
                 raise MechError(f"cannot roll {count} dice", count_node.span)
         die = self._die(node)
-        roll = roll_dice(self.source, count, die, node.modifiers, self.tally, node.span)
+        try:
+            roll = roll_dice(self.source, count, die, node.modifiers, self.tally, node.span)
+        except MechError as error:
+            raise _at(error, node.span)
         self.rolls.append(roll)
         return roll
 

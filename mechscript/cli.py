@@ -1,0 +1,124 @@
+"""The `mech` command. Exit status: 0 success, 1 an error in the expression or script, 2 a usage
+error, 3 an internal error (a bug in mechscript: please report it)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import traceback
+from fractions import Fraction
+
+from . import __version__
+from .api import roll_many
+from .interpreter.errors import MechError
+from .interpreter.limits import Limits
+
+EXAMPLES = """examples:
+  mech roll 4d6kh3                 roll four d6, keep the highest three
+  mech roll 7k3 --seed 42          roll-and-keep: seven d10, keep three, 10s explode
+  mech roll '6d10!c>=8f1' -n 5     five rolls counting successes (8+) less failures (1s)
+  mech roll 7k3 --faces 2,3,5,6,8,9,10,4   use the faces rolled at the table
+"""
+
+
+def _faces(text: str) -> list:
+    try:
+        faces = [Fraction(item.strip()) for item in text.split(",") if item.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"faces are numbers separated by commas, e.g. 2,3,5,10; got {text!r}")
+    return [int(f) if f.denominator == 1 else f for f in faces]
+
+
+def _limit(text: str) -> tuple[str, int]:
+    name, _, value = text.partition("=")
+    if name not in Limits.names():
+        raise argparse.ArgumentTypeError(f"unknown limit {name!r}; limits: {', '.join(Limits.names())}")
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a limit is NAME=N with N a whole number; got {text!r}")
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"a limit must be at least 1; got {text!r}")
+    return name, number
+
+
+def _positive(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, got {number}")
+    return number
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number, got {text!r}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="mech", description="mechscript: dice and combat rules for giant-robot RPGs.",
+                                     epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"mech {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    roll = commands.add_parser("roll", help="roll dice: mech roll 4d6kh3", epilog=EXAMPLES,
+                               formatter_class=argparse.RawDescriptionHelpFormatter,
+                               description="Roll a dice expression and show every die.")
+    roll.add_argument("expr", metavar="EXPR", help="a dice expression, e.g. 3d6+2, 4d6kh3, 7k3, '6d10!c>=8'")
+    roll.add_argument("-n", type=_positive, default=None, metavar="N", help="roll N times")
+    roll.add_argument("--seed", type=_seed, default=None, metavar="S",
+                      help="seed the dice: the same seed gives the same rolls on every machine")
+    roll.add_argument("--faces", type=_faces, default=None, metavar="F,F,...",
+                      help="the faces to use, in the order dice fall: each roll's dice left to right, "
+                           "then explosions and rerolls in rounds")
+    roll.add_argument("--json", action="store_true", help="print JSON: {expr, total, text} (with -n: {expr, totals})")
+    roll.add_argument("--limit", type=_limit, action="append", default=[], metavar="NAME=N",
+                      help=f"raise or lower a safety limit ({', '.join(Limits.names())})")
+    return parser
+
+
+def run_roll(args) -> int:
+    limits = Limits().with_overrides(dict(args.limit))
+    results = roll_many(args.expr, args.n or 1, seed=args.seed, faces=args.faces, limits=limits)
+    if args.json:
+        if args.n is None:
+            data = results[0].to_json()
+        else:
+            data = {"expr": args.expr, "totals": [r.to_json()["total"] for r in results],
+                    "texts": [r.text for r in results]}
+            if results[0].seed is not None:
+                data["seed"] = results[0].seed
+        print(json.dumps(data))
+    else:
+        for result in results:
+            print(result.text)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return run_roll(args)
+    except MechError as error:
+        print(error.render(), file=sys.stderr)
+        return 1
+    except Exception:  # a bug: say so plainly; the traceback only on request
+        print("mech: internal error (this is a bug in mechscript; please report it with the command you ran)",
+              file=sys.stderr)
+        if os.environ.get("MECH_DEBUG"):
+            traceback.print_exc()
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())
