@@ -8,9 +8,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from .dice.engine import DiceRoll
 from .dice.faces import FaceSource, GivenFaces, RandomFaces
+from .dice.rollkeep import KeepRoll, Pool
 from .interpreter.errors import MechError
-from .interpreter.evaluator import Evaluator
+from .interpreter.evaluator import Evaluation, compile_expression
 from .interpreter.limits import Limits
 from .interpreter.parser import parse_expression
 from .interpreter.show import expression_text
@@ -54,30 +56,43 @@ class RollResult:
 class CompiledRoll:
     """An expression parsed once, to be rolled many times."""
 
-    __slots__ = ("expr", "node", "limits")
+    __slots__ = ("expr", "node", "limits", "code", "_sample")
 
     def __init__(self, expr: str, limits: Limits = Limits()):
         self.expr = expr
         self.limits = limits
         self.node = parse_expression(expr, EXPR_FILE, limits)
+        try:
+            self.code = compile_expression(self.node, limits)
+            self._sample = compile_expression(self.node, limits, record=False)
+        except MechError as error:
+            raise error.located(expr, EXPR_FILE) from None
 
     def evaluate(self, source: FaceSource) -> tuple[object, list]:
         """The value and the rolls made, faces drawn from `source`."""
-        evaluator = Evaluator(source, self.limits)
+        ev = Evaluation(source, self.limits)
         try:
-            value = evaluator.result(self.node)
+            value = self.code(ev)
+            if type(value) is Pool:  # a pool left standing at the end is rolled
+                value = ev.roll_pool(value)
         except MechError as error:
             raise error.located(self.expr, EXPR_FILE) from None
-        return value, evaluator.rolls
+        return value, ev.rolls
 
     def total(self, source: FaceSource):
-        """Just the value, as a number or a bool (for sampling many times)."""
-        value, _ = self.evaluate(source)
-        return value.total if hasattr(value, "total") else value
+        """Just the value, as a number or a bool (for sampling many times; nothing is shown)."""
+        ev = Evaluation(source, self.limits)
+        try:
+            value = self._sample(ev)
+            if type(value) is Pool:
+                value = ev.roll_pool(value)
+        except MechError as error:
+            raise error.located(self.expr, EXPR_FILE) from None
+        return value.total if type(value) is DiceRoll or type(value) is KeepRoll else value
 
     def roll(self, source: FaceSource, seed: int | None = None) -> RollResult:
         value, rolls = self.evaluate(source)
-        total = value.total if hasattr(value, "total") else value
+        total = value.total if type(value) in (DiceRoll, KeepRoll) else value
         return RollResult(self.expr, total, expression_text(self.expr, value, rolls), rolls, seed)
 
 

@@ -101,10 +101,10 @@ def _matches_every_face(condition: Condition, die: Die) -> bool:
 
 def roll_dice(source: FaceSource, count: int, die: Die, modifiers: Sequence[Modifier], tally: Tally,
               span: Span | None = None) -> DiceRoll:
-    limits = tally.limits
-    if count > limits.dice_per_roll:
-        raise limit_error("dice_per_roll", f"{count} dice in one roll is too many", limits.dice_per_roll, span)
-    tally.spend(count, span)
+    """Roll `count` dice (already checked against `Limits.dice_per_roll`) and apply the modifiers."""
+    tally.dice += count
+    if tally.dice > tally.limits.total_dice:
+        tally.spend(0, span)  # raises the limit error
     values = source.roll(count, die)
     if not modifiers:
         return DiceRoll(values, None, sum(values), False, span)

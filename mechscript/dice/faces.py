@@ -40,10 +40,14 @@ def describe_die(die: Die) -> str:
     return "a d[" + ",".join(str(face) for face in die) + "]"
 
 
-def _byte_table(sides: int) -> bytes:
-    """Maps a random byte to a face 1..sides, or to 0 (rejected) for the uneven top bytes."""
-    usable = 256 - 256 % sides
-    return bytes(b % sides + 1 if b < usable else 0 for b in range(256))
+class _ByteTables(dict):
+    """sides -> a table mapping a random byte to a face 1..sides, or to 0 (rejected) for the
+    uneven top bytes; made on first use."""
+
+    def __missing__(self, sides: int) -> bytes:
+        usable = 256 - 256 % sides
+        table = self[sides] = bytes(b % sides + 1 if b < usable else 0 for b in range(256))
+        return table
 
 
 class RandomFaces:
@@ -55,16 +59,14 @@ class RandomFaces:
         self.seed = seed
         self._random = random.Random(seed)
         self._randbytes = self._random.randbytes
-        self._tables: dict[int, bytes] = {}
+        self._tables = _ByteTables()
 
     def roll(self, n: int, die: Die) -> Sequence[int | Fraction]:
         if type(die) is not int:
             return [die[i - 1] for i in self.roll(n, len(die))]
         if die > 255:
             return [self._large(die) for _ in range(n)]
-        table = self._tables.get(die)
-        if table is None:
-            table = self._tables[die] = _byte_table(die)
+        table = self._tables[die]
         # One C-level draw for all n dice: bytes -> faces, rejected bytes removed.
         faces = self._randbytes(n + (n >> 2) + 2).translate(table)
         if 0 in faces:

@@ -1,4 +1,5 @@
-"""Evaluates the AST. Values are ints, Fractions, bools, lists, rolls (DiceRoll, KeepRoll) and
+"""Evaluates the AST, compiled once into Python closures that are then run many times (a dice
+expression is parsed once and rolled thousands of times). Values are ints, Fractions, bools, lists, rolls (DiceRoll, KeepRoll) and
 unrolled roll-and-keep pools (Pool).
 
 A roll counts as its total wherever a number is needed. A pool stays unrolled while it is added to
@@ -6,11 +7,14 @@ or subtracted from (that is pool arithmetic: `7k3 + 2k0 - 0k1 + 5` is one 9k2+5 
 when a number is needed (a comparison, `*`, a function) or at the end. So in `7k3 + d6` the d6 falls
 first and the pool after it: the pool's size is known only once its whole sum is.
 Evaluation never formats text: showing results is `show.py`.
+
+Names, functions and their arity are checked while compiling, before any die is rolled.
 """
 
 from __future__ import annotations
 
 import math
+import operator
 from fractions import Fraction
 
 from ..dice.engine import DiceRoll, Tally, roll_dice
@@ -72,27 +76,17 @@ BUILTINS = {
 }
 
 
-class Evaluator:
-    """One evaluation: its face source, its limits, the dice it has rolled (for showing them)."""
+class Evaluation(Tally):
+    """One run of a compiled expression: its face source, the dice it has rolled (counted against
+    the limits, and kept in order for showing them)."""
 
-    __slots__ = ("source", "tally", "rolls")
+    __slots__ = ("source", "rolls")
 
     def __init__(self, source: FaceSource, limits: Limits):
+        self.limits = limits
+        self.dice = 0
         self.source = source
-        self.tally = Tally(limits)
         self.rolls: list = []
-
-    def result(self, node: ast.Node):
-        """Evaluate a whole expression; a pool left standing at the end is rolled."""
-        value = self.eval(node)
-        if type(value) is Pool:
-            value = self.roll_pool(value)
-        return value
-
-    def eval(self, node: ast.Node):
-        return _DISPATCH[type(node)](self, node)
-
-    # ---- values ----
 
     def number(self, value, span: Span):
         """The numeric value of `value`: rolls give their totals, pools are rolled."""
@@ -105,202 +99,259 @@ class Evaluator:
             return self.roll_pool(value).total
         raise MechError(f"expected a number here, not {type_name(value)}", span)
 
-    def whole(self, node: ast.Node, what: str) -> int:
-        value = self.number(self.eval(node), node.span)
-        if type(value) is not int:
-            raise MechError(f"{what} must be a whole number, not {value}", node.span)
-        return value
-
     def roll_pool(self, pool: Pool, explode: bool = True) -> KeepRoll:
         try:
-            roll = roll_and_keep(self.source, pool, self.tally, explode)
+            roll = roll_and_keep(self.source, pool, self, explode)
         except MechError as error:
             raise _at(error, pool.span)
         self.rolls.append(roll)
         return roll
 
-    # ---- nodes ----
 
-    def eval_number(self, node: ast.Number):
-        return node.value
+def compile_expression(node: ast.Node, limits: Limits, record: bool = True):
+    """The closure computing `node`'s value (a pool left standing is the caller's to roll).
 
-    def eval_pool(self, node: ast.PoolLiteral):
-        return Pool(node.unkept, node.kept, 0, node.span)
+    With `record` off (sampling: totals only, nothing shown), a plain `NdS` term gives its total
+    as a number instead of a DiceRoll; every result is the same."""
+    return Compiler(limits, record).compile(node)
 
-    def eval_name(self, node: ast.Name):
+
+class Compiler:
+    """Turns each node into a closure `code(ev) -> value`; static errors are raised here."""
+
+    def __init__(self, limits: Limits, record: bool = True):
+        self.limits = limits
+        self.record = record
+
+    def compile(self, node: ast.Node):
+        return getattr(self, "compile_" + type(node).__name__)(node)
+
+    def compile_Number(self, node: ast.Number):
+        value = node.value
+        return lambda ev: value
+
+    def compile_PoolLiteral(self, node: ast.PoolLiteral):
+        pool = Pool(node.unkept, node.kept, 0, node.span)
+        return lambda ev: pool
+
+    def compile_Name(self, node: ast.Name):
         if node.id in CONSTANTS:
-            return CONSTANTS[node.id]
+            value = CONSTANTS[node.id]
+            return lambda ev: value
         if node.id in BUILTINS:
             raise MechError(f"`{node.id}` is a function", node.span, hint=f"call it: {BUILTINS[node.id].doc}")
         raise MechError(f"unknown name `{node.id}`", node.span,
                         hint=did_you_mean(node.id, [*CONSTANTS, *BUILTINS]))
 
-    def eval_group(self, node: ast.Group):
-        return self.eval(node.inner)
+    def compile_Group(self, node: ast.Group):
+        return self.compile(node.inner)
 
-    def eval_list(self, node: ast.ListLiteral):
-        return [self.eval(item) for item in node.items]
+    def compile_ListLiteral(self, node: ast.ListLiteral):
+        items = [self.compile(item) for item in node.items]
+        return lambda ev: [item(ev) for item in items]
 
-    def eval_unary(self, node: ast.Unary):
-        value = self.eval(node.operand)
-        if type(value) is Pool:
-            return value.negated(node.span) if node.op == "-" else value
-        number = self.number(value, node.operand.span)
-        return -number if node.op == "-" else number
+    def compile_Unary(self, node: ast.Unary):
+        operand, span, negate = self.compile(node.operand), node.operand.span, node.op == "-"
 
-    def eval_binop(self, node: ast.BinOp):
-        left = self.eval(node.left)
-        right = self.eval(node.right)
-        op = node.op
-        if op in ("+", "-") and (type(left) is Pool or type(right) is Pool):
-            return self._pool_arithmetic(left, op, right, node)
-        a = self.number(left, node.left.span)
-        b = self.number(right, node.right.span)
-        if op == "+":
-            return a + b
-        if op == "-":
-            return a - b
-        if op == "*":
-            return normal(a * b)
-        if b == 0:
-            raise MechError("division by zero", node.right.span, hint="the right side of this operator is 0")
-        if op == "/":
-            return normal(Fraction(a) / b)
-        if op == "//":
-            return a // b
-        return normal(a % b)
+        def unary(ev):
+            value = operand(ev)
+            if type(value) is Pool:
+                return value.negated(node.span) if negate else value
+            number = ev.number(value, span)
+            return -number if negate else number
+        return unary
 
-    def _pool_arithmetic(self, left, op: str, right, node: ast.BinOp) -> Pool:
-        sign = 1 if op == "+" else -1
-        if type(left) is Pool and type(right) is Pool:
-            return left.combine(right, sign, node.span)
-        if type(left) is Pool:
-            return left.plus(sign * self.number(right, node.right.span), node.span)
-        pool = right if sign == 1 else right.negated(node.span)
-        return pool.plus(self.number(left, node.left.span), node.span)
+    def compile_BinOp(self, node: ast.BinOp):
+        left, right, op = self.compile(node.left), self.compile(node.right), node.op
+        left_span, right_span = node.left.span, node.right.span
+        arithmetic = _ARITHMETIC[op]
 
-    def eval_compare(self, node: ast.Compare) -> bool:
-        left = self._comparand(self.eval(node.left))
-        right = self._comparand(self.eval(node.right))
-        op = node.op
-        # L24: an automatic failure fails whatever it is compared against, as the roller's side.
-        if type(left) is KeepRoll and left.auto_fail and op in (">", ">="):
-            return False
-        if type(right) is KeepRoll and right.auto_fail and op in ("<", "<="):
-            return False
-        if type(left) is bool or type(right) is bool:
-            if type(left) is not type(right) or op not in ("==", "!="):
-                raise MechError(f"cannot compare {type_name(left)} with {type_name(right)} using `{op}`", node.span)
-            return (left == right) == (op == "==")
-        a = self.number(left, node.left.span)
-        b = self.number(right, node.right.span)
-        if op == ">":
-            return a > b
-        if op == ">=":
-            return a >= b
-        if op == "<":
-            return a < b
-        if op == "<=":
-            return a <= b
-        if op == "==":
-            return a == b
-        return a != b
+        def binop(ev):
+            a = left(ev)
+            b = right(ev)
+            if type(a) is Pool or type(b) is Pool:
+                if op in ("+", "-"):
+                    return _pool_arithmetic(ev, a, op, b, node)
+            a = ev.number(a, left_span)
+            b = ev.number(b, right_span)
+            if b == 0 and op in ("/", "//", "%"):
+                raise MechError("division by zero", right_span, hint="the right side of this operator is 0")
+            return arithmetic(a, b)
+        return binop
 
-    def _comparand(self, value):
-        return self.roll_pool(value) if type(value) is Pool else value
+    def compile_Compare(self, node: ast.Compare):
+        left, right, op = self.compile(node.left), self.compile(node.right), node.op
+        compare = _COMPARISONS[op]
 
-    def eval_call(self, node: ast.Call):
+        def comparison(ev) -> bool:
+            a = left(ev)
+            if type(a) is Pool:
+                a = ev.roll_pool(a)
+            b = right(ev)
+            if type(b) is Pool:
+                b = ev.roll_pool(b)
+            # L24 (rule text 000): an automatic failure fails whatever it is compared against.
+            if type(a) is KeepRoll and a.auto_fail and op in (">", ">="):
+                return False
+            if type(b) is KeepRoll and b.auto_fail and op in ("<", "<="):
+                return False
+            if type(a) is bool or type(b) is bool:
+                if type(a) is not type(b) or op not in ("==", "!="):
+                    raise MechError(f"cannot compare {type_name(a)} with {type_name(b)} using `{op}`", node.span)
+                return compare(a, b)
+            return compare(ev.number(a, node.left.span), ev.number(b, node.right.span))
+        return comparison
+
+    def compile_Call(self, node: ast.Call):
         builtin = BUILTINS.get(node.name)
         if builtin is None:
             raise MechError(f"unknown function `{node.name}`", node.name_span,
                             hint=did_you_mean(node.name, BUILTINS) or "functions: " + ", ".join(BUILTINS))
         count = len(node.args)
         if count < builtin.min_args or (builtin.max_args is not None and count > builtin.max_args):
-            wanted = (f"{builtin.min_args}" if builtin.min_args == builtin.max_args
-                      else f"at least {builtin.min_args}")
+            wanted = f"{builtin.min_args}" if builtin.min_args == builtin.max_args else f"at least {builtin.min_args}"
             plural = "" if builtin.min_args == 1 else "s"
-            raise MechError(f"`{node.name}` takes {wanted} argument{plural}, not {count}",
-                            node.span, hint=builtin.doc)
+            raise MechError(f"`{node.name}` takes {wanted} argument{plural}, not {count}", node.span, hint=builtin.doc)
         for key in node.kwargs:
             if key not in builtin.options:
                 raise MechError(f"`{node.name}` has no option `{key}`", node.kwargs[key].span,
                                 hint=did_you_mean(key, builtin.options) or builtin.doc)
         if node.name == "roll":
-            return self._roll_builtin(node)
-        numbers = [self.number(self.eval(arg), arg.span) for arg in node.args]
-        name = node.name
-        if name == "floor":
-            return math.floor(numbers[0])
-        if name == "ceil":
-            return math.ceil(numbers[0])
-        if name == "round":
-            return round_half_away(numbers[0])
-        if name == "abs":
-            return abs(numbers[0])
-        return min(numbers) if name == "min" else max(numbers)
+            return self._compile_roll(node)
+        args = [(self.compile(arg), arg.span) for arg in node.args]
+        function = _FUNCTIONS[node.name]
+        return lambda ev: function([ev.number(arg(ev), span) for arg, span in args])
 
-    def _roll_builtin(self, node: ast.Call) -> KeepRoll:
-        pool = self.eval(node.args[0])
-        if type(pool) is not Pool:
-            raise MechError(f"`roll` takes a roll-and-keep pool such as 7k3, not {type_name(pool)}",
-                            node.args[0].span, hint=BUILTINS["roll"].doc)
-        explode = True
-        if "explode" in node.kwargs:
-            explode = self.eval(node.kwargs["explode"])
+    def _compile_roll(self, node: ast.Call):
+        pool_code, pool_span = self.compile(node.args[0]), node.args[0].span
+        explode_node = node.kwargs.get("explode")
+        explode_code = self.compile(explode_node) if explode_node else (lambda ev: True)
+
+        def roll(ev) -> KeepRoll:
+            pool = pool_code(ev)
+            if type(pool) is not Pool:
+                raise MechError(f"`roll` takes a roll-and-keep pool such as 7k3, not {type_name(pool)}",
+                                pool_span, hint=BUILTINS["roll"].doc)
+            explode = explode_code(ev)
             if type(explode) is not bool:
-                raise MechError("`explode` is true or false", node.kwargs["explode"].span)
-        return self.roll_pool(pool, explode)
-
-    def eval_dice(self, node: ast.Dice) -> DiceRoll:
-        count_node = node.count
-        if count_node is None:
-            count = 1
-        elif type(count_node) is ast.Number and type(count_node.value) is int:
-            count = count_node.value
-        else:
-            count = self.whole(count_node, "the number of dice")
-            if count < 0:
-                raise MechError(f"cannot roll {count} dice", count_node.span)
-        die = self._die(node)
-        try:
-            roll = roll_dice(self.source, count, die, node.modifiers, self.tally, node.span)
-        except MechError as error:
-            raise _at(error, node.span)
-        self.rolls.append(roll)
+                raise MechError("`explode` is true or false", explode_node.span)
+            return ev.roll_pool(pool, explode)
         return roll
 
+    def compile_Dice(self, node: ast.Dice):
+        limits, span, modifiers = self.limits, node.span, node.modifiers
+        count_code = self._whole(node.count, "the number of dice") if node.count is not None else None
+        die_code = self._die(node)
+        constant_count = node.count is None or (type(node.count) is ast.Number and type(node.count.value) is int)
+        if constant_count and not callable(die_code):  # the common case, `4d6kh3`: all known now
+            count = 1 if node.count is None else node.count.value
+            die = die_code
+            if count > limits.dice_per_roll:
+                raise limit_error("dice_per_roll", f"{count} dice in one roll is too many", limits.dice_per_roll, span)
+            if not modifiers and not self.record:
+                return _sample_plain_dice(count, die, span)
+
+            def constant_dice(ev) -> DiceRoll:
+                try:
+                    roll = roll_dice(ev.source, count, die, modifiers, ev, span)
+                except MechError as error:
+                    raise _at(error, span)
+                ev.rolls.append(roll)
+                return roll
+            return constant_dice
+
+        def dice(ev) -> DiceRoll:
+            count = 1 if count_code is None else count_code(ev)
+            if count > limits.dice_per_roll:
+                raise limit_error("dice_per_roll", f"{count} dice in one roll is too many", limits.dice_per_roll, span)
+            if count < 0:
+                raise MechError(f"cannot roll {count} dice", node.count.span)
+            die = die_code(ev) if callable(die_code) else die_code
+            try:
+                roll = roll_dice(ev.source, count, die, modifiers, ev, span)
+            except MechError as error:
+                raise _at(error, span)
+            ev.rolls.append(roll)
+            return roll
+        return dice
+
+    def _whole(self, node: ast.Node, what: str):
+        code, span = self.compile(node), node.span
+
+        def whole(ev) -> int:
+            value = ev.number(code(ev), span)
+            if type(value) is not int:
+                raise MechError(f"{what} must be a whole number, not {format_number(value)}", span)
+            return value
+        return whole
+
     def _die(self, node: ast.Dice):
+        """The die, if it is known now (an int of sides or a tuple of faces), else a closure giving it."""
         sides = node.sides
         if sides == "%":
             return 100
         if sides == "F":
             return FUDGE
         if type(sides) is ast.ListLiteral:
-            faces = tuple(self.number(self.eval(item), item.span) for item in sides.items)
-            if not faces:
+            if not sides.items:
                 raise MechError("a die needs at least one face", sides.span, hint="list its faces: d[1,1,2,3,5,8]")
-            return faces
+            items = [(self.compile(item), item.span) for item in sides.items]
+            return lambda ev: tuple(ev.number(item(ev), span) for item, span in items)
         if type(sides) is ast.Number and type(sides.value) is int:
-            count = sides.value
-        else:
-            count = self.whole(sides, "the number of sides")
+            return self._check_sides(sides.value, sides.span)
+        whole = self._whole(sides, "the number of sides")
+        return lambda ev: self._check_sides(whole(ev), sides.span)
+
+    def _check_sides(self, count: int, span: Span) -> int:
         if count < 1:
-            raise MechError(f"a die needs at least one side, not {count}", sides.span)
-        limit = self.tally.limits.die_sides
-        if count > limit:
-            raise limit_error("die_sides", f"a die of {count} sides is too big", limit, sides.span)
+            raise MechError(f"a die needs at least one side, not {count}", span)
+        if count > self.limits.die_sides:
+            raise limit_error("die_sides", f"a die of {count} sides is too big", self.limits.die_sides, span)
         return count
 
 
-_DISPATCH = {
-    ast.Number: Evaluator.eval_number,
-    ast.PoolLiteral: Evaluator.eval_pool,
-    ast.Name: Evaluator.eval_name,
-    ast.Group: Evaluator.eval_group,
-    ast.ListLiteral: Evaluator.eval_list,
-    ast.Unary: Evaluator.eval_unary,
-    ast.BinOp: Evaluator.eval_binop,
-    ast.Compare: Evaluator.eval_compare,
-    ast.Call: Evaluator.eval_call,
-    ast.Dice: Evaluator.eval_dice,
+def _sample_plain_dice(count: int, die, span: Span):
+    """The hot path of sampling: `3d6` as a number, no breakdown kept."""
+    def plain_dice(ev) -> int:
+        ev.dice += count
+        if ev.dice > ev.limits.total_dice:
+            ev.spend(0, span)  # raises the limit error
+        try:
+            return sum(ev.source.roll(count, die))
+        except MechError as error:
+            raise _at(error, span)
+    return plain_dice
+
+
+def _pool_arithmetic(ev: Evaluation, left, op: str, right, node: ast.BinOp) -> Pool:
+    sign = 1 if op == "+" else -1
+    if type(left) is Pool and type(right) is Pool:
+        return left.combine(right, sign, node.span)
+    if type(left) is Pool:
+        return left.plus(sign * ev.number(right, node.right.span), node.span)
+    pool = right if sign == 1 else right.negated(node.span)
+    return pool.plus(ev.number(left, node.left.span), node.span)
+
+
+def format_number(value) -> str:
+    return f"{value.numerator}/{value.denominator}" if type(value) is Fraction else str(value)
+
+
+_ARITHMETIC = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: normal(a * b),
+    "/": lambda a, b: normal(Fraction(a) / b),
+    "//": lambda a, b: a // b,
+    "%": lambda a, b: normal(a % b),
+}
+_COMPARISONS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le,
+                "==": operator.eq, "!=": operator.ne}
+_FUNCTIONS = {
+    "floor": lambda xs: math.floor(xs[0]),
+    "ceil": lambda xs: math.ceil(xs[0]),
+    "round": lambda xs: round_half_away(xs[0]),
+    "abs": lambda xs: abs(xs[0]),
+    "min": min,
+    "max": max,
 }
