@@ -13,7 +13,7 @@ from .dice.faces import FaceSource, GivenFaces, RandomFaces
 from .dice.rollkeep import KeepRoll, Pool
 from .interpreter.errors import MechError
 from .interpreter.evaluator import Evaluation, compile_expression
-from .interpreter.limits import Limits
+from .interpreter.limits import Limits, too_deep
 from .interpreter.parser import parse_expression
 from .interpreter.show import expression_text
 
@@ -43,6 +43,7 @@ class RollResult:
     text: str
     rolls: list = field(repr=False)
     seed: int | None = None
+    faces_used: int | None = None  # with given faces: how many had been used once this roll was done
 
     def to_json(self) -> dict:
         data = {"expr": self.expr, "total": json_number(self.total), "text": self.text}
@@ -67,6 +68,8 @@ class CompiledRoll:
             self._sample = compile_expression(self.node, limits, record=False)
         except MechError as error:
             raise error.located(expr, EXPR_FILE) from None
+        except RecursionError:
+            raise too_deep().located(expr, EXPR_FILE) from None
 
     def evaluate(self, source: FaceSource) -> tuple[object, list]:
         """The value and the rolls made, faces drawn from `source`."""
@@ -77,6 +80,8 @@ class CompiledRoll:
                 value = ev.roll_pool(value)
         except MechError as error:
             raise error.located(self.expr, EXPR_FILE) from None
+        except RecursionError:
+            raise too_deep().located(self.expr, EXPR_FILE) from None
         return value, ev.rolls
 
     def total(self, source: FaceSource):
@@ -115,4 +120,10 @@ def roll_many(expr: str, n: int, seed: int | None = None, faces: Sequence | None
     if faces is None and seed is None:
         seed = new_seed()
     source = face_source(seed, faces)
-    return [compiled.roll(source, seed if faces is None else None) for _ in range(n)]
+    results = []
+    for _ in range(n):
+        result = compiled.roll(source, seed if faces is None else None)
+        if faces is not None:
+            result.faces_used = source.used
+        results.append(result)
+    return results

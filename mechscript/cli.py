@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import traceback
 from fractions import Fraction
@@ -21,6 +22,18 @@ EXAMPLES = """examples:
   mech roll '6d10!c>=8f1' -n 5     five rolls counting successes (8+) less failures (1s)
   mech roll 7k3 --faces 2,3,5,6,8,9,10,4   use the faces rolled at the table
 """
+
+
+# `mech roll -0k1` and `--faces -1,0,1`: an argument that starts with `-` and then reads as dice or a
+# number is a value, not an option.
+_LOOKS_LIKE_VALUE = re.compile(r"-[\d.(\[]|-d[\dF%(\[]|-d$")
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    def _parse_optional(self, arg_string):
+        if _LOOKS_LIKE_VALUE.match(arg_string):
+            return None
+        return super()._parse_optional(arg_string)
 
 
 def _faces(text: str) -> list:
@@ -62,7 +75,7 @@ def _seed(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="mech", description="mechscript: dice and combat rules for giant-robot RPGs.",
+    parser = _ArgumentParser(prog="mech", description="mechscript: dice and combat rules for giant-robot RPGs.",
                                      epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"mech {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -98,6 +111,9 @@ def run_roll(args) -> int:
     else:
         for result in results:
             print(result.text)
+    if args.faces is not None and results and results[-1].faces_used < len(args.faces):
+        unused = len(args.faces) - results[-1].faces_used
+        print(f"note: {unused} of the given faces {'was' if unused == 1 else 'were'} not used", file=sys.stderr)
     return 0
 
 

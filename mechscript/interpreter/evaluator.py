@@ -158,7 +158,7 @@ class Compiler:
             if type(value) is Pool:
                 return value.negated(node.span) if negate else value
             number = ev.number(value, span)
-            return -number if negate else number
+            return normal(-number) if negate else number
         return unary
 
     def compile_BinOp(self, node: ast.BinOp):
@@ -338,8 +338,8 @@ def format_number(value) -> str:
 
 
 _ARITHMETIC = {
-    "+": lambda a, b: a + b,
-    "-": lambda a, b: a - b,
+    "+": lambda a, b: normal(a + b),
+    "-": lambda a, b: normal(a - b),
     "*": lambda a, b: normal(a * b),
     "/": lambda a, b: normal(Fraction(a) / b),
     "//": lambda a, b: a // b,

@@ -7,6 +7,7 @@ MechError that names the limit and how to raise it (`--limit NAME=N` on the comm
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, fields, replace
 
 from .errors import MechError, Span
@@ -34,3 +35,18 @@ def limit_error(name: str, what: str, limit: int, span: Span | None) -> MechErro
         span,
         hint=f"raise it with --limit {name}=N (Python: Limits({name}=N))",
     )
+
+
+# Nested expressions are parsed, compiled and run by recursion, a few Python frames per level; this
+# leaves room for a raised `nesting` limit, and RecursionError beyond it becomes `too_deep()`.
+PYTHON_RECURSION = 20_000
+
+
+def make_room_for_nesting() -> None:
+    if sys.getrecursionlimit() < PYTHON_RECURSION:
+        sys.setrecursionlimit(PYTHON_RECURSION)
+
+
+def too_deep() -> MechError:
+    return MechError("the expression is nested too deeply to evaluate",
+                     hint="lower the `nesting` limit, or split the expression")

@@ -11,7 +11,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from . import ast
 from .builder import build
 from .errors import MechError, Span
-from .limits import Limits, limit_error
+from .limits import Limits, limit_error, make_room_for_nesting, too_deep
 
 # How an expected terminal is named in an error message.
 _TERMINAL_WORDS = {
@@ -84,11 +84,11 @@ def _syntax_error(source: str, error: UnexpectedInput) -> MechError:
         return MechError("the expression ends too early", span,
                          hint=f"expected {_describe_expected(expected)}")
     text = str(token)
-    if "ADD_OP" in expected and token.type in ("NUMBER", "NAME", "POOL", "DIE_D", "DIE_F", "LPAR"):
-        return MechError(f"unexpected `{text}`", span, hint="two values need an operator between them, such as `+`")
     if token.type == "NAME" and text.startswith(_MODIFIER_WORDS) and source[token.start_pos - 1:token.start_pos].isspace():
         return MechError(f"unexpected `{text}`", span,
                          hint=f"dice modifiers are written without a space: `…d6{text}`")
+    if "ADD_OP" in expected and token.type in ("NUMBER", "NAME", "POOL", "DIE_D", "DIE_F", "LPAR"):
+        return MechError(f"unexpected `{text}`", span, hint="two values need an operator between them, such as `+`")
     return MechError(f"unexpected `{text}`", span, hint=f"expected {_describe_expected(expected)}")
 
 
@@ -105,6 +105,7 @@ def _check_nesting(tree, source: str, limit: int) -> None:
 
 def parse_expression(source: str, filename: str = "<expr>", limits: Limits = Limits()) -> ast.Node:
     """Parse one expression. Raises MechError (located in `source`) for any bad input."""
+    make_room_for_nesting()
     try:
         tree = _lark().parse(source, start="expression")
     except UnexpectedInput as error:
@@ -114,7 +115,11 @@ def parse_expression(source: str, filename: str = "<expr>", limits: Limits = Lim
         return build(tree)
     except MechError as error:
         raise error.located(source, filename) from None
+    except RecursionError:
+        raise too_deep().located(source, filename) from None
     except VisitError as error:
         if isinstance(error.orig_exc, MechError):
             raise error.orig_exc.located(source, filename) from None
+        if isinstance(error.orig_exc, RecursionError):
+            raise too_deep().located(source, filename) from None
         raise

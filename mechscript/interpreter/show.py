@@ -43,6 +43,8 @@ def dice_text(roll) -> str:
             kept[-1] = f"{roll.halved}/2"
         dropped = " (" + " ".join(str(v) for v in roll.dropped) + ")" if roll.dropped else ""
         return " ".join(kept) + dropped
+    if not roll.values:
+        return "no dice"
     if roll.flags is None:
         return " ".join(format_value(v) for v in roll.values)
     shown = []
