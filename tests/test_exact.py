@@ -1,5 +1,7 @@
 """Tests for mechscript.dice.exact: exact distributions checked against brute force."""
 
+import time
+from bisect import insort
 from collections import defaultdict
 from fractions import Fraction
 from itertools import product
@@ -29,6 +31,23 @@ def brute_keep(die_dist, n, k, highest=True):
             p *= q
         out[sum(values[:k])] += p
     return {x: p for x, p in out.items() if p != 0}
+
+
+def tuple_dp_keep_highest(die_dist, n, k):
+    """Independent reference: DP over dice, state = sorted tuple of the k highest."""
+    states = {(): Fraction(1)}
+    for _ in range(n):
+        nxt = defaultdict(Fraction)
+        for state, ps in states.items():
+            for v, p in die_dist.items():
+                kept = list(state)
+                insort(kept, v)
+                nxt[tuple(kept[-k:])] += ps * p
+        states = nxt
+    out = defaultdict(Fraction)
+    for state, p in states.items():
+        out[sum(state)] += p
+    return dict(out)
 
 
 def test_die():
@@ -129,6 +148,25 @@ def test_plain_d10():
 def test_compounding_keep_highest_brute_force():
     d = compounding_d10(1)  # 19 outcomes, small enough to enumerate 19**4
     assert keep_highest(d, 4, 2) == brute_keep(d, 4, 2)
+
+
+@pytest.mark.parametrize("max_tens,n,k", [(2, 6, 3), (4, 5, 2), (4, 4, 1), (1, 6, 5)])
+def test_compounding_keep_highest_vs_tuple_dp(max_tens, n, k):
+    d = compounding_d10(max_tens)
+    assert keep_highest(d, n, k) == tuple_dp_keep_highest(d, n, k)
+
+
+def test_7k3_speed_and_sanity():
+    t0 = time.perf_counter()
+    got = keep_highest(compounding_d10(4), 7, 3)
+    assert time.perf_counter() - t0 < 2.0
+    assert sum(got.values()) == 1
+    # 3 kept dice can't sum to less than 3 or more than 3 * 50.
+    assert min(got) == 3 and max(got) == 150
+    # P(all seven dice are 1) = 10**-7 is the only way to total 3.
+    assert got[3] == Fraction(1, 10**7)
+    # Keeping more of the same roll can only raise the mean.
+    assert mean(keep_highest(compounding_d10(4), 7, 2)) < mean(got)
 
 
 def test_add():

@@ -13,7 +13,6 @@ correct over being clever.
 from __future__ import annotations
 
 import math
-from bisect import insort
 from collections import defaultdict
 from fractions import Fraction
 
@@ -102,99 +101,59 @@ def keep_highest(die_dist: Dist, n: int, k: int) -> Dist:
 
     k >= n keeps every die (plain sum); k <= 0 (or n == 0) gives {0: 1}.
 
-    Dynamic programme over the dice: the state after each die is the sorted
-    tuple of the k highest values seen so far, which is all the future needs
-    to know; at most C(faces + k - 1, k) states, instead of faces**n n-tuples
-    for brute force.  Three things keep it fast with ~40 faces (e.g. 7
-    compounding d10s keep 3, ~0.1 s):
+    Dynamic programme over face values, highest first, deciding how many of
+    the n dice show each face (c dice on a face of weight w: comb(free, c) *
+    w**c ways).  Because higher faces are placed first, the first k dice
+    placed are exactly the kept ones, so the state is just (dice placed, sum
+    kept so far), and once k dice are placed the kept sum is final and the
+    remaining dice only have to show lower faces: (weight below)**remaining.
+    Cost is about faces * k * (#distinct partial sums) * n steps, for any k
+    (7 compounding d10s keep 3: a few ms; 10 keep 9: well under 1 s).
 
-    * Faces are handled by their index in the sorted support, and
-      probabilities as integer weights over a common denominator D (a state's
-      weight after m dice is an int over D**m), converted to Fractions once at
-      the end: Fraction arithmetic in the inner loop is far slower (a gcd on
-      every operation).
-    * A new face <= the lowest kept value changes nothing, so all such faces
-      are one lump, via a prefix sum of weights.
-    * States are grouped by their top k-1 values ("rest"), as an array over
-      the lowest kept value.  A new face f > lowest gives a state that depends
-      only on rest and f, so for each rest one sweep over f, carrying the
-      running total weight of "lowest < f", does the work that would
-      otherwise take one pass over the faces per state.
+    (A DP over dice with the sorted tuple of the k highest values as state is
+    the obvious alternative, but it has up to C(faces + k - 1, k) states:
+    fine for keep 3, hopeless for 10 keep 5+ with ~40 faces.  The tests use it
+    as an independent check.)
+
+    Probabilities are handled as integer weights over a common denominator D
+    (a result is an int over D**n), converted to Fractions once at the end:
+    Fraction arithmetic in the inner loop would be far slower (a gcd per step).
     """
     if n < 0:
         raise ValueError(f"n must be >= 0, got {n}")
     if k <= 0 or n == 0:
         return {0: Fraction(1)}
-    if k >= n:
-        total = die_dist
-        for _ in range(n - 1):
-            total = add(total, die_dist)
-        return _finish(dict(total))
+    k = min(k, n)
 
     values, weights, denom = _integer_weights(die_dist)
-    nf = len(values)
-    # at_most[i] = total weight of faces 0..i (indices into the sorted support)
-    at_most = []
-    running = 0
-    for w in weights:
-        running += w
-        at_most.append(running)
+    below = sum(weights)  # weight of faces lower than the current one (after update)
+    # partial[(placed, kept_sum)]: weight of the ways to place `placed` < k dice
+    # on the faces swept so far.
+    partial: dict[tuple[int, Outcome], int] = {(0, 0): 1}
+    result: dict[Outcome, int] = defaultdict(int)
+    for v, w in zip(reversed(values), reversed(weights)):
+        below -= w
+        nxt: dict[tuple[int, Outcome], int] = defaultdict(int)
+        for (placed, kept_sum), pw in partial.items():
+            free = n - placed
+            w_pow = 1  # w**c
+            for c in range(free + 1):
+                ways = pw * math.comb(free, c) * w_pow
+                if placed + c >= k:
+                    # Kept set complete (ties at v: only k - placed of them
+                    # count); the other free - c dice must show lower faces.
+                    rest = free - c
+                    if rest == 0 or below:
+                        result[kept_sum + (k - placed) * v] += ways * below**rest
+                else:
+                    nxt[(placed + c, kept_sum + c * v)] += ways
+                w_pow *= w
+        partial = nxt
+    # Anything still in `partial` placed fewer than k <= n dice in total: not
+    # a complete roll, so it is dropped.
 
-    # First k dice: every face is kept.  State = sorted tuple of face indices.
-    filling: dict[tuple[int, ...], int] = {(): 1}
-    for _ in range(k):
-        nxt_fill: dict[tuple[int, ...], int] = defaultdict(int)
-        for state, sw in filling.items():
-            for i, w in enumerate(weights):
-                kept = list(state)
-                insort(kept, i)
-                nxt_fill[tuple(kept)] += sw * w
-        filling = nxt_fill
-
-    # Regroup: states[rest][lowest] = weight of sorted state (lowest, *rest).
-    states: dict[tuple[int, ...], list[int]] = {}
-    for (lowest, *rest), sw in filling.items():
-        states.setdefault(tuple(rest), [0] * nf)[lowest] += sw
-
-    for _ in range(n - k):
-        nxt: dict[tuple[int, ...], list[int]] = {}
-        for rest, arr in states.items():
-            # Lowest kept value is at most rest[0]; with k == 1 rest is empty.
-            top = rest[0] if rest else nf - 1
-            same = nxt.get(rest)
-            if same is None:
-                same = nxt[rest] = [0] * nf
-            below = 0  # total weight of states in this group with lowest < f
-            for f in range(nf):
-                sw = arr[f]
-                if sw:
-                    # New face <= lowest (= face f): state unchanged.
-                    same[f] += sw * at_most[f]
-                if below:
-                    gain = below * weights[f]
-                    if f <= top:
-                        # f replaces the old lowest and becomes the lowest.
-                        same[f] += gain
-                    else:
-                        # f goes into the top part; rest[0] becomes the lowest.
-                        new_rest = list(rest[1:])
-                        insort(new_rest, f)
-                        new_rest = tuple(new_rest)
-                        bucket = nxt.get(new_rest)
-                        if bucket is None:
-                            bucket = nxt[new_rest] = [0] * nf
-                        bucket[rest[0]] += gain
-                below += sw
-        states = nxt
-
-    sums: dict[Outcome, int] = defaultdict(int)
-    for rest, arr in states.items():
-        rest_sum = sum(values[i] for i in rest)
-        for lowest, sw in enumerate(arr):
-            if sw:
-                sums[rest_sum + values[lowest]] += sw
-    scale = denom ** n
-    return _finish({s: Fraction(w, scale) for s, w in sums.items()})
+    scale = denom**n
+    return _finish({s: Fraction(wt, scale) for s, wt in result.items()})
 
 
 def keep_lowest(die_dist: Dist, n: int, k: int) -> Dist:
