@@ -65,8 +65,7 @@ class Compare(Node):  # compare
 
 @dataclass(slots=True)
 class Call(Node):  # call
-    name: str
-    name_span: Span
+    callee: Node
     args: list[Node]
     kwargs: dict[str, Node]
 
@@ -76,3 +75,146 @@ class Dice(Node):  # dice, fudge_dice
     count: Node | None       # None means one die
     sides: Node | str        # a node giving a number or a list of faces, or "%" or "F"
     modifiers: tuple[Modifier, ...]
+
+
+# ---- the statement language ----
+
+@dataclass(slots=True)
+class String(Node):  # string: literal text and `{expr}` parts
+    parts: list  # str or Node
+
+
+@dataclass(slots=True)
+class Field(Node):  # field: `target.intelligence`, `pbem.to_hit`
+    target: Node
+    name: str
+    name_span: Span
+
+
+@dataclass(slots=True)
+class Index(Node):  # index: `list[0]`, `task_chart.difficult[12]`
+    target: Node
+    key: Node
+
+
+@dataclass(slots=True)
+class Logic(Node):  # and_, or_
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass(slots=True)
+class Not(Node):  # not_
+    operand: Node
+
+
+@dataclass(slots=True)
+class Record(Node):  # record
+    fields: list[tuple[str, Node]]
+
+
+@dataclass(slots=True)
+class MatchArm:
+    patterns: list[Node] | None  # None for `else`
+    body: Node                   # an expression or a Block
+    span: Span
+
+
+@dataclass(slots=True)
+class Match(Node):  # match
+    subject: Node
+    arms: list[MatchArm]
+
+
+@dataclass(slots=True)
+class Block(Node):  # block
+    statements: list[Node]
+
+
+@dataclass(slots=True)
+class Program(Node):  # program
+    statements: list[Node]
+
+
+@dataclass(slots=True)
+class Let(Node):  # let
+    name: str
+    name_span: Span
+    value: Node
+
+
+@dataclass(slots=True)
+class Assign(Node):  # assign, augmented (op is "=", "+=" or "-=")
+    target: Node  # Name, Field or Index
+    op: str
+    value: Node
+
+
+@dataclass(slots=True)
+class FnDef(Node):  # fn_line, fn_block
+    module: str | None  # `fn pbem.to_hit(...)` replaces pbem's rule
+    name: str
+    name_span: Span
+    params: list[str]
+    body: Node  # an expression (one-line fn) or a Block
+    line_form: bool
+
+
+@dataclass(slots=True)
+class If(Node):  # if_
+    branches: list[tuple[Node, Block]]
+    otherwise: Block | None
+
+
+@dataclass(slots=True)
+class For(Node):  # for_
+    name: str
+    iterable: Node
+    body: Block
+
+
+@dataclass(slots=True)
+class While(Node):  # while_
+    condition: Node
+    body: Block
+
+
+@dataclass(slots=True)
+class Repeat(Node):  # repeat
+    count: Node
+    body: Block
+
+
+@dataclass(slots=True)
+class Return(Node):  # return_
+    value: Node | None
+
+
+@dataclass(slots=True)
+class Say(Node):  # say
+    value: Node
+
+
+@dataclass(slots=True)
+class TableRow:
+    name: str | None               # None for a table of one unnamed row
+    entries: list[tuple[Node | None, Node]]  # (key, value); key None for `else`
+    span: Span
+
+
+@dataclass(slots=True)
+class TableDef(Node):  # table
+    name: str
+    rows: list[TableRow]
+
+
+@dataclass(slots=True)
+class Use(Node):  # use
+    name: str       # the module's name (a path's file stem)
+    path: str | None  # `use "house/rules.mech"`
+
+
+@dataclass(slots=True)
+class ExprStatement(Node):  # expr_statement
+    expr: Node

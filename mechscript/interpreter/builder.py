@@ -28,10 +28,230 @@ def parse_number(text: str) -> int | Fraction:
     return int(value) if value.denominator == 1 else value
 
 
+_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "{": "{", "}": "}"}
+
+
 @v_args(meta=True)
 class AstBuilder(Transformer):
+    """`parse_inner(offset, text)` parses the expression of a string's `{...}` that starts at
+    `offset` in the source, so its nodes carry their true positions."""
+
+    def __init__(self, parse_inner=None):
+        super().__init__()
+        self.parse_inner = parse_inner
+
     def expression(self, meta, children):
         return children[0]
+
+    def program(self, meta, children):
+        span = meta_span(meta) if not meta.empty else Span(1, 1, 0, 0)
+        return ast.Program(span, [child for child in children if child is not None])
+
+    def block(self, meta, children):
+        return ast.Block(meta_span(meta), [child for child in children if child is not None])
+
+    # ---- statements ----
+
+    def let(self, meta, children):
+        name, value = children
+        return ast.Let(meta_span(meta), str(name), token_span(name), value)
+
+    def assign(self, meta, children):
+        target, value = children
+        return ast.Assign(meta_span(meta), self._target(target), "=", value)
+
+    def augmented(self, meta, children):
+        target, op, value = children
+        return ast.Assign(meta_span(meta), self._target(target), str(op), value)
+
+    @staticmethod
+    def _target(node):
+        if type(node) not in (ast.Name, ast.Field, ast.Index):
+            raise MechError("only a name, a field or an element can be assigned to", node.span,
+                            hint="assign like `hp = 10`, `def.defended += 1` or `list[0] = 3`; compare with `==`")
+        return node
+
+    def fn_name(self, meta, children):
+        return [token for token in children]
+
+    def params(self, meta, children):
+        names = [str(token) for token in children]
+        for i, token in enumerate(children):
+            if str(token) in names[:i]:
+                raise MechError(f"parameter `{token}` is listed twice", token_span(token))
+        return names
+
+    def fn_line(self, meta, children):
+        return self._fn(meta, children, True)
+
+    def fn_block(self, meta, children):
+        return self._fn(meta, children, False)
+
+    def _fn(self, meta, children, line_form):
+        name_tokens, params, body = children
+        module = str(name_tokens[0]) if len(name_tokens) == 2 else None
+        name = name_tokens[-1]
+        return ast.FnDef(meta_span(meta), module, str(name), token_span(name), params or [], body, line_form)
+
+    def if_(self, meta, children):
+        condition, block, *rest = children
+        otherwise = rest.pop() if rest and (rest[-1] is None or type(rest[-1]) is ast.Block) else None
+        branches = [(condition, block)] + rest
+        return ast.If(meta_span(meta), branches, otherwise)
+
+    def elif_part(self, meta, children):
+        return (children[0], children[1])
+
+    def else_part(self, meta, children):
+        return children[0]
+
+    def for_(self, meta, children):
+        name, iterable, body = children
+        return ast.For(meta_span(meta), str(name), iterable, body)
+
+    def while_(self, meta, children):
+        return ast.While(meta_span(meta), children[0], children[1])
+
+    def repeat(self, meta, children):
+        return ast.Repeat(meta_span(meta), children[0], children[1])
+
+    def return_(self, meta, children):
+        return ast.Return(meta_span(meta), children[0])
+
+    def say(self, meta, children):
+        return ast.Say(meta_span(meta), children[0])
+
+    def table(self, meta, children):
+        name, *rows = children
+        rows = [row for row in rows if row is not None]
+        if any(row.name is None for row in rows) and len(rows) > 1:
+            raise MechError(f"table `{name}` mixes named rows with an unnamed one", meta_span(meta),
+                            hint="name every row (`routine: 14 => ...`), or give the table one unnamed row")
+        seen = set()
+        for row in rows:
+            if row.name in seen:
+                raise MechError(f"row `{row.name}` appears twice in table `{name}`", row.span)
+            seen.add(row.name)
+        return ast.TableDef(meta_span(meta), str(name), rows)
+
+    def named_row(self, meta, children):
+        name, entries = children
+        return ast.TableRow(str(name), entries, meta_span(meta))
+
+    def bare_row(self, meta, children):
+        return ast.TableRow(None, children[0], meta_span(meta))
+
+    def table_entries(self, meta, children):
+        defaults = [entry for entry in children if entry[0] is None]
+        if len(defaults) > 1 or (defaults and children[-1][0] is not None):
+            raise MechError("`else` must be the last entry of a row, and only one", meta_span(meta))
+        return children
+
+    def table_entry(self, meta, children):
+        return (children[0], children[1])
+
+    def else_entry(self, meta, children):
+        return (None, children[0])
+
+    def use(self, meta, children):
+        (token,) = children
+        if token.type == "STRING":
+            path = str(token)[1:-1]
+            stem = path.replace("\\", "/").rsplit("/", 1)[-1]
+            name = stem[:-5] if stem.endswith(".mech") else stem
+            if not name.isidentifier():
+                raise MechError(f"a module file's name must be a name (letters, digits, _): `{stem}`", token_span(token))
+            return ast.Use(meta_span(meta), name, path)
+        return ast.Use(meta_span(meta), str(token), None)
+
+    def expr_statement(self, meta, children):
+        return ast.ExprStatement(meta_span(meta), children[0])
+
+    # ---- expressions of the statement language ----
+
+    def string(self, meta, children):
+        (token,) = children
+        return ast.String(token_span(token), self._interpolate(token))
+
+    def _interpolate(self, token: Token) -> list:
+        raw = str(token)[1:-1]
+        parts, text, i = [], [], 0
+        base = token.start_pos + 1
+        while i < len(raw):
+            char = raw[i]
+            if char == "\\":
+                escaped = raw[i + 1:i + 2]
+                if escaped not in _ESCAPES:
+                    raise MechError(f"unknown escape `\\{escaped}` in a string", self._at(token, i, 2),
+                                    hint='escapes: \\n \\t \\" \\\\ \\{ \\}')
+                text.append(_ESCAPES[escaped])
+                i += 2
+            elif char == "{":
+                end = raw.find("}", i)
+                if end < 0:
+                    raise MechError("`{` in a string opens an expression that is never closed", self._at(token, i, 1),
+                                    hint="close it with `}`, or write `\\{` for a brace")
+                if not raw[i + 1:end].strip():
+                    raise MechError("empty `{}` in a string", self._at(token, i, end - i + 1),
+                                    hint="put an expression inside, e.g. \"{att} hits\", or write `\\{` for a brace")
+                if text:
+                    parts.append("".join(text))
+                    text = []
+                parts.append(self.parse_inner(base + i + 1, raw[i + 1:end]))
+                i = end + 1
+            elif char == "}":
+                raise MechError("`}` in a string without its `{`", self._at(token, i, 1), hint="write `\\}` for a brace")
+            else:
+                text.append(char)
+                i += 1
+        if text or not parts:
+            parts.append("".join(text))
+        return parts
+
+    @staticmethod
+    def _at(token: Token, offset: int, width: int) -> Span:
+        return Span(token.line, token.column + 1 + offset, token.start_pos + 1 + offset, token.start_pos + 1 + offset + width)
+
+    def field(self, meta, children):
+        target, name = children
+        return ast.Field(meta_span(meta), target, str(name), token_span(name))
+
+    def index(self, meta, children):
+        target, key = children
+        return ast.Index(meta_span(meta), target, key)
+
+    def and_(self, meta, children):
+        return ast.Logic(meta_span(meta), "and", children[0], children[1])
+
+    def or_(self, meta, children):
+        return ast.Logic(meta_span(meta), "or", children[0], children[1])
+
+    def not_(self, meta, children):
+        return ast.Not(meta_span(meta), children[0])
+
+    def record(self, meta, children):
+        names = set()
+        for name, value, span in children:
+            if name in names:
+                raise MechError(f"field `{name}` is given twice", span)
+            names.add(name)
+        return ast.Record(meta_span(meta), [(name, value) for name, value, _ in children])
+
+    def record_field(self, meta, children):
+        name, value = children
+        return (str(name), value, token_span(name))
+
+    def match(self, meta, children):
+        subject, *arms = children
+        arms = [arm for arm in arms if arm is not None]
+        return ast.Match(meta_span(meta), subject, arms)
+
+    def match_arm(self, meta, children):
+        *patterns, body = children
+        return ast.MatchArm(patterns, body, meta_span(meta))
+
+    def else_arm(self, meta, children):
+        return ast.MatchArm(None, children[0], meta_span(meta))
 
     def number(self, meta, children):
         (token,) = children
@@ -66,9 +286,9 @@ class AstBuilder(Transformer):
         return ast.Compare(meta_span(meta), str(op), left, right)
 
     def call(self, meta, children):
-        name, arguments = children
+        callee, arguments = children
         args, kwargs = arguments if arguments is not None else ([], {})
-        return ast.Call(meta_span(meta), str(name), token_span(name), args, kwargs)
+        return ast.Call(meta_span(meta), callee, args, kwargs)
 
     def arguments(self, meta, children):
         args, kwargs = [], {}
@@ -124,5 +344,5 @@ class AstBuilder(Transformer):
         return ast.Modifier(kind, None, condition, span)
 
 
-def build(tree) -> ast.Node:
-    return AstBuilder().transform(tree)
+def build(tree, parse_inner=None) -> ast.Node:
+    return AstBuilder(parse_inner).transform(tree)

@@ -13,7 +13,6 @@ Names, functions and their arity are checked while compiling, before any die is 
 
 from __future__ import annotations
 
-import math
 import operator
 from fractions import Fraction
 
@@ -21,11 +20,13 @@ from ..dice.engine import DiceRoll, Tally, roll_dice
 from ..dice.faces import FaceSource
 from ..dice.rollkeep import KeepRoll, Pool, roll_and_keep
 from . import ast
+from .builtins import BUILTINS
 from .errors import MechError, Span, did_you_mean
 from .limits import Limits, limit_error
+from .values import equal, type_name
 
 FUDGE = (-1, 0, 1)
-CONSTANTS = {"true": True, "false": False}
+CONSTANTS = {"true": True, "false": False, "none": None}
 
 
 def normal(x):
@@ -33,47 +34,11 @@ def normal(x):
     return x.numerator if type(x) is Fraction and x.denominator == 1 else x
 
 
-def round_half_away(x):
-    """`round` as a game master expects it: 2.5 -> 3, -2.5 -> -3 (not Python's banker's rounding)."""
-    return int(math.floor(abs(x) + Fraction(1, 2))) * (1 if x >= 0 else -1)
-
-
-def type_name(value) -> str:
-    if type(value) is bool:
-        return "true/false"
-    if type(value) is list:
-        return "a list"
-    if type(value) is Pool:
-        return "a pool"
-    return "a number"
-
-
 def _at(error: MechError, span: Span) -> MechError:
     """Errors of the face source (out of faces, impossible face) happen at the roll that drew."""
     if error.span is None:
         error.span = span
     return error
-
-
-class Builtin:
-    __slots__ = ("name", "min_args", "max_args", "options", "doc")
-
-    def __init__(self, name, min_args, max_args, options, doc):
-        self.name, self.min_args, self.max_args, self.options, self.doc = name, min_args, max_args, options, doc
-
-
-BUILTINS = {
-    b.name: b for b in (
-        Builtin("floor", 1, 1, (), "floor(x): round down, floor(7/2) = 3"),
-        Builtin("ceil", 1, 1, (), "ceil(x): round up, ceil(7/2) = 4"),
-        Builtin("round", 1, 1, (), "round(x): nearest whole number, halves away from zero: round(5/2) = 3"),
-        Builtin("abs", 1, 1, (), "abs(x): distance from zero, abs(-3) = 3"),
-        Builtin("min", 1, None, (), "min(a, b, ...): the smallest, min(2d6, 8)"),
-        Builtin("max", 1, None, (), "max(a, b, ...): the largest, max(d20, d20)"),
-        Builtin("roll", 1, 1, ("explode",), "roll(pool, explode: false): roll a pool, with options: "
-                "roll(7k3, explode: false) for a Fatigued character"),
-    )
-}
 
 
 class Evaluation(Tally):
@@ -195,48 +160,33 @@ class Compiler:
                 return False
             if type(b) is KeepRoll and b.auto_fail and op in ("<", "<="):
                 return False
-            if type(a) is bool or type(b) is bool:
-                if type(a) is not type(b) or op not in ("==", "!="):
-                    raise MechError(f"cannot compare {type_name(a)} with {type_name(b)} using `{op}`", node.span)
+            if op == "==" or op == "!=":
+                return equal(a, b) == (op == "==")
+            if type(a) is str and type(b) is str:
                 return compare(a, b)
             return compare(ev.number(a, node.left.span), ev.number(b, node.right.span))
         return comparison
 
     def compile_Call(self, node: ast.Call):
-        builtin = BUILTINS.get(node.name)
-        if builtin is None:
-            raise MechError(f"unknown function `{node.name}`", node.name_span,
-                            hint=did_you_mean(node.name, BUILTINS) or "functions: " + ", ".join(BUILTINS))
+        callee = node.callee
+        if type(callee) is not ast.Name or callee.id not in BUILTINS:
+            name = callee.id if type(callee) is ast.Name else None
+            raise MechError(f"unknown function `{name}`" if name else "only functions can be called", callee.span,
+                            hint=(did_you_mean(name, BUILTINS) if name else None) or "functions: " + ", ".join(BUILTINS))
+        return self.compile_builtin_call(BUILTINS[callee.id], node)
+
+    def compile_builtin_call(self, builtin, node: ast.Call):
         count = len(node.args)
         if count < builtin.min_args or (builtin.max_args is not None and count > builtin.max_args):
-            wanted = f"{builtin.min_args}" if builtin.min_args == builtin.max_args else f"at least {builtin.min_args}"
-            plural = "" if builtin.min_args == 1 else "s"
-            raise MechError(f"`{node.name}` takes {wanted} argument{plural}, not {count}", node.span, hint=builtin.doc)
+            raise MechError(f"`{builtin.name}` takes {builtin.arity_text()}, not {count}", node.span, hint=builtin.doc)
         for key in node.kwargs:
             if key not in builtin.options:
-                raise MechError(f"`{node.name}` has no option `{key}`", node.kwargs[key].span,
+                raise MechError(f"`{builtin.name}` has no option `{key}`", node.kwargs[key].span,
                                 hint=did_you_mean(key, builtin.options) or builtin.doc)
-        if node.name == "roll":
-            return self._compile_roll(node)
-        args = [(self.compile(arg), arg.span) for arg in node.args]
-        function = _FUNCTIONS[node.name]
-        return lambda ev: function([ev.number(arg(ev), span) for arg, span in args])
-
-    def _compile_roll(self, node: ast.Call):
-        pool_code, pool_span = self.compile(node.args[0]), node.args[0].span
-        explode_node = node.kwargs.get("explode")
-        explode_code = self.compile(explode_node) if explode_node else (lambda ev: True)
-
-        def roll(ev) -> KeepRoll:
-            pool = pool_code(ev)
-            if type(pool) is not Pool:
-                raise MechError(f"`roll` takes a roll-and-keep pool such as 7k3, not {type_name(pool)}",
-                                pool_span, hint=BUILTINS["roll"].doc)
-            explode = explode_code(ev)
-            if type(explode) is not bool:
-                raise MechError("`explode` is true or false", explode_node.span)
-            return ev.roll_pool(pool, explode)
-        return roll
+        args = [self.compile(arg) for arg in node.args]
+        options = {key: self.compile(value) for key, value in node.kwargs.items()}
+        impl = builtin.impl
+        return lambda ev: impl(ev, [arg(ev) for arg in args], {k: v(ev) for k, v in options.items()}, node)
 
     def compile_Dice(self, node: ast.Dice):
         limits, span, modifiers = self.limits, node.span, node.modifiers
@@ -347,11 +297,3 @@ _ARITHMETIC = {
 }
 _COMPARISONS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le,
                 "==": operator.eq, "!=": operator.ne}
-_FUNCTIONS = {
-    "floor": lambda xs: math.floor(xs[0]),
-    "ceil": lambda xs: math.ceil(xs[0]),
-    "round": lambda xs: round_half_away(xs[0]),
-    "abs": lambda xs: abs(xs[0]),
-    "min": min,
-    "max": max,
-}

@@ -20,6 +20,13 @@ class Limits:
     total_dice: int = 100_000           # dice rolled by one whole evaluation, extra dice included
     die_sides: int = 1_000_000          # sides of one die
     nesting: int = 200                  # depth of nested parentheses and operators
+    steps: int = 1_000_000              # statements, calls and loop rounds of one run of a script
+    loop_iterations: int = 100_000      # rounds of one loop (`while`, `for`, `repeat`)
+    recursion: int = 200                # depth of nested function calls
+    list_size: int = 100_000            # items in one list
+    string_size: int = 100_000          # characters in one string
+    output_lines: int = 10_000          # lines `say` may print in one run
+    number_bits: int = 10_000           # size of one whole number (about 3,000 digits)
 
     @classmethod
     def names(cls) -> list[str]:

@@ -6,6 +6,7 @@ import functools
 from importlib import resources
 
 from lark import Lark
+from lark.lark import PostLex
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast
@@ -32,17 +33,43 @@ _TERMINAL_WORDS = {
     "COMP_OP": "a comparison",
     "KEEP": "a dice modifier", "EXPLODE": "a dice modifier", "REROLL": "a dice modifier",
     "CLAMP": "a dice modifier", "COUNT": "a dice modifier", "FAIL": "a dice modifier",
-    "$END": "the end of the expression",
+    "$END": "the end of the input",
+    "_NL": "a new line",
+    "STRING": "a string",
+    "LBRACE": "`{`",
+    "RBRACE": "`}`",
+    "EQUAL": "`=`",
+    "AUG_OP": "`+=` or `-=`",
+    "SEMICOLON": "`;`",
+    "DOT": "`.`",
 }
 _SIDES = {"NUMBER", "PERCENT", "LSQB", "LPAR"}
 _MODIFIER_WORDS = ("kh", "kl", "dh", "dl", "k", "r", "ro", "mi", "ma", "c", "f")
 
 
+class _Newlines(PostLex):
+    """Drops newlines inside ( ) and [ ]: a call or a list may span lines."""
+
+    always_accept = ("_NL",)
+
+    def process(self, stream):
+        depth = 0
+        for token in stream:
+            kind = token.type
+            if kind == "LPAR" or kind == "LSQB":
+                depth += 1
+            elif kind == "RPAR" or kind == "RSQB":
+                depth = max(0, depth - 1)
+            elif kind == "_NL" and depth:
+                continue
+            yield token
+
+
 @functools.cache
 def _lark() -> Lark:
     grammar = resources.files("mechscript.grammar").joinpath("mechscript.lark").read_text()
-    return Lark(grammar, parser="lalr", lexer="contextual", start=["expression"],
-                propagate_positions=True, maybe_placeholders=True)
+    return Lark(grammar, parser="lalr", lexer="contextual", start=["program", "expression"],
+                propagate_positions=True, maybe_placeholders=True, postlex=_Newlines())
 
 
 def _span_at(source: str, pos: int, length: int = 1) -> Span:
@@ -81,8 +108,15 @@ def _syntax_error(source: str, error: UnexpectedInput) -> MechError:
         return MechError("a die needs a number of sides", span,
                          hint="write the sides right after `d`: `3d6`, `d%`, `dF` or `d[1,2,3]`")
     if at_end:
-        return MechError("the expression ends too early", span,
-                         hint=f"expected {_describe_expected(expected)}")
+        if "RBRACE" in expected:
+            return MechError("a `{` is never closed", span, hint="close each block with `}`")
+        return MechError("the input ends too early", span, hint=f"expected {_describe_expected(expected)}")
+    if token.type == "_NL":
+        span = Span(token.line, token.column, token.start_pos, token.start_pos + 1)
+        if "LBRACE" in expected:
+            return MechError("the line ends before its block", span,
+                             hint="a block's `{` goes on the same line: `if x > 3 {`")
+        return MechError("the line ends too early", span, hint=f"expected {_describe_expected(expected)}")
     text = str(token)
     if token.type == "NAME" and text.startswith(_MODIFIER_WORDS) and source[token.start_pos - 1:token.start_pos].isspace():
         return MechError(f"unexpected `{text}`", span,
@@ -105,21 +139,42 @@ def _check_nesting(tree, source: str, limit: int) -> None:
 
 def parse_expression(source: str, filename: str = "<expr>", limits: Limits = Limits()) -> ast.Node:
     """Parse one expression. Raises MechError (located in `source`) for any bad input."""
+    return _parse(source, filename, limits, "expression")
+
+
+def parse_program(source: str, filename: str, limits: Limits = Limits()) -> ast.Program:
+    """Parse a script or module. Raises MechError (located in `source`) for any bad input."""
+    return _parse(source, filename, limits, "program")
+
+
+def _parse(source: str, filename: str, limits: Limits, start: str):
     make_room_for_nesting()
     try:
-        tree = _lark().parse(source, start="expression")
-    except UnexpectedInput as error:
-        raise _syntax_error(source, error).located(source, filename) from None
-    try:
-        _check_nesting(tree, source, limits.nesting)
-        return build(tree)
+        return _build(source, limits, start)
     except MechError as error:
         raise error.located(source, filename) from None
     except RecursionError:
         raise too_deep().located(source, filename) from None
+
+
+def _tree(text: str, start: str, limits: Limits):
+    try:
+        tree = _lark().parse(text, start=start)
+    except UnexpectedInput as error:
+        raise _syntax_error(text, error) from None
+    _check_nesting(tree, text, limits.nesting)
+    return tree
+
+
+def _build(source: str, limits: Limits, start: str):
+    def parse_inner(offset: int, text: str) -> ast.Node:
+        # The expression of a string's `{...}`: parsed in place (the text before it blanked, its
+        # newlines kept), so every node and error has its true line and column.
+        padded = "".join(c if c == "\n" else " " for c in source[:offset]) + text
+        return _build(padded, limits, "expression")
+
+    tree = _tree(source, start, limits)
+    try:
+        return build(tree, parse_inner)
     except VisitError as error:
-        if isinstance(error.orig_exc, MechError):
-            raise error.orig_exc.located(source, filename) from None
-        if isinstance(error.orig_exc, RecursionError):
-            raise too_deep().located(source, filename) from None
-        raise
+        raise error.orig_exc from None

@@ -9,28 +9,13 @@ die as `5/2`: `7k3: 14 9 8 (6 5 3 2) = 31`.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from ..dice.engine import (COMPOUNDED, DROPPED, EXPLODED, FAILURE, LOWERED, PENETRATING, RAISED, REROLLED,
                            SUCCESS, DiceRoll)
 from ..dice.rollkeep import KeepRoll
+from .values import format_value
 
 _MARKS = ((REROLLED, "r"), (EXPLODED, "!"), (COMPOUNDED, "!!"), (PENETRATING, "p"), (RAISED, "^"),
           (LOWERED, "v"), (SUCCESS, "*"), (FAILURE, "f"))
-
-
-def format_value(value) -> str:
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if type(value) is Fraction:
-        return f"{value.numerator}/{value.denominator}"
-    if type(value) is list:
-        return "[" + ", ".join(format_value(v) for v in value) + "]"
-    if type(value) in (DiceRoll, KeepRoll):
-        return format_value(value.total)
-    return str(value)
 
 
 def dice_text(roll) -> str:

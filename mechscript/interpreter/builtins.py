@@ -1,0 +1,156 @@
+"""The built-in functions, each with its arity, options and a one-line doc with an example.
+
+An implementation takes the running evaluation, the argument values, the option values and the
+call node (for the positions of errors).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from ..dice.rollkeep import Pool
+from .errors import MechError
+from .limits import limit_error
+from .values import equal, plain, type_name
+
+
+class Builtin:
+    __slots__ = ("name", "min_args", "max_args", "options", "doc", "impl")
+
+    def __init__(self, name, min_args, max_args, options, doc, impl):
+        self.name, self.min_args, self.max_args = name, min_args, max_args
+        self.options, self.doc, self.impl = options, doc, impl
+
+    def arity_text(self) -> str:
+        if self.min_args == self.max_args:
+            return f"{self.min_args} argument{'' if self.min_args == 1 else 's'}"
+        if self.max_args is None:
+            return f"at least {self.min_args} argument{'' if self.min_args == 1 else 's'}"
+        return f"{self.min_args} to {self.max_args} arguments"
+
+
+BUILTINS: dict[str, Builtin] = {}
+
+
+def builtin(name: str, min_args: int, max_args: int | None, doc: str, options: tuple = ()):
+    def register(impl):
+        BUILTINS[name] = Builtin(name, min_args, max_args, options, doc, impl)
+        return impl
+    return register
+
+
+def round_half_away(x):
+    """`round` as a game master expects it: 5/2 -> 3, -5/2 -> -3 (not Python's banker's rounding)."""
+    return int(math.floor(abs(x) + Fraction(1, 2))) * (1 if x >= 0 else -1)
+
+
+def _numbers(ev, args, call):
+    return [ev.number(value, node.span) for value, node in zip(args, call.args)]
+
+
+def _list(value, node, what: str) -> list:
+    if type(value) is not list:
+        raise MechError(f"{what} takes a list, not {type_name(value)}", node.span)
+    return value
+
+
+@builtin("floor", 1, 1, "floor(x): round down: floor(7/2) is 3")
+def _floor(ev, args, options, call):
+    return math.floor(_numbers(ev, args, call)[0])
+
+
+@builtin("ceil", 1, 1, "ceil(x): round up: ceil(7/2) is 4")
+def _ceil(ev, args, options, call):
+    return math.ceil(_numbers(ev, args, call)[0])
+
+
+@builtin("round", 1, 1, "round(x): the nearest whole number, halves away from zero: round(5/2) is 3")
+def _round(ev, args, options, call):
+    return round_half_away(_numbers(ev, args, call)[0])
+
+
+@builtin("abs", 1, 1, "abs(x): distance from zero: abs(-3) is 3")
+def _abs(ev, args, options, call):
+    return abs(_numbers(ev, args, call)[0])
+
+
+def _extreme(pick):
+    def impl(ev, args, options, call):
+        if len(args) == 1 and type(args[0]) is list:
+            if not args[0]:
+                raise MechError("an empty list has no smallest or largest value", call.args[0].span)
+            return pick(ev.number(v, call.args[0].span) for v in args[0])
+        return pick(_numbers(ev, args, call))
+    return impl
+
+
+builtin("min", 1, None, "min(a, b, ...) or min(list): the smallest: min(2d6, 8)")(_extreme(min))
+builtin("max", 1, None, "max(a, b, ...) or max(list): the largest: max(d20, d20)")(_extreme(max))
+
+
+@builtin("roll", 1, 1, "roll(pool, explode: false): roll a pool with options: roll(7k3, explode: false) "
+         "for a Fatigued character", options=("explode",))
+def _roll(ev, args, options, call):
+    pool = args[0]
+    if type(pool) is not Pool:
+        raise MechError(f"`roll` takes a roll-and-keep pool such as 7k3, not {type_name(pool)}",
+                        call.args[0].span, hint=BUILTINS["roll"].doc)
+    explode = options.get("explode", True)
+    if type(explode) is not bool:
+        raise MechError("`explode` is true or false", call.kwargs["explode"].span)
+    return ev.roll_pool(pool, explode)
+
+
+@builtin("pool", 2, 2, "pool(rolled, kept): a roll-and-keep pool from numbers: pool(strength / 2, 2) + 1k0")
+def _pool(ev, args, options, call):
+    unkept, kept = (Fraction(n) for n in _numbers(ev, args, call))
+    return Pool(unkept, kept, 0, call.span)
+
+
+@builtin("len", 1, 1, "len(x): the number of items of a list, or characters of a string: len([1, 2]) is 2")
+def _len(ev, args, options, call):
+    if type(args[0]) not in (list, str):
+        raise MechError(f"`len` takes a list or a string, not {type_name(args[0])}", call.args[0].span)
+    return len(args[0])
+
+
+@builtin("push", 2, 2, "push(list, x): add x at the end of the list: push(targets, Punch)")
+def _push(ev, args, options, call):
+    items = _list(args[0], call.args[0], "`push`")
+    if len(items) >= ev.limits.list_size:
+        raise limit_error("list_size", f"the list would grow past {ev.limits.list_size} items",
+                          ev.limits.list_size, call.span)
+    items.append(args[1])
+    return None
+
+
+@builtin("range", 1, 2, "range(n) is [1, ..., n]; range(a, b) is [a, ..., b]: for round in range(1, 20) { ... }")
+def _range(ev, args, options, call):
+    numbers = _numbers(ev, args, call)
+    if any(type(n) is not int for n in numbers):
+        raise MechError("`range` takes whole numbers", call.span)
+    start, end = (1, numbers[0]) if len(numbers) == 1 else numbers
+    if end - start + 1 > ev.limits.list_size:
+        raise limit_error("list_size", f"range({start}, {end}) would have more than {ev.limits.list_size} items",
+                          ev.limits.list_size, call.span)
+    return list(range(start, end + 1))
+
+
+@builtin("sum", 1, 1, "sum(list): the numbers of a list added up: sum([3, 4]) is 7")
+def _sum(ev, args, options, call):
+    return sum(ev.number(v, call.args[0].span) for v in _list(args[0], call.args[0], "`sum`"))
+
+
+@builtin("sorted", 1, 1, "sorted(list): a copy, smallest first: sorted([3, 1, 2]) is [1, 2, 3]")
+def _sorted(ev, args, options, call):
+    items = [plain(v) for v in _list(args[0], call.args[0], "`sorted`")]
+    kinds = {str if type(v) is str else int for v in items if type(v) in (str, int, Fraction)}
+    if len(kinds) > 1 or any(type(v) not in (str, int, Fraction) for v in items):
+        raise MechError("`sorted` takes a list of numbers or a list of strings", call.args[0].span)
+    return sorted(items)
+
+
+@builtin("contains", 2, 2, 'contains(list, x): whether x is in the list: contains(["dodge"], "dodge") is true')
+def _contains(ev, args, options, call):
+    return any(equal(item, args[1]) for item in _list(args[0], call.args[0], "`contains`"))

@@ -1,0 +1,155 @@
+"""Runtime values of scripts besides numbers, bools, strings, lists and rolls, and the few
+operations every part of the interpreter shares: naming a value's type, equality, showing a value.
+
+`none` is Python's None; lists are Python lists; strings are Python strings.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..dice.engine import DiceRoll
+from ..dice.rollkeep import KeepRoll, Pool
+
+
+class Scope:
+    """Variables of one block, function call or script; `uses` are the modules a script uses,
+    searched after its own variables."""
+
+    __slots__ = ("vars", "parent", "uses")
+
+    def __init__(self, parent: "Scope | None" = None, variables: dict | None = None):
+        self.vars = variables if variables is not None else {}
+        self.parent = parent
+        self.uses: tuple = ()
+
+    def find(self, name: str) -> "Scope | None":
+        """The scope that holds `name` (its own, an enclosing one, or a used module's)."""
+        scope = self
+        while scope is not None:
+            if name in scope.vars:
+                return scope
+            for module in scope.uses:
+                if name in module.scope.vars:
+                    return module.scope
+            scope = scope.parent
+        return None
+
+
+class Function:
+    """A user function: its parameters, compiled body, and the scope it was defined in."""
+
+    __slots__ = ("name", "params", "body", "scope")
+
+    def __init__(self, name: str, params: list[str], body, scope: Scope):
+        self.name, self.params, self.body, self.scope = name, params, body, scope
+
+
+class Record:
+    """A record `{name: "Punch", hp: 10}`: fixed fields, mutable values."""
+
+    __slots__ = ("fields",)
+
+    def __init__(self, fields: dict):
+        self.fields = fields
+
+
+class Module:
+    """A used module: its name and the scope its top level ran in. Replacing a rule
+    (`fn pbem.to_hit`) replaces the entry in this scope, so the module's own callers see it."""
+
+    __slots__ = ("name", "scope")
+
+    def __init__(self, name: str, scope: Scope):
+        self.name, self.scope = name, scope
+
+
+class TableRow:
+    """One row of a table: (key, value) entries in the order written, and an `else` value.
+    A look-up takes the entry whose key equals the value; failing that, the first entry, in order,
+    whose number the value reaches (value >= key): `14 => "overkill", 8 => "success", ...`."""
+
+    __slots__ = ("name", "entries", "default", "has_default")
+
+    def __init__(self, name: str, entries: list, default, has_default: bool):
+        self.name, self.entries, self.default, self.has_default = name, entries, default, has_default
+
+
+class Table:
+    __slots__ = ("name", "rows")
+
+    def __init__(self, name: str, rows: dict):
+        self.name, self.rows = name, rows
+
+
+def type_name(value) -> str:
+    kind = type(value)
+    if kind is bool:
+        return "true/false"
+    if kind is int or kind is Fraction:
+        return "a number"
+    if kind is DiceRoll or kind is KeepRoll:
+        return "a roll"
+    return _TYPE_NAMES.get(kind, "a value")
+
+
+_TYPE_NAMES = {
+    str: "a string", list: "a list", type(None): "none", Pool: "a pool", Function: "a function",
+    Record: "a record", Module: "a module", Table: "a table", TableRow: "a table row",
+}
+
+
+def format_value(value) -> str:
+    """A value as `say` and string interpolation show it: rolls as their totals, fractions as 7/2."""
+    kind = type(value)
+    if kind is str:
+        return value
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value is None:
+        return "none"
+    if kind is Fraction:
+        return f"{value.numerator}/{value.denominator}"
+    if kind is DiceRoll or kind is KeepRoll:
+        return format_value(value.total)
+    if kind is list:
+        return "[" + ", ".join(_quoted(v) for v in value) + "]"
+    if kind is Record:
+        return "{" + ", ".join(f"{k}: {_quoted(v)}" for k, v in value.fields.items()) + "}"
+    if kind is Pool:
+        return value.notation
+    if kind is Function:
+        return f"<fn {value.name}>"
+    if kind is Module:
+        return f"<module {value.name}>"
+    if kind is Table:
+        return f"<table {value.name}>"
+    if kind is TableRow:
+        return f"<table row {value.name}>"
+    return str(value)
+
+
+def _quoted(value) -> str:
+    return '"' + value + '"' if type(value) is str else format_value(value)
+
+
+def plain(value):
+    """Rolls compare and print as their totals."""
+    kind = type(value)
+    return value.total if kind is DiceRoll or kind is KeepRoll else value
+
+
+def equal(a, b) -> bool:
+    """`==`: numbers by value (a roll by its total), everything else by kind and content."""
+    a, b = plain(a), plain(b)
+    if type(a) is bool or type(b) is bool:
+        return type(a) is type(b) and a == b
+    if type(a) is list and type(b) is list:
+        return len(a) == len(b) and all(equal(x, y) for x, y in zip(a, b))
+    if type(a) is Record and type(b) is Record:
+        return a.fields.keys() == b.fields.keys() and all(equal(v, b.fields[k]) for k, v in a.fields.items())
+    if type(a) in (int, Fraction) and type(b) in (int, Fraction):
+        return a == b
+    return type(a) is type(b) and a == b if type(a) in (str, type(None), Pool) else a is b
