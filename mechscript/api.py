@@ -1,4 +1,4 @@
-"""The Python API, mirroring the command line: `roll`, `roll_many`, `compile_roll`."""
+"""The Python API, mirroring the command line: `roll`, `roll_many`, `compile_roll`, `run`, `check`."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 
 from .dice.engine import DiceRoll
 from .dice.faces import FaceSource, GivenFaces, RandomFaces
@@ -15,6 +16,7 @@ from .interpreter.errors import MechError
 from .interpreter.evaluator import Evaluation, compile_expression
 from .interpreter.limits import Limits, too_deep
 from .interpreter.parser import parse_expression
+from .interpreter.script import Script, compile_script
 from .interpreter.show import expression_text
 
 EXPR_FILE = "<expr>"
@@ -127,3 +129,44 @@ def roll_many(expr: str, n: int, seed: int | None = None, faces: Sequence | None
             result.faces_used = source.used
         results.append(result)
     return results
+
+
+@dataclass
+class RunResult:
+    log: list[str]
+    result: dict | None = None  # the encounter's result, once scripts have encounters
+    seed: int | None = None
+
+    def to_json(self) -> dict:
+        data = {"log": self.log, "result": self.result}
+        if self.seed is not None:
+            data["seed"] = self.seed
+        return data
+
+
+def load_script(path_or_source: str | Path, limits: Limits = Limits()) -> Script:
+    """Compile a script from a file (a Path, or a str naming an existing .mech file) or from source
+    text. `use` looks beside the file (or in the current folder for text), then in the stdlib."""
+    if isinstance(path_or_source, Path) or (str(path_or_source).endswith(".mech") and "\n" not in str(path_or_source)):
+        path = Path(path_or_source)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise MechError(f"cannot read {path}: {error.strerror if isinstance(error, OSError) else error}") from None
+        return compile_script(text, str(path), path.resolve().parent, limits)
+    return compile_script(str(path_or_source), "<script>", Path.cwd(), limits)
+
+
+def run(path_or_source: str | Path, seed: int | None = None, faces: Sequence | None = None,
+        limits: Limits = Limits()) -> RunResult:
+    """Run a script: its `say` lines in `log`. Raises MechError (its `.log` holds what was said)."""
+    script = load_script(path_or_source, limits)
+    if faces is None and seed is None:
+        seed = new_seed()
+    finished = script.run(face_source(seed, faces))
+    return RunResult(finished.log, None, seed if faces is None else None)
+
+
+def check(path_or_source: str | Path, limits: Limits = Limits()) -> None:
+    """Parse and check a script without running it. Raises MechError."""
+    load_script(path_or_source, limits)

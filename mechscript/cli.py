@@ -12,11 +12,16 @@ import traceback
 from fractions import Fraction
 
 from . import __version__
-from .api import roll_many
+from pathlib import Path
+
+from .api import RunResult, face_source, load_script, new_seed, roll_many
+from .interpreter.script import Script, compile_script
 from .interpreter.errors import MechError
 from .interpreter.limits import Limits
 
 EXAMPLES = """examples:
+  mech run examples/task_chart.mech  run a script and print what it says
+  mech check house_rules.mech      check a script without running it
   mech roll 4d6kh3                 roll four d6, keep the highest three
   mech roll 7k3 --seed 42          roll-and-keep: seven d10, keep three, 10s explode
   mech roll '6d10!c>=8f1' -n 5     five rolls counting successes (8+) less failures (1s)
@@ -93,7 +98,55 @@ def build_parser() -> argparse.ArgumentParser:
     roll.add_argument("--json", action="store_true", help="print JSON: {expr, total, text} (with -n: {expr, totals})")
     roll.add_argument("--limit", type=_limit, action="append", default=[], metavar="NAME=N",
                       help=f"raise or lower a safety limit ({', '.join(Limits.names())})")
+
+    run = commands.add_parser("run", help="run a script: mech run fight.mech",
+                              description="Run a script: print what it says (and, with an encounter, its result).")
+    run.add_argument("file", metavar="FILE", help="the script, or - to read it from standard input")
+    run.add_argument("--seed", type=_seed, default=None, metavar="S", help="seed the dice")
+    run.add_argument("--faces", type=_faces, default=None, metavar="F,F,...",
+                     help="replay a game with the faces rolled at the table, in the order dice fall")
+    run.add_argument("--json", action="store_true", help='print JSON: {"log": [...], "result": ...}')
+    run.add_argument("--limit", type=_limit, action="append", default=[], metavar="NAME=N",
+                     help=f"raise or lower a safety limit ({', '.join(Limits.names())})")
+
+    check = commands.add_parser("check", help="parse and check a script without running it",
+                                description="Check a script (and the modules it uses) without running it.")
+    check.add_argument("file", metavar="FILE", help="the script, or - to read it from standard input")
+    check.add_argument("--limit", type=_limit, action="append", default=[], metavar="NAME=N",
+                       help="raise or lower a safety limit")
     return parser
+
+
+def _load(args) -> Script:
+    limits = Limits().with_overrides(dict(args.limit))
+    if args.file == "-":
+        return compile_script(sys.stdin.read(), "<stdin>", Path.cwd(), limits)
+    return load_script(Path(args.file), limits)
+
+
+def run_check(args) -> int:
+    _load(args)
+    print(f"{args.file}: ok")
+    return 0
+
+
+def run_script(args) -> int:
+    script = _load(args)
+    seed = args.seed if args.seed is not None or args.faces is not None else new_seed()
+    try:
+        finished = script.run(face_source(seed, args.faces))
+    except MechError as error:
+        if not args.json:
+            for line in getattr(error, "log", []):
+                print(line)
+        raise
+    result = RunResult(finished.log, None, seed if args.faces is None else None)
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        for line in result.log:
+            print(line)
+    return 0
 
 
 def run_roll(args) -> int:
@@ -123,8 +176,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
+    commands = {"roll": run_roll, "run": run_script, "check": run_check}
+    if args.command in ("run", "check") and args.file != "-" and not Path(args.file).is_file():
+        print(f"mech {args.command}: no such file: {args.file}", file=sys.stderr)
+        return 2
     try:
-        return run_roll(args)
+        return commands[args.command](args)
     except MechError as error:
         print(error.render(), file=sys.stderr)
         return 1

@@ -134,14 +134,21 @@ class Compiler:
         def binop(ev):
             a = left(ev)
             b = right(ev)
-            if type(a) is Pool or type(b) is Pool:
+            kind_a, kind_b = type(a), type(b)
+            if kind_a is Pool or kind_b is Pool:
                 if op in ("+", "-"):
                     return _pool_arithmetic(ev, a, op, b, node)
+            elif op == "+" and kind_a is kind_b and (kind_a is str or kind_a is list):
+                return _concatenate(ev, a, b, node.span)
             a = ev.number(a, left_span)
             b = ev.number(b, right_span)
             if b == 0 and op in ("/", "//", "%"):
                 raise MechError("division by zero", right_span, hint="the right side of this operator is 0")
-            return arithmetic(a, b)
+            result = arithmetic(a, b)
+            if op == "*" and type(result) is int and result.bit_length() > ev.limits.number_bits:
+                raise limit_error("number_bits", f"a number of more than {ev.limits.number_bits} bits is too big",
+                                  ev.limits.number_bits, node.span)
+            return result
         return binop
 
     def compile_Compare(self, node: ast.Compare):
@@ -271,6 +278,17 @@ def _sample_plain_dice(count: int, die, span: Span):
         except MechError as error:
             raise _at(error, span)
     return plain_dice
+
+
+def _concatenate(ev: Evaluation, a, b, span: Span):
+    """`"a" + "b"` and `[1] + [2]`, within the size limits."""
+    if type(a) is str:
+        if len(a) + len(b) > ev.limits.string_size:
+            raise limit_error("string_size", f"a string of {len(a) + len(b)} characters is too long",
+                              ev.limits.string_size, span)
+    elif len(a) + len(b) > ev.limits.list_size:
+        raise limit_error("list_size", f"a list of {len(a) + len(b)} items is too long", ev.limits.list_size, span)
+    return a + b
 
 
 def _pool_arithmetic(ev: Evaluation, left, op: str, right, node: ast.BinOp) -> Pool:

@@ -80,8 +80,8 @@ def _span_at(source: str, pos: int, length: int = 1) -> Span:
 
 
 def _describe_expected(expected) -> str:
-    words = sorted({_TERMINAL_WORDS.get(name, f"`{name}`") for name in expected
-                    if not name.startswith("__")})
+    words = sorted({_TERMINAL_WORDS.get(name, f"`{name.lower()}`" if name.isalpha() else f"`{name}`") for name in expected
+                    if not name.startswith("__") and (name != "_NL" or len(expected) == 1)})
     if not words:
         return "something else"
     return ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1]
@@ -113,7 +113,7 @@ def _syntax_error(source: str, error: UnexpectedInput) -> MechError:
         return MechError("the input ends too early", span, hint=f"expected {_describe_expected(expected)}")
     if token.type == "_NL":
         span = Span(token.line, token.column, token.start_pos, token.start_pos + 1)
-        if "LBRACE" in expected:
+        if "LBRACE" in expected and "NUMBER" not in expected:
             return MechError("the line ends before its block", span,
                              hint="a block's `{` goes on the same line: `if x > 3 {`")
         return MechError("the line ends too early", span, hint=f"expected {_describe_expected(expected)}")

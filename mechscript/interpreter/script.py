@@ -1,0 +1,811 @@
+"""Scripts and modules: statements compiled to closures, names checked before anything runs.
+
+Compiling is also the checker: unknown names (with a did-you-mean), wrong numbers of arguments to
+known functions, duplicate definitions and `return` outside a function are errors before the first
+die is rolled. A block's `fn`, `let` and `table` names are known in the whole block (functions
+may call functions defined below them); a `let` still gives its value only once it has run.
+
+Running: `use` statements load their modules first, then the block's functions are defined
+(`fn pbem.to_hit` replaces the module's rule in the module's own scope, so the module's callers use
+it too), then the statements run in order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from ..dice.engine import DROPPED, REROLLED, DiceRoll
+from ..dice.faces import FaceSource
+from ..dice.rollkeep import KeepRoll, Pool
+from . import ast
+from .builtins import BUILTINS
+from .errors import MechError, Span, did_you_mean
+from .evaluator import CONSTANTS, Compiler, Evaluation
+from .limits import Limits, limit_error, too_deep
+from .values import Function, Module, Record, Scope, Table, TableRow, equal, format_value, type_name
+
+STDLIB = Path(__file__).resolve().parent.parent / "stdlib"
+
+
+# ---- running ----
+
+class Run(Evaluation):
+    """One run of a script: the evaluation's dice, plus its scopes, counters, log and modules."""
+
+    __slots__ = ("scope", "steps", "depth", "log", "modules")
+
+    def __init__(self, source: FaceSource, limits: Limits):
+        super().__init__(source, limits)
+        self.scope: Scope | None = None
+        self.steps = 0
+        self.depth = 0
+        self.log: list[str] = []
+        self.modules: dict[str, Module] = {}
+
+    def step(self, span: Span) -> None:
+        self.steps += 1
+        if self.steps > self.limits.steps:
+            raise limit_error("steps", f"the script ran more than {self.limits.steps} steps", self.limits.steps, span)
+
+
+class ReturnSignal(Exception):
+    """`return` unwinds to its function call."""
+
+    def __init__(self, value):
+        self.value = value
+
+
+def call_function(ev: Run, function: Function, args: list, span: Span):
+    if len(args) != len(function.params):
+        raise MechError(f"`{function.name}` takes {_count(len(function.params), 'argument')}, not {len(args)}",
+                        span, hint=f"fn {function.name}({', '.join(function.params)})")
+    ev.depth += 1
+    if ev.depth > ev.limits.recursion:
+        raise limit_error("recursion", f"functions called each other more than {ev.limits.recursion} deep",
+                          ev.limits.recursion, span)
+    ev.step(span)
+    saved = ev.scope
+    ev.scope = Scope(function.scope, dict(zip(function.params, args)))
+    try:
+        return function.body(ev)
+    except ReturnSignal as signal:
+        return signal.value
+    finally:
+        ev.scope = saved
+        ev.depth -= 1
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+# ---- what the checker knows about names ----
+
+@dataclass
+class Binding:
+    kind: str          # let, param, for, fn, table, module
+    span: Span | None
+    arity: int | None = None
+    module: "ModuleInfo | None" = None
+
+
+@dataclass
+class ModuleInfo:
+    name: str
+    path: Path
+    code: object       # runs the module's top level in the run's current scope
+    exports: dict      # name -> Binding
+
+
+class StaticScope:
+    def __init__(self, parent: "StaticScope | None", function: bool = False):
+        self.names: dict[str, Binding] = {}
+        self.parent = parent
+        self.in_function = function or (parent is not None and parent.in_function)
+        self.uses: list[ModuleInfo] = []
+
+    def declare(self, name: str, binding: Binding) -> None:
+        previous = self.names.get(name)
+        if previous is not None:
+            where = f" (line {previous.span.line})" if previous.span else ""
+            hint = f"change it with `{name} = ...`" if previous.kind == "let" and binding.kind == "let" else None
+            raise MechError(f"`{name}` is already defined in this block{where}", binding.span, hint=hint)
+        self.names[name] = binding
+
+    def resolve(self, name: str, span: Span) -> Binding | None:
+        scope = self
+        while scope is not None:
+            if name in scope.names:
+                return scope.names[name]
+            found = [m for m in scope.uses if name in m.exports]
+            if len(found) > 1:
+                raise MechError(f"`{name}` is defined by both `{found[0].name}` and `{found[1].name}`", span,
+                                hint=f"say which: `{found[0].name}.{name}`")
+            if found:
+                return found[0].exports[name]
+            scope = scope.parent
+        return None
+
+    def visible(self) -> set[str]:
+        names, scope = set(), self
+        while scope is not None:
+            names.update(scope.names)
+            for module in scope.uses:
+                names.update(module.exports)
+            scope = scope.parent
+        return names
+
+
+# ---- modules ----
+
+class ModuleLoader:
+    """Finds, parses and compiles modules once per compilation, and notices circular `use`."""
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.compiled: dict[Path, ModuleInfo] = {}
+        self.loading: set[Path] = set()
+
+    def load(self, node: ast.Use, script_dir: Path) -> ModuleInfo:
+        path = self._find(node, script_dir)
+        if path in self.compiled:
+            return self.compiled[path]
+        if path in self.loading:
+            raise MechError(f"`use {node.name}` goes round in a circle: {path.name} is already being loaded", node.span)
+        self.loading.add(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise MechError(f"cannot read module `{node.name}`: {error}", node.span) from None
+        try:
+            from .parser import parse_program
+            program = parse_program(text, str(path), self.limits)
+            compiler = ScriptCompiler(self.limits, self, text, str(path), path.parent)
+            code, static = compiler.compile_program(program)
+        finally:
+            self.loading.discard(path)
+        info = ModuleInfo(node.name, path, code, static.names)
+        self.compiled[path] = info
+        return info
+
+    @staticmethod
+    def _find(node: ast.Use, script_dir: Path) -> Path:
+        if node.path is not None:
+            path = (script_dir / node.path).resolve()
+            if path.is_file():
+                return path
+            raise MechError(f"no module file `{node.path}` (looked in {script_dir})", node.span)
+        for folder in (script_dir, STDLIB):
+            path = (folder / f"{node.name}.mech").resolve()
+            if path.is_file():
+                return path
+        known = sorted(p.stem for p in STDLIB.glob("*.mech"))
+        raise MechError(f"no module `{node.name}`", node.span,
+                        hint=did_you_mean(node.name, known) or
+                        f"looked for {node.name}.mech beside the script and in the standard library"
+                        + (f" ({', '.join(known)})" if known else ""))
+
+
+# ---- compiling ----
+
+class ScriptCompiler(Compiler):
+    """Compiles statements; the expression forms it shares with `mech roll` come from Compiler."""
+
+    def __init__(self, limits: Limits, loader: ModuleLoader, source_text: str, filename: str, folder: Path):
+        super().__init__(limits)
+        self.loader = loader
+        self.source_text = source_text
+        self.filename = filename
+        self.folder = folder
+        self.static = StaticScope(None)
+
+    # -- programs and blocks --
+
+    def compile_program(self, program: ast.Program):
+        """The closure running a whole script or module, and its top-level names."""
+        uses = [s for s in program.statements if type(s) is ast.Use]
+        for use in uses:
+            info = self.loader.load(use, self.folder)
+            self.static.declare(use.name, Binding("module", use.span, module=info))
+            self.static.uses.append(info)
+        body = self._compile_statements([s for s in program.statements if type(s) is not ast.Use])
+        infos = list(self.static.uses)
+        source_text, filename = self.source_text, self.filename
+
+        def run_program(ev: Run):
+            scope = ev.scope
+            try:
+                modules = tuple(_instantiate(ev, info) for info in infos)
+                scope.uses = modules
+                for module in modules:
+                    scope.vars[module.name] = module
+                body(ev)
+            except MechError as error:
+                raise error.located(source_text, filename)
+        return run_program, self.static
+
+    def _compile_statements(self, statements: list[ast.Node]):
+        """Declares the block's names, defines its functions first, then runs the rest in order."""
+        for statement in statements:
+            kind = type(statement)
+            if kind is ast.Use:
+                raise MechError("`use` goes at the top level of a script", statement.span)
+            if kind is ast.FnDef and statement.module is None:
+                self.static.declare(statement.name, Binding("fn", statement.name_span, len(statement.params)))
+            elif kind is ast.Let:
+                self.static.declare(statement.name, Binding("let", statement.name_span))
+            elif kind is ast.TableDef:
+                self.static.declare(statement.name, Binding("table", statement.span))
+        functions = [self.compile(s) for s in statements if type(s) is ast.FnDef]
+        others = [self.compile(s) for s in statements if type(s) is not ast.FnDef]
+        code = functions + others
+        if len(code) == 1:
+            return code[0]
+
+        def statements_code(ev):
+            for statement in code:
+                statement(ev)
+        return statements_code
+
+    def compile_Block(self, node: ast.Block, function: bool = False):
+        outer = self.static
+        self.static = StaticScope(outer, function)
+        try:
+            body = self._compile_statements(node.statements) if node.statements else (lambda ev: None)
+            declares = bool(self.static.names)
+        finally:
+            self.static = outer
+        if not declares:
+            return body
+
+        def scoped_block(ev):
+            saved = ev.scope
+            ev.scope = Scope(saved)
+            try:
+                body(ev)
+            finally:
+                ev.scope = saved
+        return scoped_block
+
+    # -- statements --
+
+    def compile_Let(self, node: ast.Let):
+        value, name, span = self.compile(node.value), node.name, node.span
+
+        def let(ev):
+            ev.step(span)
+            ev.scope.vars[name] = value(ev)
+        return let
+
+    def compile_ExprStatement(self, node: ast.ExprStatement):
+        expr, span = self.compile(node.expr), node.span
+
+        def expression_statement(ev):
+            ev.step(span)
+            expr(ev)
+        return expression_statement
+
+    def compile_Say(self, node: ast.Say):
+        value, span = self.compile(node.value), node.span
+
+        def say(ev):
+            ev.step(span)
+            if len(ev.log) >= ev.limits.output_lines:
+                raise limit_error("output_lines", f"the script said more than {ev.limits.output_lines} lines",
+                                  ev.limits.output_lines, span)
+            ev.log.append(format_value(value(ev)))
+        return say
+
+    def compile_Return(self, node: ast.Return):
+        if not self.static.in_function:
+            raise MechError("`return` outside a function", node.span,
+                            hint="return gives a function's result; at the top level, use `say` to show a value")
+        value = self.compile(node.value) if node.value is not None else (lambda ev: None)
+
+        def return_(ev):
+            raise ReturnSignal(value(ev))
+        return return_
+
+    def compile_If(self, node: ast.If):
+        branches = [(self.compile(condition), condition.span, self.compile(block)) for condition, block in node.branches]
+        otherwise = self.compile(node.otherwise) if node.otherwise is not None else None
+        span = node.span
+
+        def if_(ev):
+            ev.step(span)
+            for condition, condition_span, block in branches:
+                if _truth(condition(ev), condition_span):
+                    return block(ev)
+            if otherwise is not None:
+                otherwise(ev)
+        return if_
+
+    def compile_While(self, node: ast.While):
+        condition, condition_span, body, span = self.compile(node.condition), node.condition.span, self.compile(node.body), node.span
+
+        def while_(ev):
+            rounds = 0
+            while _truth(condition(ev), condition_span):
+                rounds = _loop_round(ev, rounds, span)
+                body(ev)
+        return while_
+
+    def compile_Repeat(self, node: ast.Repeat):
+        count_code = self._whole(node.count, "`repeat`'s count")
+        body, span, count_span = self.compile(node.body), node.span, node.count.span
+
+        def repeat(ev):
+            count = count_code(ev)
+            if count > ev.limits.loop_iterations:
+                raise limit_error("loop_iterations", f"`repeat {count}` is more rounds than one loop may run",
+                                  ev.limits.loop_iterations, count_span)
+            rounds = 0
+            for _ in range(count):
+                rounds = _loop_round(ev, rounds, span)
+                body(ev)
+        return repeat
+
+    def compile_For(self, node: ast.For):
+        iterable, iterable_span = self.compile(node.iterable), node.iterable.span
+        outer = self.static
+        self.static = StaticScope(outer)
+        self.static.declare(node.name, Binding("for", node.span))
+        try:
+            body = self.compile(node.body)
+        finally:
+            self.static = outer
+        name, span = node.name, node.span
+
+        def for_(ev):
+            items = iterable(ev)
+            if type(items) is not list:
+                raise MechError(f"`for` goes through a list, not {type_name(items)}", iterable_span,
+                                hint="for i in range(1, 6) { ... } counts 1 to 6")
+            saved = ev.scope
+            loop_scope = ev.scope = Scope(saved)
+            rounds = 0
+            try:
+                for item in list(items):
+                    rounds = _loop_round(ev, rounds, span)
+                    loop_scope.vars[name] = item
+                    body(ev)
+            finally:
+                ev.scope = saved
+        return for_
+
+    def compile_FnDef(self, node: ast.FnDef):
+        if node.module is not None:
+            return self._compile_override(node)
+        function_code = self._function_body(node)
+        name, params = node.name, node.params
+
+        def define(ev):
+            ev.scope.vars[name] = Function(name, params, function_code, ev.scope)
+        return define
+
+    def _function_body(self, node: ast.FnDef):
+        outer = self.static
+        self.static = StaticScope(outer, function=True)
+        for param in node.params:
+            self.static.declare(param, Binding("param", node.name_span))
+        try:
+            if node.line_form:
+                body = self.compile(node.body)
+            else:
+                block_body = self.compile_Block(node.body)
+
+                def body(ev):
+                    block_body(ev)
+                    return None
+        finally:
+            self.static = outer
+        source_text, filename = self.source_text, self.filename
+
+        def located_body(ev):
+            try:
+                return body(ev)
+            except MechError as error:
+                raise error.located(source_text, filename)
+        return located_body
+
+    def _compile_override(self, node: ast.FnDef):
+        """`fn pbem.to_hit(att, def) = ...`: a house rule replacing a module's rule everywhere."""
+        if self.static.parent is not None:
+            raise MechError("a module's rule is replaced at the top level of a script", node.span)
+        binding = self.static.names.get(node.module)
+        if binding is None or binding.kind != "module":
+            raise MechError(f"`{node.module}` is not a module this script uses", node.span,
+                            hint=f"add `use {node.module}` at the top of the script")
+        rule = binding.module.exports.get(node.name)
+        if rule is None or rule.kind != "fn":
+            functions = [n for n, b in binding.module.exports.items() if b.kind == "fn"]
+            raise MechError(f"module `{node.module}` has no rule `{node.name}` to replace", node.name_span,
+                            hint=did_you_mean(node.name, functions))
+        if rule.arity != len(node.params):
+            raise MechError(f"`{node.module}.{node.name}` takes {_count(rule.arity, 'argument')}; "
+                            f"its replacement must too, not {len(node.params)}", node.name_span)
+        function_code = self._function_body(node)
+        module_name, name, params = node.module, node.name, node.params
+
+        def override(ev):
+            module = ev.scope.vars[module_name]
+            module.scope.vars[name] = Function(f"{module_name}.{name}", params, function_code, ev.scope)
+        return override
+
+    def compile_TableDef(self, node: ast.TableDef):
+        rows = []
+        for row in node.rows:
+            entries = [(self.compile(key) if key is not None else None, self.compile(value)) for key, value in row.entries]
+            rows.append((row.name, entries))
+        name, span = node.name, node.span
+
+        def table(ev):
+            ev.step(span)
+            built = {}
+            for row_name, entries in rows:
+                pairs, default, has_default = [], None, False
+                for key, value in entries:
+                    if key is None:
+                        default, has_default = value(ev), True
+                    else:
+                        pairs.append((_plain_key(key(ev)), value(ev)))
+                label = f"{name}.{row_name}" if row_name else name
+                built[row_name] = TableRow(label, pairs, default, has_default)
+            ev.scope.vars[name] = Table(name, built)
+        return table
+
+    def compile_Assign(self, node: ast.Assign):
+        target, op = node.target, node.op
+        if op == "=":
+            value = self.compile(node.value)
+        else:  # `a += b` is `a = a + b` (the parts of `a` are evaluated again to store)
+            value = self.compile_BinOp(ast.BinOp(node.span, op[0], target, node.value))
+        span = node.span
+        if type(target) is ast.Name:
+            binding = self.static.resolve(target.id, target.span)
+            if binding is None:
+                raise MechError(f"unknown name `{target.id}`", target.span,
+                                hint=f"declare it first: `let {target.id} = ...`")
+            if binding.kind not in ("let", "param", "for"):
+                raise MechError(f"`{target.id}` is a {_KIND_WORDS[binding.kind]} and cannot be assigned to", target.span)
+            name = target.id
+
+            def assign_name(ev):
+                ev.step(span)
+                new = value(ev)
+                scope = ev.scope.find(name)
+                if scope is None:
+                    raise MechError(f"`{name}` has no value yet: its `let` has not run", target.span)
+                scope.vars[name] = new
+            return assign_name
+        holder = self.compile(target.target)
+        if type(target) is ast.Field:
+            self._check_module_field(target, assigning=True)
+            field, field_span = target.name, target.name_span
+
+            def assign_field(ev):
+                ev.step(span)
+                new = value(ev)
+                _set_field(holder(ev), field, new, field_span)
+            return assign_field
+        key = self.compile(target.key)
+        key_span = target.key.span
+
+        def assign_index(ev):
+            ev.step(span)
+            new = value(ev)
+            _set_index(ev, holder(ev), key(ev), new, key_span)
+        return assign_index
+
+    # -- expressions that need names --
+
+    def compile_Name(self, node: ast.Name):
+        binding = self.static.resolve(node.id, node.span)
+        if binding is None:
+            if node.id in CONSTANTS or node.id in BUILTINS:
+                return super().compile_Name(node)
+            raise MechError(f"unknown name `{node.id}`", node.span,
+                            hint=did_you_mean(node.id, self.static.visible() | set(CONSTANTS) | set(BUILTINS)))
+        name, span = node.id, node.span
+
+        def load(ev):
+            scope = ev.scope.find(name)
+            if scope is None:
+                raise MechError(f"`{name}` has no value yet: its `let` has not run", span)
+            return scope.vars[name]
+        return load
+
+    def compile_Call(self, node: ast.Call):
+        callee = node.callee
+        if type(callee) is ast.Name:
+            binding = self.static.resolve(callee.id, callee.span)
+            if binding is None and callee.id in BUILTINS:
+                return self.compile_builtin_call(BUILTINS[callee.id], node)
+            if binding is None:
+                raise MechError(f"unknown function `{callee.id}`", callee.span,
+                                hint=did_you_mean(callee.id, self.static.visible() | set(BUILTINS)))
+            self._check_arity(callee.id, binding, node)
+        elif type(callee) is ast.Field:
+            rule = self._check_module_field(callee)
+            if rule is not None:
+                self._check_arity(f"{callee.target.id}.{callee.name}", rule, node)
+        if node.kwargs:
+            key = next(iter(node.kwargs))
+            raise MechError(f"functions written in mechscript take no named options (`{key}:`)", node.kwargs[key].span)
+        function_code = self.compile(callee)
+        args = [self.compile(arg) for arg in node.args]
+        span, callee_span = node.span, callee.span
+
+        def call(ev):
+            function = function_code(ev)
+            if type(function) is not Function:
+                raise MechError(f"only functions can be called, and this is {type_name(function)}", callee_span)
+            return call_function(ev, function, [arg(ev) for arg in args], span)
+        return call
+
+    def _check_arity(self, name: str, binding: Binding, node: ast.Call) -> None:
+        if binding.kind == "fn" and binding.arity != len(node.args):
+            raise MechError(f"`{name}` takes {_count(binding.arity, 'argument')}, not {len(node.args)}", node.span)
+        if binding.kind in ("table", "module"):
+            raise MechError(f"`{name}` is a {_KIND_WORDS[binding.kind]}, not a function", node.callee.span)
+
+    def _check_module_field(self, node: ast.Field, assigning: bool = False) -> Binding | None:
+        """`pbem.to_hit`: checked now when `pbem` is a module."""
+        if type(node.target) is not ast.Name:
+            return None
+        binding = self.static.resolve(node.target.id, node.target.span)
+        if binding is None or binding.kind != "module":
+            return None
+        rule = binding.module.exports.get(node.name)
+        if rule is None:
+            raise MechError(f"module `{node.target.id}` has no `{node.name}`", node.name_span,
+                            hint=did_you_mean(node.name, binding.module.exports))
+        if assigning and rule.kind != "let":
+            raise MechError(f"`{node.target.id}.{node.name}` is a {_KIND_WORDS[rule.kind]} and cannot be assigned to",
+                            node.name_span, hint=f"replace a rule with `fn {node.target.id}.{node.name}(...) = ...`"
+                            if rule.kind == "fn" else None)
+        return rule
+
+    def compile_Field(self, node: ast.Field):
+        self._check_module_field(node)
+        target, name, span = self.compile(node.target), node.name, node.name_span
+        return lambda ev: _get_field(target(ev), name, span)
+
+    def compile_Index(self, node: ast.Index):
+        target, key, span = self.compile(node.target), self.compile(node.key), node.key.span
+        return lambda ev: _get_index(ev, target(ev), key(ev), span)
+
+    def compile_String(self, node: ast.String):
+        parts = [part if type(part) is str else self.compile(part) for part in node.parts]
+        if len(parts) == 1 and type(parts[0]) is str:
+            text = parts[0]
+            return lambda ev: text
+        span = node.span
+
+        def interpolate(ev):
+            text = "".join(part if type(part) is str else format_value(part(ev)) for part in parts)
+            if len(text) > ev.limits.string_size:
+                raise limit_error("string_size", f"a string of {len(text)} characters is too long",
+                                  ev.limits.string_size, span)
+            return text
+        return interpolate
+
+    def compile_Record(self, node: ast.Record):
+        fields = [(name, self.compile(value)) for name, value in node.fields]
+        return lambda ev: Record({name: value(ev) for name, value in fields})
+
+    def compile_Logic(self, node: ast.Logic):
+        left, right = self.compile(node.left), self.compile(node.right)
+        left_span, right_span = node.left.span, node.right.span
+        if node.op == "and":
+            return lambda ev: _truth(left(ev), left_span) and _truth(right(ev), right_span)
+        return lambda ev: _truth(left(ev), left_span) or _truth(right(ev), right_span)
+
+    def compile_Not(self, node: ast.Not):
+        operand, span = self.compile(node.operand), node.operand.span
+        return lambda ev: not _truth(operand(ev), span)
+
+    def compile_Match(self, node: ast.Match):
+        subject = self.compile(node.subject)
+        arms = []
+        for arm in node.arms:
+            patterns = [self.compile(p) for p in arm.patterns] if arm.patterns is not None else None
+            arms.append((patterns, self.compile(arm.body), type(arm.body) is ast.Block))
+        span = node.span
+
+        def match(ev):
+            value = subject(ev)
+            for patterns, body, is_block in arms:
+                if patterns is None or any(equal(value, pattern(ev)) for pattern in patterns):
+                    result = body(ev)
+                    return None if is_block else result
+            raise MechError(f"no arm of this `match` fits {format_value(value)}", span,
+                            hint="add a last arm `else => ...`")
+        return match
+
+
+_KIND_WORDS = {"fn": "function", "table": "table", "module": "module", "let": "variable", "param": "parameter",
+               "for": "loop variable"}
+
+
+def _instantiate(ev: Run, info: ModuleInfo) -> Module:
+    """A module's top level runs once per run, in a scope of its own."""
+    key = str(info.path)
+    module = ev.modules.get(key)
+    if module is None:
+        scope = Scope(None)
+        module = ev.modules[key] = Module(info.name, scope)
+        saved = ev.scope
+        ev.scope = scope
+        try:
+            info.code(ev)
+        finally:
+            ev.scope = saved
+    return module
+
+
+def _truth(value, span: Span) -> bool:
+    if type(value) is not bool:
+        raise MechError(f"expected true or false here, not {type_name(value)}", span,
+                        hint="compare to get true or false: `hp > 0`, `roll == 10`")
+    return value
+
+
+def _loop_round(ev: Run, rounds: int, span: Span) -> int:
+    rounds += 1
+    if rounds > ev.limits.loop_iterations:
+        raise limit_error("loop_iterations", f"this loop ran more than {ev.limits.loop_iterations} rounds",
+                          ev.limits.loop_iterations, span)
+    ev.step(span)
+    return rounds
+
+
+def _plain_key(key):
+    return key.total if type(key) in (DiceRoll, KeepRoll) else key
+
+
+_ROLL_FIELDS = ("total", "faces", "kept", "dropped")
+
+
+def _get_field(value, name: str, span: Span):
+    kind = type(value)
+    if kind is Record:
+        if name in value.fields:
+            return value.fields[name]
+        raise MechError(f"this record has no field `{name}`", span, hint=did_you_mean(name, value.fields))
+    if kind is Module:
+        if name in value.scope.vars:
+            return value.scope.vars[name]
+        raise MechError(f"module `{value.name}` has no `{name}`", span, hint=did_you_mean(name, value.scope.vars))
+    if kind is Table:
+        if name in value.rows:
+            return value.rows[name]
+        raise MechError(f"table `{value.name}` has no row `{name}`", span,
+                        hint=did_you_mean(name, [r for r in value.rows if r]))
+    if kind is DiceRoll or kind is KeepRoll:
+        if name in _ROLL_FIELDS:
+            return _roll_field(value, name)
+        raise MechError(f"a roll has no field `{name}`", span,
+                        hint=did_you_mean(name, _ROLL_FIELDS) or "a roll has: " + ", ".join(_ROLL_FIELDS))
+    if kind is Pool and name in ("rolled", "kept", "bonus"):
+        return {"rolled": value.unkept, "kept": value.kept, "bonus": value.flat}[name]
+    raise MechError(f"{type_name(value)} has no fields (looking for `{name}`)", span)
+
+
+def _roll_field(roll, name: str):
+    """A roll's parts: `faces` every die that stands (in the order they fell; roll-and-keep: highest
+    first), `kept` the dice that count, `dropped` the dice that do not."""
+    if name == "total":
+        return roll.total
+    if type(roll) is KeepRoll:
+        return {"faces": roll.kept + roll.dropped, "kept": list(roll.kept), "dropped": list(roll.dropped)}[name]
+    flags = roll.flags or [0] * len(roll.values)
+    standing = [(v, f) for v, f in zip(roll.values, flags) if not f & REROLLED]
+    if name == "faces":
+        return [v for v, _ in standing]
+    if name == "kept":
+        return [v for v, f in standing if not f & DROPPED]
+    return [v for v, f in standing if f & DROPPED]
+
+
+def _set_field(value, name: str, new, span: Span) -> None:
+    if type(value) is Record:
+        if name not in value.fields:
+            raise MechError(f"this record has no field `{name}`", span, hint=did_you_mean(name, value.fields))
+        value.fields[name] = new
+        return
+    if type(value) is Module:
+        value.scope.vars[name] = new
+        return
+    raise MechError(f"cannot set a field of {type_name(value)}", span)
+
+
+def _get_index(ev: Run, value, key, span: Span):
+    kind = type(value)
+    if kind is list:
+        return value[_list_position(value, key, span)]
+    if kind is TableRow:
+        return _look_up(value, key, span)
+    if kind is Table:
+        if type(key) is str and key in value.rows:
+            return value.rows[key]
+        if None in value.rows:
+            return _look_up(value.rows[None], key, span)
+        raise MechError(f"table `{value.name}` has no row {format_value(key)}", span,
+                        hint=did_you_mean(str(key), [r for r in value.rows if r]))
+    if kind is Record:
+        if type(key) is str and key in value.fields:
+            return value.fields[key]
+        raise MechError(f"this record has no field {format_value(key)}", span)
+    raise MechError(f"{type_name(value)} cannot be indexed", span)
+
+
+def _look_up(row: TableRow, key, span: Span):
+    key = _plain_key(key)
+    for entry_key, value in row.entries:
+        if equal(entry_key, key):
+            return value
+    if type(key) in (int, Fraction):
+        for entry_key, value in row.entries:
+            if type(entry_key) in (int, Fraction) and key >= entry_key:
+                return value
+    if row.has_default:
+        return row.default
+    raise MechError(f"`{row.name}` has no entry for {format_value(key)}", span, hint="add a last entry `else => ...`")
+
+
+def _list_position(items: list, key, span: Span) -> int:
+    key = _plain_key(key)
+    if type(key) is not int:
+        raise MechError(f"a list is indexed by a whole number, not {type_name(key)}", span)
+    if not -len(items) <= key < len(items):
+        raise MechError(f"index {key} is outside the list ({len(items)} items, counted from 0)", span)
+    return key
+
+
+def _set_index(ev: Run, value, key, new, span: Span) -> None:
+    if type(value) is list:
+        value[_list_position(value, key, span)] = new
+        return
+    if type(value) is Record and type(key) is str:
+        _set_field(value, key, new, span)
+        return
+    raise MechError(f"cannot set an element of {type_name(value)}", span)
+
+
+# ---- whole scripts ----
+
+class Script:
+    """A compiled script, ready to run any number of times."""
+
+    def __init__(self, code, filename: str, source_text: str, limits: Limits):
+        self.code, self.filename, self.source_text, self.limits = code, filename, source_text, limits
+
+    def run(self, source: FaceSource) -> Run:
+        ev = Run(source, self.limits)
+        ev.scope = Scope(None)
+        try:
+            self.code(ev)
+        except MechError as error:
+            error.located(self.source_text, self.filename)
+            error.log = ev.log  # what was said before the error
+            raise
+        except RecursionError:
+            raise too_deep().located(self.source_text, self.filename) from None
+        return ev
+
+
+def compile_script(source_text: str, filename: str, folder: Path, limits: Limits) -> Script:
+    """Parse and check a script (and the modules it uses). Raises MechError."""
+    from .parser import parse_program
+    program = parse_program(source_text, filename, limits)
+    compiler = ScriptCompiler(limits, ModuleLoader(limits), source_text, filename, folder)
+    try:
+        code, _ = compiler.compile_program(program)
+    except MechError as error:
+        raise error.located(source_text, filename) from None
+    except RecursionError:
+        raise too_deep().located(source_text, filename) from None
+    return Script(code, filename, source_text, limits)
