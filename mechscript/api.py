@@ -13,10 +13,10 @@ from .dice.engine import DiceRoll
 from .dice.faces import FaceSource, GivenFaces, RandomFaces
 from .dice.rollkeep import KeepRoll, Pool
 from .interpreter.errors import MechError
-from .interpreter.evaluator import Evaluation, compile_expression
+from .interpreter.evaluator import Evaluation
 from .interpreter.limits import Limits, too_deep
 from .interpreter.parser import parse_expression
-from .interpreter.script import Script, compile_script
+from .interpreter.script import Script, compile_expression, compile_script
 from .interpreter.show import expression_text
 
 EXPR_FILE = "<expr>"

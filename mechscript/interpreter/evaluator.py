@@ -1,4 +1,4 @@
-"""Evaluates the AST, compiled once into Python closures that are then run many times (a dice
+"""Evaluates expressions, compiled once into Python closures that are then run many times (a dice
 expression is parsed once and rolled thousands of times). Values are ints, Fractions, bools, lists, rolls (DiceRoll, KeepRoll) and
 unrolled roll-and-keep pools (Pool).
 
@@ -71,14 +71,6 @@ class Evaluation(Tally):
             raise _at(error, pool.span)
         self.rolls.append(roll)
         return roll
-
-
-def compile_expression(node: ast.Node, limits: Limits, record: bool = True):
-    """The closure computing `node`'s value (a pool left standing is the caller's to roll).
-
-    With `record` off (sampling: totals only, nothing shown), a plain `NdS` term gives its total
-    as a number instead of a DiceRoll; every result is the same."""
-    return Compiler(limits, record).compile(node)
 
 
 class Compiler:

@@ -182,8 +182,9 @@ class ModuleLoader:
             if path.is_file():
                 return path
         known = sorted(p.stem for p in STDLIB.glob("*.mech"))
+        beside = [p.stem for p in script_dir.glob("*.mech")]
         raise MechError(f"no module `{node.name}`", node.span,
-                        hint=did_you_mean(node.name, known) or
+                        hint=did_you_mean(node.name, known + beside) or
                         f"looked for {node.name}.mech beside the script and in the standard library"
                         + (f" ({', '.join(known)})" if known else ""))
 
@@ -193,8 +194,9 @@ class ModuleLoader:
 class ScriptCompiler(Compiler):
     """Compiles statements; the expression forms it shares with `mech roll` come from Compiler."""
 
-    def __init__(self, limits: Limits, loader: ModuleLoader, source_text: str, filename: str, folder: Path):
-        super().__init__(limits)
+    def __init__(self, limits: Limits, loader: ModuleLoader | None, source_text: str, filename: str, folder: Path,
+                 record: bool = True):
+        super().__init__(limits, record)
         self.loader = loader
         self.source_text = source_text
         self.filename = filename
@@ -775,7 +777,16 @@ def _set_index(ev: Run, value, key, new, span: Span) -> None:
     raise MechError(f"cannot set an element of {type_name(value)}", span)
 
 
-# ---- whole scripts ----
+# ---- whole scripts, and expressions alone ----
+
+def compile_expression(node: ast.Node, limits: Limits, record: bool = True):
+    """An expression on its own (`mech roll`): the closure computing its value; no names but the
+    builtins. A pool left standing is the caller's to roll.
+
+    With `record` off (sampling: totals only, nothing shown), a plain `NdS` term gives its total
+    as a number instead of a DiceRoll; every result is the same."""
+    return ScriptCompiler(limits, None, "", "<expr>", Path.cwd(), record).compile(node)
+
 
 class Script:
     """A compiled script, ready to run any number of times."""
