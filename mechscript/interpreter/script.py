@@ -252,6 +252,9 @@ class ScriptCompiler(Compiler):
         return statements_code
 
     def compile_Block(self, node: ast.Block, function: bool = False):
+        if self.loader is None:  # an expression alone (`mech roll`) has no statements to run
+            raise MechError("a block of statements can only be used in a script", node.span,
+                            hint="write it in a file and run it with `mech run FILE`")
         outer = self.static
         self.static = StaticScope(outer, function)
         try:
