@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-from .dice.engine import DiceRoll
+from .dice.engine import DiceRoll, sampler
+from .interpreter import ast
 from .dice.faces import FaceSource, GivenFaces, RandomFaces
 from .dice.rollkeep import KeepRoll, Pool
 from .interpreter.errors import MechError
@@ -59,7 +60,7 @@ class RollResult:
 class CompiledRoll:
     """An expression parsed once, to be rolled many times."""
 
-    __slots__ = ("expr", "node", "limits", "code", "_sample")
+    __slots__ = ("expr", "node", "limits", "code", "_sample", "_direct")
 
     def __init__(self, expr: str, limits: Limits = Limits()):
         self.expr = expr
@@ -72,6 +73,7 @@ class CompiledRoll:
             raise error.located(expr, EXPR_FILE) from None
         except RecursionError:
             raise too_deep().located(expr, EXPR_FILE) from None
+        self._direct = _direct_sampler(self.node, limits)
 
     def evaluate(self, source: FaceSource) -> tuple[object, list]:
         """The value and the rolls made, faces drawn from `source`."""
@@ -88,6 +90,12 @@ class CompiledRoll:
 
     def total(self, source: FaceSource):
         """Just the value, as a number or a bool (for sampling many times; nothing is shown)."""
+        if self._direct is not None:  # a lone `4d6kh3`: straight from the faces
+            try:
+                return self._direct(source)
+            except MechError as error:
+                error.span = error.span or self.node.span
+                raise error.located(self.expr, EXPR_FILE) from None
         ev = Evaluation(source, self.limits)
         try:
             value = self._sample(ev)
@@ -101,6 +109,20 @@ class CompiledRoll:
         value, rolls = self.evaluate(source)
         total = value.total if type(value) in (DiceRoll, KeepRoll) else value
         return RollResult(self.expr, total, expression_text(self.expr, value, rolls), rolls, seed)
+
+
+def _direct_sampler(node, limits: Limits):
+    """When the whole expression is one dice term of known size (`3d6`, `4d6kh3`), the engine's
+    sampler of it: its total needs no evaluation state at all."""
+    if type(node) is not ast.Dice or type(node.sides) not in (ast.Number, str):
+        return None
+    count = 1 if node.count is None else node.count.value if type(node.count) is ast.Number else None
+    if type(count) is not int or count > limits.dice_per_roll or count > limits.total_dice:
+        return None
+    die = {"%": 100, "F": None}.get(node.sides) if type(node.sides) is str else node.sides.value
+    if type(die) is not int or not 1 <= die <= limits.die_sides:
+        return None
+    return sampler(count, die, node.modifiers)
 
 
 @functools.lru_cache(maxsize=256)

@@ -99,6 +99,44 @@ def _matches_every_face(condition: Condition, die: Die) -> bool:
     return all(condition.test(face) for face in die)
 
 
+def sampler(count: int, die: Die, modifiers: Sequence[Modifier]):
+    """`roll_dice` for sampling, where only the total matters: a function of the face source
+    giving the same total from the same faces, without the breakdown. Keep/drop becomes a slice
+    of the sorted dice and success counting a table of each face's worth. None when a modifier
+    needs the whole engine (explosions, rerolls, mi/ma) or the die has listed faces."""
+    if type(die) is not int:
+        return None
+    low, high = 0, count  # the dice that stand are sorted(faces)[low:high]
+    success = failure = None  # per face: meets some `c` condition / some `f` condition
+    for modifier in modifiers:
+        kind, n, size = modifier.kind, modifier.count, high - low
+        if kind == "kh":
+            low = high - min(size, n)
+        elif kind == "kl":
+            high = low + min(size, n)
+        elif kind == "dh":
+            high -= min(size, n)
+        elif kind == "dl":
+            low += min(size, n)
+        elif kind in ("c", "f") and die <= 1000 and (kind == "c" or success is not None):
+            success = success or [False] * (die + 1)
+            failure = failure or [False] * (die + 1)
+            marks = success if kind == "c" else failure
+            for face in range(1, die + 1):
+                marks[face] = marks[face] or modifier.condition.test(face)
+        else:
+            return None
+    keep_all = (low, high) == (0, count)
+    if success is not None:
+        face_worth = tuple(int(s) - int(f) for s, f in zip(success, failure)).__getitem__
+        if keep_all:
+            return lambda source: sum(map(face_worth, source.roll(count, die)))
+        return lambda source: sum(map(face_worth, sorted(source.roll(count, die))[low:high]))
+    if keep_all:
+        return lambda source: sum(source.roll(count, die))
+    return lambda source: sum(sorted(source.roll(count, die))[low:high])
+
+
 def roll_dice(source: FaceSource, count: int, die: Die, modifiers: Sequence[Modifier], tally: Tally,
               span: Span | None = None) -> DiceRoll:
     """Roll `count` dice (already checked against `Limits.dice_per_roll`) and apply the modifiers."""

@@ -6,10 +6,11 @@ they fall. `die` is either a number of sides S (faces 1..S) or a tuple of the di
 
 - RandomFaces: a seeded pseudo-random generator, the same faces for the same seed on every machine
   and every Python version we support. The generator is MT19937, as Python's `random.Random(seed)`
-  (an int seed); its output stream is part of Python's documented reproducibility guarantee. A face
-  of an S-sided die with S <= 255 is one byte of `randbytes()` taken modulo S, rejecting the top
-  `256 % S` byte values so every face is equally likely; a larger die takes `getrandbits` with the
-  same rejection. A die with listed faces picks a face by position, as a die of len(faces) sides.
+  (an int seed); its output stream is part of Python's documented reproducibility guarantee. For n
+  dice of S <= 255 sides, k = n + n//4 + 2 bytes are drawn as `getrandbits(8k).to_bytes(k, "little")`;
+  each byte is a face (byte % S) + 1, rejecting the top `256 % S` byte values so every face is
+  equally likely, and the first n faces are used (more bytes are drawn the same way if too many
+  were rejected). A larger die takes `getrandbits(bits of S-1)` with the same rejection. A die with listed faces picks a face by position, as a die of len(faces) sides.
 - GivenFaces: faces supplied by the user (`--faces`, physical dice, golden tests), consumed in the
   order the evaluator asks for them: all dice of a roll left to right, then the extra dice
   (explosions, rerolls) in rounds, left to right; terms of an expression left to right. A face the
@@ -53,12 +54,12 @@ class _ByteTables(dict):
 class RandomFaces:
     """Faces from a seeded MT19937; see the module docstring for the exact method."""
 
-    __slots__ = ("seed", "_random", "_randbytes", "_tables")
+    __slots__ = ("seed", "_random", "_getrandbits", "_tables")
 
     def __init__(self, seed: int):
         self.seed = seed
         self._random = random.Random(seed)
-        self._randbytes = self._random.randbytes
+        self._getrandbits = self._random.getrandbits
         self._tables = _ByteTables()
 
     def roll(self, n: int, die: Die) -> Sequence[int | Fraction]:
@@ -68,11 +69,12 @@ class RandomFaces:
             return [self._large(die) for _ in range(n)]
         table = self._tables[die]
         # One C-level draw for all n dice: bytes -> faces, rejected bytes removed.
-        faces = self._randbytes(n + (n >> 2) + 2).translate(table)
+        k = n + (n >> 2) + 2
+        faces = self._getrandbits(k << 3).to_bytes(k, "little").translate(table)
         if 0 in faces:
             faces = faces.replace(b"\0", b"")
         while len(faces) < n:
-            faces += self._randbytes(n).translate(table).replace(b"\0", b"")
+            faces += self._getrandbits(n << 3).to_bytes(n, "little").translate(table).replace(b"\0", b"")
         return faces[:n]
 
     def _large(self, sides: int) -> int:

@@ -7,6 +7,7 @@ normalised just before rolling: auto-fail, half dice, the ten-dice rule, keep at
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -15,6 +16,7 @@ from ..interpreter.errors import MechError, Span
 from ..interpreter.limits import limit_error
 from .engine import Tally
 from .faces import FaceSource
+from ..numbers import normal
 
 HALF = Fraction(1, 2)
 
@@ -51,10 +53,10 @@ class Pool:
 
     def combine(self, other: "Pool", sign: int, span: Span | None) -> "Pool":
         return Pool(self.unkept + sign * other.unkept, self.kept + sign * other.kept,
-                    self.flat + sign * other.flat, span)
+                    normal(self.flat + sign * other.flat), span)
 
     def plus(self, amount, span: Span | None) -> "Pool":
-        return Pool(self.unkept, self.kept, self.flat + amount, span)
+        return Pool(self.unkept, self.kept, normal(self.flat + amount), span)
 
     def negated(self, span: Span | None) -> "Pool":
         return Pool(-self.unkept, -self.kept, -self.flat, span)
@@ -78,6 +80,7 @@ class Normalized:
         return f"{self.rolled}k{format_dice_count(kept)}{format_flat(self.flat)}"
 
 
+@functools.lru_cache(maxsize=1024)  # the same few pools are rolled again and again
 def normalize(unkept: Fraction, kept: Fraction, flat: int | Fraction = 0) -> Normalized:
     """Rule text 000 §2.3 (digest), in the digest's order: auto-fail, half dice, ten dice, keep <= rolled."""
     # L24: "Any roll with either a unkept or kept dice of 0 or less automatically fails."
@@ -131,7 +134,7 @@ def roll_and_keep(source: FaceSource, pool: Pool, tally: Tally, explode: bool = 
         return KeepRoll(pool, normalized, [], [], None, 0)
     tally.spend(normalized.rolled, pool.span)
     values = list(source.roll(normalized.rolled, 10))
-    if explode:
+    if explode and 10 in values:
         pending = [i for i, face in enumerate(values) if face == 10]
         rounds = 0
         while pending:

@@ -10,6 +10,7 @@ import math
 from fractions import Fraction
 
 from ..dice.rollkeep import Pool
+from ..numbers import normal
 from .errors import MechError
 from .limits import limit_error
 from .values import equal, plain, type_name
@@ -139,7 +140,7 @@ def _range(ev, args, options, call):
 
 @builtin("sum", 1, 1, "sum(list): the numbers of a list added up: sum([3, 4]) is 7")
 def _sum(ev, args, options, call):
-    return sum(ev.number(v, call.args[0].span) for v in _list(args[0], call.args[0], "`sum`"))
+    return normal(sum(ev.number(v, call.args[0].span) for v in _list(args[0], call.args[0], "`sum`")))
 
 
 @builtin("sorted", 1, 1, "sorted(list): a copy, smallest first: sorted([3, 1, 2]) is [1, 2, 3]")

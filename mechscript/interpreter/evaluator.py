@@ -16,9 +16,10 @@ from __future__ import annotations
 import operator
 from fractions import Fraction
 
-from ..dice.engine import DiceRoll, Tally, roll_dice
+from ..dice.engine import DiceRoll, Tally, roll_dice, sampler
 from ..dice.faces import FaceSource
 from ..dice.rollkeep import KeepRoll, Pool, roll_and_keep
+from ..numbers import normal
 from . import ast
 from .builtins import BUILTINS
 from .errors import MechError, Span, did_you_mean
@@ -27,11 +28,6 @@ from .values import equal, type_name
 
 FUDGE = (-1, 0, 1)
 CONSTANTS = {"true": True, "false": False, "none": None}
-
-
-def normal(x):
-    """Fractions that are whole become ints, so `4/2` is 2 and prints as 2."""
-    return x.numerator if type(x) is Fraction and x.denominator == 1 else x
 
 
 def _at(error: MechError, span: Span) -> MechError:
@@ -120,28 +116,7 @@ class Compiler:
 
     def compile_BinOp(self, node: ast.BinOp):
         left, right, op = self.compile(node.left), self.compile(node.right), node.op
-        left_span, right_span = node.left.span, node.right.span
-        arithmetic = _ARITHMETIC[op]
-
-        def binop(ev):
-            a = left(ev)
-            b = right(ev)
-            kind_a, kind_b = type(a), type(b)
-            if kind_a is Pool or kind_b is Pool:
-                if op in ("+", "-"):
-                    return _pool_arithmetic(ev, a, op, b, node)
-            elif op == "+" and kind_a is kind_b and (kind_a is str or kind_a is list):
-                return _concatenate(ev, a, b, node.span)
-            a = ev.number(a, left_span)
-            b = ev.number(b, right_span)
-            if b == 0 and op in ("/", "//", "%"):
-                raise MechError("division by zero", right_span, hint="the right side of this operator is 0")
-            result = arithmetic(a, b)
-            if op == "*" and type(result) is int and result.bit_length() > ev.limits.number_bits:
-                raise limit_error("number_bits", f"a number of more than {ev.limits.number_bits} bits is too big",
-                                  ev.limits.number_bits, node.span)
-            return result
-        return binop
+        return lambda ev: binary(ev, op, left(ev), right(ev), node)
 
     def compile_Compare(self, node: ast.Compare):
         left, right, op = self.compile(node.left), self.compile(node.right), node.op
@@ -197,8 +172,9 @@ class Compiler:
             die = die_code
             if count > limits.dice_per_roll:
                 raise limit_error("dice_per_roll", f"{count} dice in one roll is too many", limits.dice_per_roll, span)
-            if not modifiers and not self.record:
-                return _sample_plain_dice(count, die, span)
+            sample = None if self.record else sampler(count, die, modifiers)
+            if sample is not None:
+                return _sampled_dice(sample, count, span)
 
             def constant_dice(ev) -> DiceRoll:
                 try:
@@ -259,17 +235,44 @@ class Compiler:
         return count
 
 
-def _sample_plain_dice(count: int, die, span: Span):
-    """The hot path of sampling: `3d6` as a number, no breakdown kept."""
-    def plain_dice(ev) -> int:
+def _sampled_dice(sample, count: int, span: Span):
+    """The hot path of sampling: `4d6kh3` as a number, no breakdown kept."""
+    def sampled_dice(ev) -> int:
         ev.dice += count
         if ev.dice > ev.limits.total_dice:
             ev.spend(0, span)  # raises the limit error
         try:
-            return sum(ev.source.roll(count, die))
+            return sample(ev.source)
         except MechError as error:
             raise _at(error, span)
-    return plain_dice
+    return sampled_dice
+
+
+def binary(ev: Evaluation, op: str, a, b, node: ast.Node):
+    """`a op b` for + - * / // %: numbers (rolls by their totals), pools, strings and lists.
+    `node` gives the positions for errors (a BinOp, or the Assign of a `+=`)."""
+    kind_a, kind_b = type(a), type(b)
+    if kind_a is Pool or kind_b is Pool:
+        if op in ("+", "-"):
+            return _pool_arithmetic(ev, a, op, b, node)
+    elif op == "+" and kind_a is kind_b and (kind_a is str or kind_a is list):
+        return _concatenate(ev, a, b, node.span)
+    left_span, right_span = _operand_spans(node)
+    a = ev.number(a, left_span)
+    b = ev.number(b, right_span)
+    if b == 0 and op in ("/", "//", "%"):
+        raise MechError("division by zero", right_span, hint="the right side of this operator is 0")
+    result = _ARITHMETIC[op](a, b)
+    if op == "*" and type(result) is int and result.bit_length() > ev.limits.number_bits:
+        raise limit_error("number_bits", f"a number of more than {ev.limits.number_bits} bits is too big",
+                          ev.limits.number_bits, node.span)
+    return result
+
+
+def _operand_spans(node) -> tuple[Span, Span]:
+    if type(node) is ast.BinOp:
+        return node.left.span, node.right.span
+    return node.target.span, node.value.span  # `target += value`
 
 
 def _concatenate(ev: Evaluation, a, b, span: Span):
@@ -283,14 +286,15 @@ def _concatenate(ev: Evaluation, a, b, span: Span):
     return a + b
 
 
-def _pool_arithmetic(ev: Evaluation, left, op: str, right, node: ast.BinOp) -> Pool:
+def _pool_arithmetic(ev: Evaluation, left, op: str, right, node) -> Pool:
     sign = 1 if op == "+" else -1
+    left_span, right_span = _operand_spans(node)
     if type(left) is Pool and type(right) is Pool:
         return left.combine(right, sign, node.span)
     if type(left) is Pool:
-        return left.plus(sign * ev.number(right, node.right.span), node.span)
+        return left.plus(sign * ev.number(right, right_span), node.span)
     pool = right if sign == 1 else right.negated(node.span)
-    return pool.plus(ev.number(left, node.left.span), node.span)
+    return pool.plus(ev.number(left, left_span), node.span)
 
 
 def format_number(value) -> str:

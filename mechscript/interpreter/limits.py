@@ -55,5 +55,5 @@ def make_room_for_nesting() -> None:
 
 
 def too_deep() -> MechError:
-    return MechError("the expression is nested too deeply to evaluate",
-                     hint="lower the `nesting` limit, or split the expression")
+    return MechError("nested too deeply: Python's own stack ran out",
+                     hint="lower the `recursion` limit (calls) or the `nesting` limit (expressions)")

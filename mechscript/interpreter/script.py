@@ -19,14 +19,19 @@ from pathlib import Path
 from ..dice.engine import DROPPED, REROLLED, DiceRoll
 from ..dice.faces import FaceSource
 from ..dice.rollkeep import KeepRoll, Pool
+from ..numbers import normal
 from . import ast
 from .builtins import BUILTINS
 from .errors import MechError, Span, did_you_mean
-from .evaluator import CONSTANTS, Compiler, Evaluation
+from .evaluator import CONSTANTS, Compiler, Evaluation, binary
 from .limits import Limits, limit_error, too_deep
 from .values import Function, Module, Record, Scope, Table, TableRow, equal, format_value, type_name
 
 STDLIB = Path(__file__).resolve().parent.parent / "stdlib"
+
+# The value of a name its block declares but whose `let` has not run yet: reading it is an error
+# (and it hides an outer name of the same spelling, as the checker resolved it).
+UNSET = object()
 
 
 # ---- running ----
@@ -107,6 +112,8 @@ class StaticScope:
         self.uses: list[ModuleInfo] = []
 
     def declare(self, name: str, binding: Binding) -> None:
+        if name in CONSTANTS:
+            raise MechError(f"`{name}` is a constant of the language and cannot be defined", binding.span)
         previous = self.names.get(name)
         if previous is not None:
             where = f" (line {previous.span.line})" if previous.span else ""
@@ -164,6 +171,8 @@ class ModuleLoader:
             program = parse_program(text, str(path), self.limits)
             compiler = ScriptCompiler(self.limits, self, text, str(path), path.parent)
             code, static = compiler.compile_program(program)
+        except MechError as error:
+            raise error.located(text, str(path))
         finally:
             self.loading.discard(path)
         info = ModuleInfo(node.name, path, code, static.names)
@@ -215,9 +224,11 @@ class ScriptCompiler(Compiler):
         body = self._compile_statements([s for s in program.statements if type(s) is not ast.Use])
         infos = list(self.static.uses)
         source_text, filename = self.source_text, self.filename
+        declared = dict.fromkeys(self.static.names, UNSET)
 
         def run_program(ev: Run):
             scope = ev.scope
+            scope.vars.update(declared)
             try:
                 modules = tuple(_instantiate(ev, info) for info in infos)
                 scope.uses = modules
@@ -259,15 +270,15 @@ class ScriptCompiler(Compiler):
         self.static = StaticScope(outer, function)
         try:
             body = self._compile_statements(node.statements) if node.statements else (lambda ev: None)
-            declares = bool(self.static.names)
+            declared = dict.fromkeys(self.static.names, UNSET)
         finally:
             self.static = outer
-        if not declares:
+        if not declared:
             return body
 
         def scoped_block(ev):
             saved = ev.scope
-            ev.scope = Scope(saved)
+            ev.scope = Scope(saved, declared.copy())
             try:
                 body(ev)
             finally:
@@ -343,6 +354,8 @@ class ScriptCompiler(Compiler):
 
         def repeat(ev):
             count = count_code(ev)
+            if count < 0:
+                raise MechError(f"`repeat` needs 0 or more rounds, not {count}", count_span)
             if count > ev.limits.loop_iterations:
                 raise limit_error("loop_iterations", f"`repeat {count}` is more rounds than one loop may run",
                                   ev.limits.loop_iterations, count_span)
@@ -462,47 +475,55 @@ class ScriptCompiler(Compiler):
         return table
 
     def compile_Assign(self, node: ast.Assign):
-        target, op = node.target, node.op
+        """`x = v`, `rec.field = v`, `list[i] = v`; `x += v` reads and writes the same place,
+        evaluating its parts (`list[d3]`) once."""
+        target, op, span = node.target, node.op, node.span
+        value = self.compile(node.value)
         if op == "=":
-            value = self.compile(node.value)
-        else:  # `a += b` is `a = a + b` (the parts of `a` are evaluated again to store)
-            value = self.compile_BinOp(ast.BinOp(node.span, op[0], target, node.value))
-        span = node.span
-        if type(target) is ast.Name:
-            binding = self.static.resolve(target.id, target.span)
-            if binding is None:
-                raise MechError(f"unknown name `{target.id}`", target.span,
-                                hint=f"declare it first: `let {target.id} = ...`")
-            if binding.kind not in ("let", "param", "for"):
-                raise MechError(f"`{target.id}` is a {_KIND_WORDS[binding.kind]} and cannot be assigned to", target.span)
-            name = target.id
+            update = None
+        else:
+            operator = op[0]
 
-            def assign_name(ev):
-                ev.step(span)
-                new = value(ev)
-                scope = ev.scope.find(name)
-                if scope is None:
-                    raise MechError(f"`{name}` has no value yet: its `let` has not run", target.span)
-                scope.vars[name] = new
-            return assign_name
-        holder = self.compile(target.target)
+            def update(ev, old):
+                return binary(ev, operator, old, value(ev), node)
+        if type(target) is ast.Name:
+            return self._assign_name(target, value, update, span)
+        holder, holder_span = self.compile(target.target), target.target.span
         if type(target) is ast.Field:
             self._check_module_field(target, assigning=True)
             field, field_span = target.name, target.name_span
 
             def assign_field(ev):
                 ev.step(span)
-                new = value(ev)
-                _set_field(holder(ev), field, new, field_span)
+                place = holder(ev)
+                new = value(ev) if update is None else update(ev, _get_field(place, field, field_span))
+                _set_field(place, field, new, field_span)
             return assign_field
-        key = self.compile(target.key)
-        key_span = target.key.span
+        key, key_span = self.compile(target.key), target.key.span
 
         def assign_index(ev):
             ev.step(span)
-            new = value(ev)
-            _set_index(ev, holder(ev), key(ev), new, key_span)
+            place, at = holder(ev), key(ev)
+            new = value(ev) if update is None else update(ev, _get_index(ev, place, at, key_span))
+            _set_index(ev, place, at, new, key_span)
         return assign_index
+
+    def _assign_name(self, target: ast.Name, value, update, span: Span):
+        binding = self.static.resolve(target.id, target.span)
+        if binding is None:
+            raise MechError(f"unknown name `{target.id}`", target.span,
+                            hint=f"declare it first: `let {target.id} = ...`")
+        if binding.kind not in ("let", "param", "for"):
+            raise MechError(f"`{target.id}` is a {_KIND_WORDS[binding.kind]} and cannot be assigned to", target.span)
+        name, name_span = target.id, target.span
+
+        def assign_name(ev):
+            ev.step(span)
+            scope = ev.scope.find(name)
+            if scope is None or scope.vars[name] is UNSET:
+                raise MechError(f"`{name}` has no value yet: its `let` has not run", name_span)
+            scope.vars[name] = value(ev) if update is None else update(ev, scope.vars[name])
+        return assign_name
 
     # -- expressions that need names --
 
@@ -517,7 +538,7 @@ class ScriptCompiler(Compiler):
 
         def load(ev):
             scope = ev.scope.find(name)
-            if scope is None:
+            if scope is None or scope.vars[name] is UNSET:
                 raise MechError(f"`{name}` has no value yet: its `let` has not run", span)
             return scope.vars[name]
         return load
@@ -695,7 +716,7 @@ def _get_field(value, name: str, span: Span):
         raise MechError(f"a roll has no field `{name}`", span,
                         hint=did_you_mean(name, _ROLL_FIELDS) or "a roll has: " + ", ".join(_ROLL_FIELDS))
     if kind is Pool and name in ("rolled", "kept", "bonus"):
-        return {"rolled": value.unkept, "kept": value.kept, "bonus": value.flat}[name]
+        return normal({"rolled": value.unkept, "kept": value.kept, "bonus": value.flat}[name])
     raise MechError(f"{type_name(value)} has no fields (looking for `{name}`)", span)
 
 
