@@ -16,6 +16,7 @@ from .dice.rollkeep import KeepRoll, Pool
 from .interpreter.errors import MechError
 from .interpreter.evaluator import Evaluation
 from .interpreter.limits import Limits, too_deep
+from .interpreter.values import format_value, to_json
 from .interpreter.parser import parse_expression
 from .interpreter.script import Script, compile_expression, compile_script
 from .interpreter.show import expression_text
@@ -34,11 +35,6 @@ def face_source(seed: int | None = None, faces: Sequence | None = None) -> FaceS
     return RandomFaces(new_seed() if seed is None else seed)
 
 
-def json_number(value):
-    """JSON has no fractions: a fraction is given as a float (the exact value goes in `*_exact`)."""
-    return float(value) if type(value) is Fraction else value
-
-
 @dataclass
 class RollResult:
     expr: str
@@ -49,9 +45,9 @@ class RollResult:
     faces_used: int | None = None  # with given faces: how many had been used once this roll was done
 
     def to_json(self) -> dict:
-        data = {"expr": self.expr, "total": json_number(self.total), "text": self.text}
-        if type(self.total) is Fraction:
-            data["total_exact"] = str(self.total)
+        data = {"expr": self.expr, "total": to_json(self.total), "text": self.text}
+        if type(self.total) is Fraction:  # JSON has no fractions: the float above, the exact value here
+            data["total_exact"] = format_value(self.total)
         if self.seed is not None:
             data["seed"] = self.seed
         return data

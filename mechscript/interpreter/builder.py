@@ -23,7 +23,13 @@ def meta_span(meta) -> Span:
     return Span(meta.line, meta.column, meta.start_pos, meta.end_pos)
 
 
+MAX_DIGITS = 1000  # a longer number in the source is a mistake (or an attack), never a rule
+
+
 def parse_number(text: str) -> int | Fraction:
+    if len(text) > MAX_DIGITS:
+        raise MechError(f"a number of {len(text)} digits is too long to write; the most is {MAX_DIGITS}",
+                        token_span(text) if isinstance(text, Token) else None)
     value = Fraction(text)
     return int(value) if value.denominator == 1 else value
 
@@ -260,6 +266,8 @@ class AstBuilder(Transformer):
     def pool(self, meta, children):
         (token,) = children
         unkept, kept = token.split("k")
+        parse_number(Token("POOL", unkept, token.start_pos, token.line, token.column, end_pos=token.end_pos))
+        parse_number(Token("POOL", kept, token.start_pos, token.line, token.column, end_pos=token.end_pos))
         return ast.PoolLiteral(token_span(token), Fraction(unkept), Fraction(kept))
 
     def name(self, meta, children):
@@ -336,6 +344,8 @@ class AstBuilder(Transformer):
     def _modifier(token: Token) -> ast.Modifier:
         kind, op, number = _MODIFIER.match(token).groups()
         span = token_span(token)
+        if number is not None:
+            parse_number(Token(token.type, number, token.start_pos, token.line, token.column, end_pos=token.end_pos))
         if kind in ("kh", "kl", "dh", "dl", "k"):
             return ast.Modifier("kh" if kind == "k" else kind, int(number), None, span)
         if kind in ("mi", "ma"):

@@ -24,7 +24,7 @@ from . import ast
 from .builtins import BUILTINS
 from .errors import MechError, Span, did_you_mean
 from .limits import Limits, limit_error
-from .values import equal, type_name
+from .values import equal, format_value, type_name
 
 FUDGE = (-1, 0, 1)
 CONSTANTS = {"true": True, "false": False, "none": None}
@@ -164,6 +164,9 @@ class Compiler:
 
     def compile_Dice(self, node: ast.Dice):
         limits, span, modifiers = self.limits, node.span, node.modifiers
+        if len(modifiers) > limits.modifiers:
+            raise limit_error("modifiers", f"{len(modifiers)} modifiers on one roll are too many", limits.modifiers,
+                              modifiers[limits.modifiers].span)
         count_code = self._whole(node.count, "the number of dice") if node.count is not None else None
         die_code = self._die(node)
         constant_count = node.count is None or (type(node.count) is ast.Number and type(node.count.value) is int)
@@ -171,7 +174,7 @@ class Compiler:
             count = 1 if node.count is None else node.count.value
             die = die_code
             if count > limits.dice_per_roll:
-                raise limit_error("dice_per_roll", f"{count} dice in one roll is too many", limits.dice_per_roll, span)
+                raise limit_error("dice_per_roll", f"{format_value(count)} dice in one roll is too many", limits.dice_per_roll, span)
             sample = None if self.record else sampler(count, die, modifiers)
             if sample is not None:
                 return _sampled_dice(sample, count, span)
@@ -188,9 +191,9 @@ class Compiler:
         def dice(ev) -> DiceRoll:
             count = 1 if count_code is None else count_code(ev)
             if count > limits.dice_per_roll:
-                raise limit_error("dice_per_roll", f"{count} dice in one roll is too many", limits.dice_per_roll, span)
+                raise limit_error("dice_per_roll", f"{format_value(count)} dice in one roll is too many", limits.dice_per_roll, span)
             if count < 0:
-                raise MechError(f"cannot roll {count} dice", node.count.span)
+                raise MechError(f"cannot roll {format_value(count)} dice", node.count.span)
             die = die_code(ev) if callable(die_code) else die_code
             try:
                 roll = roll_dice(ev.source, count, die, modifiers, ev, span)
@@ -206,7 +209,7 @@ class Compiler:
         def whole(ev) -> int:
             value = ev.number(code(ev), span)
             if type(value) is not int:
-                raise MechError(f"{what} must be a whole number, not {format_number(value)}", span)
+                raise MechError(f"{what} must be a whole number, not {format_value(value)}", span)
             return value
         return whole
 
@@ -229,9 +232,9 @@ class Compiler:
 
     def _check_sides(self, count: int, span: Span) -> int:
         if count < 1:
-            raise MechError(f"a die needs at least one side, not {count}", span)
+            raise MechError(f"a die needs at least one side, not {format_value(count)}", span)
         if count > self.limits.die_sides:
-            raise limit_error("die_sides", f"a die of {count} sides is too big", self.limits.die_sides, span)
+            raise limit_error("die_sides", f"a die of {format_value(count)} sides is too big", self.limits.die_sides, span)
         return count
 
 
@@ -263,7 +266,9 @@ def binary(ev: Evaluation, op: str, a, b, node: ast.Node):
     if b == 0 and op in ("/", "//", "%"):
         raise MechError("division by zero", right_span, hint="the right side of this operator is 0")
     result = _ARITHMETIC[op](a, b)
-    if op == "*" and type(result) is int and result.bit_length() > ev.limits.number_bits:
+    size = result.bit_length() if type(result) is int else max(result.numerator.bit_length(),
+                                                             result.denominator.bit_length())
+    if size > ev.limits.number_bits:
         raise limit_error("number_bits", f"a number of more than {ev.limits.number_bits} bits is too big",
                           ev.limits.number_bits, node.span)
     return result
@@ -295,10 +300,6 @@ def _pool_arithmetic(ev: Evaluation, left, op: str, right, node) -> Pool:
         return left.plus(sign * ev.number(right, right_span), node.span)
     pool = right if sign == 1 else right.negated(node.span)
     return pool.plus(ev.number(left, left_span), node.span)
-
-
-def format_number(value) -> str:
-    return f"{value.numerator}/{value.denominator}" if type(value) is Fraction else str(value)
 
 
 _ARITHMETIC = {

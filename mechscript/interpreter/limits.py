@@ -20,6 +20,7 @@ class Limits:
     total_dice: int = 100_000           # dice rolled by one whole evaluation, extra dice included
     die_sides: int = 1_000_000          # sides of one die
     nesting: int = 200                  # depth of nested parentheses and operators
+    modifiers: int = 20                 # modifiers on one dice term (`4d6r1kh3` has 2)
     steps: int = 1_000_000              # statements, calls and loop rounds of one run of a script
     loop_iterations: int = 100_000      # rounds of one loop (`while`, `for`, `repeat`)
     recursion: int = 200                # depth of nested function calls

@@ -355,9 +355,9 @@ class ScriptCompiler(Compiler):
         def repeat(ev):
             count = count_code(ev)
             if count < 0:
-                raise MechError(f"`repeat` needs 0 or more rounds, not {count}", count_span)
+                raise MechError(f"`repeat` needs 0 or more rounds, not {format_value(count)}", count_span)
             if count > ev.limits.loop_iterations:
-                raise limit_error("loop_iterations", f"`repeat {count}` is more rounds than one loop may run",
+                raise limit_error("loop_iterations", f"`repeat {format_value(count)}` is more rounds than one loop may run",
                                   ev.limits.loop_iterations, count_span)
             rounds = 0
             for _ in range(count):

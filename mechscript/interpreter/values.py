@@ -110,8 +110,10 @@ def format_value(value) -> str:
         return "false"
     if value is None:
         return "none"
+    if kind is int:
+        return _digits(value)
     if kind is Fraction:
-        return f"{value.numerator}/{value.denominator}"
+        return f"{_digits(value.numerator)}/{_digits(value.denominator)}"
     if kind is DiceRoll or kind is KeepRoll:
         return format_value(value.total)
     if kind is list:
@@ -129,6 +131,33 @@ def format_value(value) -> str:
     if kind is TableRow:
         return f"<table row {value.name}>"
     return str(value)
+
+
+def _digits(n: int) -> str:
+    # Python refuses to print whole numbers of more than 4300 digits; only a raised `number_bits`
+    # limit lets one be made.
+    return str(n) if n.bit_length() < 14_000 else f"<a number of {len(hex(n)) * 6 // 5} digits>"
+
+
+def to_json(value):
+    """A value as JSON: rolls as their totals, fractions as floats, pools as their notation."""
+    kind = type(value)
+    if kind is DiceRoll or kind is KeepRoll:
+        return to_json(value.total)
+    if kind is Fraction:
+        try:
+            return float(value)
+        except OverflowError:
+            return format_value(value)
+    if kind is int and value.bit_length() >= 14_000:
+        return format_value(value)
+    if kind is list:
+        return [to_json(v) for v in value]
+    if kind is Record:
+        return {k: to_json(v) for k, v in value.fields.items()}
+    if kind in (int, bool, str, type(None)):
+        return value
+    return format_value(value)
 
 
 def _quoted(value) -> str:
