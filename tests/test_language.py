@@ -316,8 +316,12 @@ table task_chart {
 
     def test_an_equal_key_wins_over_an_earlier_threshold(self):
         # values.py: the entry whose key equals the value; failing that, the first threshold reached.
-        src = 'table t { 1 => "fumble", 20 => "crit", else => "miss" }\nsay t[20]\nsay t[5]\nsay t[0]'
-        assert run(src) == ["crit", "fumble", "miss"]
+        src = 'table t { 20 => "crit", 10 => "hit", 1 => "graze", else => "miss" }\nsay t[10]\nsay t[5]\nsay t[0]'
+        assert run(src) == ["hit", "graze", "miss"]
+
+    def test_a_row_whose_keys_go_up_needs_an_equal_key(self):
+        src = 'table t { 1 => "fumble", 20 => "crit", else => "miss" }\nsay t[20]\nsay t[5]\nsay t[1]'
+        assert run(src) == ["crit", "miss", "fumble"]
 
     def test_no_entry_and_no_else(self):
         error = run_error('table t { "fire" => 2 }\nsay t["mud"]')
@@ -862,7 +866,7 @@ class TestPools:
         assert run(src, faces=[1, 1, 1, 1, 1, 2, 2, 3, 1]) == ["false"]
 
     def test_a_pool_stays_unrolled_through_plus_and_minus(self):
-        src = "let p = 7k3 + 2k0 - 0k1 + 5\nsay p\nsay roll(p)\nsay roll(p).kept"
+        src = "let p = 7k3 + 2k0 - 0k1 + 5\nsay p.notation\nsay roll(p)\nsay roll(p).kept"
         # 9k2+5: nine dice, keep two: 9 + 8 + 5 = 22; rolled again: keep 4 and 3
         faces = [1, 2, 3, 4, 5, 6, 7, 8, 9] + [1, 1, 1, 1, 1, 1, 1, 3, 4]
         assert run(src, faces=faces) == ["9k2+5", "22", "[4, 3]"]
@@ -879,7 +883,7 @@ class TestPools:
         assert run("say roll(2k1 + d6)", faces=[4, 3, 7]) == ["11"]
 
     def test_pool_from_numbers(self):
-        src = "let strength = 7\nlet p = pool(strength / 2, 2) + 1k0\nsay p\nsay roll(p).kept"
+        src = "let strength = 7\nlet p = pool(strength / 2, 2) + 1k0\nsay p.notation\nsay roll(p).kept"
         # 3.5k2 + 1k0 = 4.5k2: four dice rolled (the unkept half die is lost), keep two
         assert run(src, faces=[3, 8, 5, 1]) == ["4.5k2", "[8, 5]"]
 
@@ -935,7 +939,10 @@ class TestKnownBugs:
         assert run("say sum([1/2, 1/2])\nsay [10, 20][sum([1/2, 1/2])]") == ["1", "20"]
 
     def test_pool_bonus_of_halves(self):
-        assert run("say 7k3 + 1/2 + 1/2\nsay roll(2k1 + 1/2 + 1/2)", faces=[3, 7]) == ["7k3+1", "8"]
+        assert run("say (7k3 + 1/2 + 1/2).notation\nsay roll(2k1 + 1/2 + 1/2)", faces=[3, 7]) == ["7k3+1", "8"]
+
+    def test_say_rolls_a_pool(self):
+        assert run('say 3k2 + 1\nsay "rolled {2k1}"', faces=[4, 9, 2, 5, 6]) == ["14", "rolled 6"]
 
 
 @settings(max_examples=30, deadline=None)

@@ -81,7 +81,7 @@ class Tally:
     def spend(self, n: int, span: Span | None) -> None:
         self.dice += n
         if self.dice > self.limits.total_dice:
-            raise limit_error("total_dice", f"this roll needs more than {self.limits.total_dice} dice in all",
+            raise limit_error("total_dice", f"more than {self.limits.total_dice} dice were rolled in all",
                               self.limits.total_dice, span)
 
 

@@ -100,7 +100,7 @@ class GivenFaces:
         if end > len(self.faces):
             raise MechError(
                 f"ran out of faces: this roll needs face number {len(self.faces) + 1}, "
-                f"but only {len(self.faces)} were given",
+                f"but only {len(self.faces)} {'was' if len(self.faces) == 1 else 'were'} given",
                 hint="give more faces with --faces; they are used in the order dice fall: each roll's "
                      "dice left to right, then explosions and rerolls in rounds",
             )

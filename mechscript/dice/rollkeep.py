@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..interpreter.errors import MechError, Span
@@ -39,7 +39,7 @@ class Pool:
     unkept: Fraction
     kept: Fraction
     flat: int | Fraction = 0
-    span: Span | None = None
+    span: Span | None = field(default=None, compare=False)  # where it was written; not part of its value
 
     def __post_init__(self):
         for amount in (self.unkept, self.kept):

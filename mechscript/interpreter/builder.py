@@ -329,13 +329,15 @@ class AstBuilder(Transformer):
         return child
 
     def dice(self, meta, children):
-        count, _d, sides, *modifiers = children
+        count, die, sides, *modifiers = children
+        _touching(count, die)
         if isinstance(count, Token):
             count = ast.Number(token_span(count), parse_number(count))
         return ast.Dice(meta_span(meta), count, sides, tuple(self._modifier(m) for m in modifiers))
 
     def fudge_dice(self, meta, children):
-        count, _df, *modifiers = children
+        count, die, *modifiers = children
+        _touching(count, die)
         if isinstance(count, Token):
             count = ast.Number(token_span(count), parse_number(count))
         return ast.Dice(meta_span(meta), count, "F", tuple(self._modifier(m) for m in modifiers))
@@ -352,6 +354,14 @@ class AstBuilder(Transformer):
             return ast.Modifier(kind, int(number), None, span)
         condition = ast.Condition(op or "=", int(number)) if number is not None else None
         return ast.Modifier(kind, None, condition, span)
+
+
+def _touching(count, die: Token) -> None:
+    """`3d6`, not `3 d6`: the count is written against its die."""
+    end = count.end_pos if isinstance(count, Token) else count.span.end if count is not None else None
+    if end is not None and end != die.start_pos:
+        raise MechError("a die's count is written right before its `d`", token_span(die),
+                        hint="write `3d6`, not `3 d6`; between two values, put an operator")
 
 
 def build(tree, parse_inner=None) -> ast.Node:

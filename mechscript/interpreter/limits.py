@@ -17,7 +17,7 @@ from .errors import MechError, Span
 class Limits:
     dice_per_roll: int = 1_000          # dice rolled by one term, before explosions and rerolls
     explosion_depth: int = 100          # rounds of explosions or rerolls for one term
-    total_dice: int = 100_000           # dice rolled by one whole evaluation, extra dice included
+    total_dice: int = 1_000_000         # dice rolled by one roll or run of a script, extra dice included
     die_sides: int = 1_000_000          # sides of one die
     nesting: int = 200                  # depth of nested parentheses and operators
     modifiers: int = 20                 # modifiers on one dice term (`4d6r1kh3` has 2)

@@ -104,9 +104,10 @@ def _syntax_error(source: str, error: UnexpectedInput) -> MechError:
     else:
         span = Span(token.line, token.column, token.start_pos, token.end_pos)
 
-    if expected and expected <= _SIDES | {"DIE_F"} and "PERCENT" in expected:
+    if expected - {"_NL"} <= _SIDES | {"DIE_F"} and "PERCENT" in expected:
         return MechError("a die needs a number of sides", span,
-                         hint="write the sides right after `d`: `3d6`, `d%`, `dF` or `d[1,2,3]`")
+                         hint="write the sides right after `d`: `3d6`, `d%`, `dF` or `d[1,2,3]` "
+                              "(`d` alone is a die, never a name)")
     if at_end:
         if "RBRACE" in expected:
             return MechError("a `{` is never closed", span, hint="close each block with `}`")
@@ -121,6 +122,9 @@ def _syntax_error(source: str, error: UnexpectedInput) -> MechError:
     if token.type == "NAME" and text.startswith(_MODIFIER_WORDS) and source[token.start_pos - 1:token.start_pos].isspace():
         return MechError(f"unexpected `{text}`", span,
                          hint=f"dice modifiers are written without a space: `…d6{text}`")
+    if token.type == "COMP_OP" and "ADD_OP" in expected:
+        return MechError(f"unexpected `{text}`", span,
+                         hint="comparisons do not chain: write `1 < x and x < 3`")
     if "ADD_OP" in expected and token.type in ("NUMBER", "NAME", "POOL", "DIE_D", "DIE_F", "LPAR"):
         return MechError(f"unexpected `{text}`", span, hint="two values need an operator between them, such as `+`")
     return MechError(f"unexpected `{text}`", span, hint=f"expected {_describe_expected(expected)}")

@@ -12,6 +12,7 @@ it too), then the statements run in order.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -28,6 +29,9 @@ from .limits import Limits, limit_error, too_deep
 from .values import Function, Module, Record, Scope, Table, TableRow, equal, format_value, type_name
 
 STDLIB = Path(__file__).resolve().parent.parent / "stdlib"
+
+# `d`, `d6`, `dF`...: anything that reads as a die is a die, never a name (grammar, DIE_D/DIE_F).
+_READS_AS_A_DIE = re.compile(r"d(\d\w*|F\w*)?")
 
 # The value of a name its block declares but whose `let` has not run yet: reading it is an error
 # (and it hides an outer name of the same spelling, as the checker resolved it).
@@ -114,6 +118,9 @@ class StaticScope:
     def declare(self, name: str, binding: Binding) -> None:
         if name in CONSTANTS:
             raise MechError(f"`{name}` is a constant of the language and cannot be defined", binding.span)
+        if _READS_AS_A_DIE.fullmatch(name):
+            raise MechError(f"`{name}` reads as a die, so it cannot be a name", binding.span,
+                            hint=f"choose another name, e.g. `{name}_roll` or `die`")
         previous = self.names.get(name)
         if previous is not None:
             where = f" (line {previous.span.line})" if previous.span else ""
@@ -311,7 +318,7 @@ class ScriptCompiler(Compiler):
             if len(ev.log) >= ev.limits.output_lines:
                 raise limit_error("output_lines", f"the script said more than {ev.limits.output_lines} lines",
                                   ev.limits.output_lines, span)
-            ev.log.append(format_value(value(ev)))
+            ev.log.append(format_value(_shown(ev, value(ev))))
         return say
 
     def compile_Return(self, node: ast.Return):
@@ -611,7 +618,7 @@ class ScriptCompiler(Compiler):
         span = node.span
 
         def interpolate(ev):
-            text = "".join(part if type(part) is str else format_value(part(ev)) for part in parts)
+            text = "".join(part if type(part) is str else format_value(_shown(ev, part(ev))) for part in parts)
             if len(text) > ev.limits.string_size:
                 raise limit_error("string_size", f"a string of {len(text)} characters is too long",
                                   ev.limits.string_size, span)
@@ -672,6 +679,11 @@ def _instantiate(ev: Run, info: ModuleInfo) -> Module:
     return module
 
 
+def _shown(ev: Run, value):
+    """What `say` and "{...}" show: a pool is rolled, as `mech roll` rolls a pool left standing."""
+    return ev.roll_pool(value) if type(value) is Pool else value
+
+
 def _truth(value, span: Span) -> bool:
     if type(value) is not bool:
         raise MechError(f"expected true or false here, not {type_name(value)}", span,
@@ -715,8 +727,9 @@ def _get_field(value, name: str, span: Span):
             return _roll_field(value, name)
         raise MechError(f"a roll has no field `{name}`", span,
                         hint=did_you_mean(name, _ROLL_FIELDS) or "a roll has: " + ", ".join(_ROLL_FIELDS))
-    if kind is Pool and name in ("rolled", "kept", "bonus"):
-        return normal({"rolled": value.unkept, "kept": value.kept, "bonus": value.flat}[name])
+    if kind is Pool and name in ("rolled", "kept", "bonus", "notation"):
+        return value.notation if name == "notation" else \
+            normal({"rolled": value.unkept, "kept": value.kept, "bonus": value.flat}[name])
     raise MechError(f"{type_name(value)} has no fields (looking for `{name}`)", span)
 
 
@@ -773,7 +786,7 @@ def _look_up(row: TableRow, key, span: Span):
     for entry_key, value in row.entries:
         if equal(entry_key, key):
             return value
-    if type(key) in (int, Fraction):
+    if row.thresholds and type(key) in (int, Fraction):
         for entry_key, value in row.entries:
             if type(entry_key) in (int, Fraction) and key >= entry_key:
                 return value

@@ -66,13 +66,17 @@ class Module:
 
 class TableRow:
     """One row of a table: (key, value) entries in the order written, and an `else` value.
-    A look-up takes the entry whose key equals the value; failing that, the first entry, in order,
-    whose number the value reaches (value >= key): `14 => "overkill", 8 => "success", ...`."""
+    A look-up takes the entry whose key equals the value. A row whose number keys are written from
+    highest to lowest is a row of thresholds: failing an equal key, the first key the value reaches
+    (value >= key) gives the entry: `14 => "overkill", 8 => "success", 7 => "mixed", else => ...`.
+    Other rows (`1 => "a rival", 2 => "a debt"`) need an equal key."""
 
-    __slots__ = ("name", "entries", "default", "has_default")
+    __slots__ = ("name", "entries", "default", "has_default", "thresholds")
 
     def __init__(self, name: str, entries: list, default, has_default: bool):
         self.name, self.entries, self.default, self.has_default = name, entries, default, has_default
+        numbers = [key for key, _ in entries if type(key) is int or type(key) is Fraction]
+        self.thresholds = bool(numbers) and all(a > b for a, b in zip(numbers, numbers[1:]))
 
 
 class Table:

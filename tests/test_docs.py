@@ -1,0 +1,301 @@
+"""Every example of the documentation runs, and prints what the documentation says it prints.
+
+How the examples are run (docs/language.md says the same to its readers):
+
+- docs/language.md: every ```mech block is a whole script. It is saved as `example.mech` in a folder
+  `docs/` that sits beside a copy of `examples/`, so `use "../examples/duel.mech"` finds the module
+  just as it does for a reader who saves the block in the real docs/ folder, and it is run from that
+  folder as `mech run example.mech --seed 1`. It must succeed; when an ```output block follows it
+  (nothing but blank lines between), what `mech run` prints must be exactly that block.
+  A ```mech-error block must fail with exit status 1, and the ```output block after it (required)
+  holds everything the terminal shows: the lines said before the error, then the error message.
+- ```console blocks of docs/language.md (run from docs/) and README.md (run from the repository's
+  root): each `$ mech ...` line is a command; the lines after it, up to the next `$` line, are what it
+  prints (standard output, then standard error). A command with no lines after it must succeed.
+- README.md's ```mech blocks `use duel`, the module of examples/: each is saved in (a copy of)
+  examples/ and run like a doc example.
+- examples/: every script runs with `mech run FILE --seed 1` (the real command, in a subprocess) and
+  exits 0. A module, a file that another example `use`s, only defines rules: it is checked with
+  `mech check FILE` instead.
+
+The documentation's examples run in-process through `mechscript.cli.main`, the function behind the
+`mech` command (a fresh Python per example would take a minute); one test runs an example through
+the real command as well, to show the two agree.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from mechscript import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+LANGUAGE = DOCS / "language.md"
+README = ROOT / "README.md"
+EXAMPLES = ROOT / "examples"
+
+BIN = os.path.dirname(sys.executable)
+MECH = os.path.join(BIN, "mech") if os.path.exists(os.path.join(BIN, "mech")) else "mech"
+
+SEED = "1"
+SCRIPT_NAME = "example.mech"  # the name a doc example is saved under; its errors show this name
+SCRIPT_KINDS = ("mech", "mech-error")
+
+
+# ---- reading Markdown ----
+
+@dataclass
+class Block:
+    kind: str        # the fence's language: mech, mech-error, output, console, ...
+    text: str
+    line: int        # line of the opening fence, 1-based
+    end: int         # line of the closing fence
+    output: "Block | None" = None
+
+    @property
+    def id(self) -> str:
+        return f"line {self.line}"
+
+
+_FENCE = re.compile(r"^```\s*([\w-]*)")
+
+
+def fenced_blocks(path: Path) -> list[Block]:
+    """The fenced code blocks of a Markdown file, in order; an ```output block right after a
+    script block (only blank lines between) is attached to it as its `output`."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    blocks, i = [], 0
+    while i < len(lines):
+        match = _FENCE.match(lines[i])
+        if not match:
+            i += 1
+            continue
+        start = i
+        i += 1
+        while i < len(lines) and lines[i].rstrip() != "```":
+            i += 1
+        assert i < len(lines), f"{path.name}:{start + 1}: a code block is never closed"
+        blocks.append(Block(match.group(1), "\n".join(lines[start + 1:i]) + "\n", start + 1, i + 1))
+        i += 1
+    for previous, block in zip(blocks, blocks[1:]):
+        between = lines[previous.end:block.line - 1]
+        if previous.kind in SCRIPT_KINDS and block.kind == "output" and not any(s.strip() for s in between):
+            previous.output = block
+    return blocks
+
+
+def doc_scripts() -> list[Block]:
+    return [b for b in fenced_blocks(LANGUAGE) if b.kind in SCRIPT_KINDS] if LANGUAGE.exists() else []
+
+
+def console_commands(path: Path) -> list[tuple[str, str, list[str] | None]]:
+    """(where, command, expected lines or None) for each `$ mech ...` line of the ```console blocks."""
+    commands = []
+    for block in fenced_blocks(path):
+        if block.kind != "console":
+            continue
+        lines = block.text.splitlines()
+        for n, line in enumerate(lines):
+            if not line.startswith("$ mech"):
+                continue
+            expected = []
+            for following in lines[n + 1:]:
+                if following.startswith("$"):
+                    break
+                expected.append(following)
+            commands.append((f"{path.name}:{block.line + 1 + n}", line[2:], expected or None))
+    return commands
+
+
+# ---- running ----
+
+def mech(argv: list[str], cwd: Path) -> tuple[int, str]:
+    """`mech ARGV` run in-process from `cwd`: (exit status, standard output then standard error)."""
+    out, err = io.StringIO(), io.StringIO()
+    saved = os.getcwd()
+    os.chdir(cwd)
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            try:
+                status = cli.main(argv)
+            except SystemExit as exit_:  # argparse's usage errors
+                status = exit_.code if isinstance(exit_.code, int) else 1
+    finally:
+        os.chdir(saved)
+    return status, out.getvalue() + err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def sandbox(tmp_path_factory) -> Path:
+    """A `docs/` folder beside a copy of `examples/`, where doc examples are saved and run."""
+    root = tmp_path_factory.mktemp("docs_examples")
+    if EXAMPLES.exists():
+        shutil.copytree(EXAMPLES, root / "examples")
+    (root / "docs").mkdir()
+    return root / "docs"
+
+
+@pytest.fixture(scope="module")
+def examples_copy(sandbox: Path) -> Path:
+    return sandbox.parent / "examples"
+
+
+def run_doc_script(block: Block, folder: Path) -> tuple[int, str]:
+    (folder / SCRIPT_NAME).write_text(block.text, encoding="utf-8")
+    return mech(["run", SCRIPT_NAME, "--seed", SEED], folder)
+
+
+def where(block: Block) -> str:
+    return f"docs/language.md line {block.line}"
+
+
+# ---- docs/language.md ----
+
+def test_the_language_reference_has_examples():
+    assert LANGUAGE.exists(), "docs/language.md is missing"
+    scripts = doc_scripts()
+    assert len(scripts) >= 40, f"only {len(scripts)} examples in docs/language.md"
+    assert any(b.kind == "mech-error" for b in scripts)
+
+
+def test_every_block_is_a_known_kind_and_outputs_follow_scripts():
+    blocks = fenced_blocks(LANGUAGE)
+    attached = {id(b.output) for b in blocks if b.output is not None}
+    for block in blocks:
+        assert block.kind in (*SCRIPT_KINDS, "output", "console", "sh", "text", "python"), \
+            f"docs/language.md line {block.line}: unknown block kind `{block.kind}` (a typo would skip a test)"
+        if block.kind == "output":
+            assert id(block) in attached, f"docs/language.md line {block.line}: an output block with no script right before it"
+        if block.kind == "mech-error":
+            assert block.output is not None, f"{where(block)}: a mech-error block needs the error it shows"
+
+
+@pytest.mark.parametrize("block", [b for b in doc_scripts() if b.kind == "mech"], ids=lambda b: b.id)
+def test_doc_example_runs(block: Block, sandbox: Path):
+    status, printed = run_doc_script(block, sandbox)
+    assert status == 0, f"{where(block)} fails:\n{printed}"
+    if block.output is not None:
+        assert printed.splitlines() == block.output.text.splitlines(), \
+            f"{where(block)} prints something else than its output block:\n{printed}"
+    else:
+        assert printed == "", f"{where(block)} prints lines but has no output block after it:\n{printed}"
+
+
+@pytest.mark.parametrize("block", [b for b in doc_scripts() if b.kind == "mech-error"], ids=lambda b: b.id)
+def test_doc_error_example_fails_as_shown(block: Block, sandbox: Path):
+    status, printed = run_doc_script(block, sandbox)
+    assert status == 1, f"{where(block)} should fail with exit status 1, not {status}:\n{printed}"
+    assert printed.splitlines() == block.output.text.splitlines(), \
+        f"{where(block)} shows another error than its output block:\n{printed}"
+
+
+def test_the_real_command_prints_what_the_in_process_run_prints(sandbox: Path):
+    block = next(b for b in doc_scripts() if b.kind == "mech" and b.output is not None and "use " in b.text)
+    (sandbox / SCRIPT_NAME).write_text(block.text, encoding="utf-8")
+    done = subprocess.run([MECH, "run", SCRIPT_NAME, "--seed", SEED], cwd=sandbox, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == block.output.text.splitlines()
+
+
+# ---- console examples of the docs and the README ----
+
+CONSOLE = [(DOCS, c) for c in (console_commands(LANGUAGE) if LANGUAGE.exists() else [])] + \
+          [(ROOT, c) for c in console_commands(README)]
+
+
+@pytest.mark.parametrize("cwd, command", CONSOLE, ids=[c[0] for _, c in CONSOLE])
+def test_console_example(cwd: Path, command):
+    place, line, expected = command
+    argv = shlex.split(line)
+    assert argv[0] == "mech"
+    status, printed = mech(argv[1:], cwd)
+    if expected is None:
+        assert status == 0, f"{place}: `{line}` fails:\n{printed}"
+    else:
+        assert printed.splitlines() == expected, f"{place}: `{line}` prints:\n{printed}"
+
+
+README_SCRIPTS = [b for b in fenced_blocks(README) if b.kind in SCRIPT_KINDS]
+
+
+@pytest.mark.parametrize("block", README_SCRIPTS, ids=lambda b: f"README.md:{b.line}")
+def test_readme_script(block: Block, examples_copy: Path):
+    status, printed = run_doc_script(block, examples_copy)
+    assert status == (1 if block.kind == "mech-error" else 0), f"README.md line {block.line}:\n{printed}"
+    if block.output is not None:
+        assert printed.splitlines() == block.output.text.splitlines(), f"README.md line {block.line} prints:\n{printed}"
+
+
+# ---- examples/ ----
+
+_USE = re.compile(r'^\s*use\s+(?:"([^"]+)"|([A-Za-z_]\w*))', re.MULTILINE)
+
+
+def example_files() -> list[Path]:
+    return sorted(EXAMPLES.glob("*.mech")) if EXAMPLES.exists() else []
+
+
+def modules() -> set[Path]:
+    """The example files that other examples `use`: modules, which define rules but say nothing."""
+    used = set()
+    for path in example_files():
+        for quoted, name in _USE.findall(path.read_text(encoding="utf-8")):
+            used.add((path.parent / (quoted or f"{name}.mech")).resolve())
+    return used
+
+
+@pytest.fixture(scope="module")
+def example_runs():
+    """Every example's command, started at once in parallel; each test waits for its own."""
+    module_paths = modules()
+    started = {}
+    for path in example_files():
+        argv = ["check", path.name] if path.resolve() in module_paths else ["run", path.name, "--seed", SEED]
+        started[path.name] = (argv, subprocess.Popen([MECH, *argv], cwd=EXAMPLES, stdout=subprocess.PIPE,
+                                                      stderr=subprocess.PIPE, text=True))
+    results = {}
+    for name, (argv, process) in started.items():
+        out, err = process.communicate(timeout=300)
+        results[name] = (argv, process.returncode, out, err)
+    return results
+
+
+def test_there_are_examples():
+    names = {p.name for p in example_files()}
+    for expected in ("odds_house_rule.mech", "task_chart.mech", "house_rule.mech", "duel.mech", "seven_sea.mech"):
+        assert expected in names
+    assert (EXAMPLES / "duel.mech").resolve() in modules()
+
+
+@pytest.mark.parametrize("path", example_files(), ids=lambda p: p.name)
+def test_example_runs(path: Path, example_runs):
+    argv, status, out, err = example_runs[path.name]
+    assert status == 0, f"mech {' '.join(argv)} (in examples/) exits {status}:\n{out}{err}"
+    assert out.strip(), f"mech {' '.join(argv)} prints nothing"
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith(f"# {path.name}: "), f"{path.name} should start with a comment saying what it shows"
+    if argv[0] == "run":
+        assert f"mech run examples/{path.name}" in text, f"{path.name}'s comment should say how to run it"
+
+
+def test_the_limits_table_gives_every_limit_and_its_default():
+    from dataclasses import fields
+
+    from mechscript import Limits
+
+    text = (ROOT / "docs" / "language.md").read_text()
+    documented = dict(re.findall(r"^\| `(\w+)` \| (\d+) \|", text, flags=re.M))
+    assert documented == {f.name: str(f.default) for f in fields(Limits)}
