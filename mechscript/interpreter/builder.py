@@ -39,8 +39,8 @@ _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "{": "{", "}": "}"}
 
 @v_args(meta=True)
 class AstBuilder(Transformer):
-    """`parse_inner(offset, text)` parses the expression of a string's `{...}` that starts at
-    `offset` in the source, so its nodes carry their true positions."""
+    """`parse_inner(text, span)` parses the expression of a string's `{...}`, whose text starts at
+    `span` (one line: strings do not span lines), so its nodes carry their true positions."""
 
     def __init__(self, parse_inner=None):
         super().__init__()
@@ -182,7 +182,6 @@ class AstBuilder(Transformer):
     def _interpolate(self, token: Token) -> list:
         raw = str(token)[1:-1]
         parts, text, i = [], [], 0
-        base = token.start_pos + 1
         while i < len(raw):
             char = raw[i]
             if char == "\\":
@@ -203,7 +202,7 @@ class AstBuilder(Transformer):
                 if text:
                     parts.append("".join(text))
                     text = []
-                parts.append(self.parse_inner(base + i + 1, raw[i + 1:end]))
+                parts.append(self.parse_inner(raw[i + 1:end], self._at(token, i + 1, end - i - 1)))
                 i = end + 1
             elif char == "}":
                 raise MechError("`}` in a string without its `{`", self._at(token, i, 1), hint="write `\\}` for a brace")

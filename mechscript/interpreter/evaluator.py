@@ -1,6 +1,6 @@
 """Evaluates expressions, compiled once into Python closures that are then run many times (a dice
-expression is parsed once and rolled thousands of times). Values are ints, Fractions, bools, lists, rolls (DiceRoll, KeepRoll) and
-unrolled roll-and-keep pools (Pool).
+expression is parsed once and rolled thousands of times). Values are ints, Fractions, bools, lists,
+rolls (DiceRoll, KeepRoll) and unrolled roll-and-keep pools (Pool); scripts add more (values.py).
 
 A roll counts as its total wherever a number is needed. A pool stays unrolled while it is added to
 or subtracted from (that is pool arithmetic: `7k3 + 2k0 - 0k1 + 5` is one 9k2+5 roll); it is rolled
@@ -8,7 +8,8 @@ when a number is needed (a comparison, `*`, a function) or at the end. So in `7k
 first and the pool after it: the pool's size is known only once its whole sum is.
 Evaluation never formats text: showing results is `show.py`.
 
-Names, functions and their arity are checked while compiling, before any die is rolled.
+The statement language (script.py) extends the Compiler; names, functions and their arity are
+checked while compiling, before any die is rolled.
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ class Compiler:
             if type(value) is Pool:
                 return value.negated(node.span) if negate else value
             number = ev.number(value, span)
-            return normal(-number) if negate else number
+            return -number if negate else number
         return unary
 
     def compile_BinOp(self, node: ast.BinOp):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from importlib import resources
 
@@ -171,14 +172,38 @@ def _tree(text: str, start: str, limits: Limits):
 
 
 def _build(source: str, limits: Limits, start: str):
-    def parse_inner(offset: int, text: str) -> ast.Node:
-        # The expression of a string's `{...}`: parsed in place (the text before it blanked, its
-        # newlines kept), so every node and error has its true line and column.
-        padded = "".join(c if c == "\n" else " " for c in source[:offset]) + text
-        return _build(padded, limits, "expression")
-
     tree = _tree(source, start, limits)
     try:
-        return build(tree, parse_inner)
+        return build(tree, functools.partial(_parse_inner, limits=limits))
     except VisitError as error:
         raise error.orig_exc from None
+
+
+def _parse_inner(text: str, at: Span, limits: Limits) -> ast.Node:
+    """The expression of a string's `{...}`, parsed alone, then moved to where it stands."""
+    try:
+        node = _build(text, limits, "expression")
+    except MechError as error:
+        error.span = _moved(error.span, at) if error.span else at
+        raise
+    return _move(node, at)
+
+
+def _moved(span: Span, at: Span) -> Span:
+    # The text was parsed as line 1 from offset 0; it really starts at `at` (on one line).
+    return Span(at.line, at.col + span.col - 1, at.start + span.start, at.start + span.end)
+
+
+def _move(value, at: Span):
+    """Every Span inside an inner expression's AST, moved to the string's position."""
+    kind = type(value)
+    if kind is Span:
+        return _moved(value, at)
+    if kind is list or kind is tuple:
+        return kind(_move(item, at) for item in value)
+    if kind is dict:
+        return {key: _move(item, at) for key, item in value.items()}
+    if dataclasses.is_dataclass(value):
+        changes = {f.name: _move(getattr(value, f.name), at) for f in dataclasses.fields(value)}
+        return dataclasses.replace(value, **changes)
+    return value
