@@ -299,3 +299,11 @@ def test_the_limits_table_gives_every_limit_and_its_default():
     text = (ROOT / "docs" / "language.md").read_text()
     documented = dict(re.findall(r"^\| `(\w+)` \| (\d+) \|", text, flags=re.M))
     assert documented == {f.name: str(f.default) for f in fields(Limits)}
+
+
+def test_every_builtin_is_in_the_reference_table():
+    from mechscript.interpreter.builtins import BUILTINS
+
+    text = (ROOT / "docs" / "language.md").read_text()
+    documented = set(re.findall(r"^\| `(\w+)\(", text, flags=re.M))
+    assert documented == set(BUILTINS)

@@ -109,6 +109,17 @@ def _pool(ev, args, options, call):
     return Pool(unkept, kept, 0, call.span)
 
 
+@builtin("decimal", 2, 2, 'decimal(x, places): x as text with that many decimals, halves away from zero: '
+         'decimal(337/5, 1) is "67.4"')
+def _decimal(ev, args, options, call):
+    x, places = _numbers(ev, args, call)
+    if type(places) is not int or not 0 <= places <= 30:
+        raise MechError("`decimal` shows 0 to 30 decimal places", call.args[1].span)
+    scaled = round_half_away(Fraction(x) * 10 ** places)
+    sign, digits = ("-" if scaled < 0 else ""), str(abs(scaled)).rjust(places + 1, "0")
+    return sign + (digits[:-places] + "." + digits[-places:] if places else digits)
+
+
 @builtin("len", 1, 1, "len(x): the number of items of a list, or characters of a string: len([1, 2]) is 2")
 def _len(ev, args, options, call):
     if type(args[0]) not in (list, str):

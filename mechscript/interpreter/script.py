@@ -269,12 +269,12 @@ class ScriptCompiler(Compiler):
                 statement(ev)
         return statements_code
 
-    def compile_Block(self, node: ast.Block, function: bool = False):
+    def compile_Block(self, node: ast.Block):
         if self.loader is None:  # an expression alone (`mech roll`) has no statements to run
             raise MechError("a block of statements can only be used in a script", node.span,
                             hint="write it in a file and run it with `mech run FILE`")
         outer = self.static
-        self.static = StaticScope(outer, function)
+        self.static = StaticScope(outer)
         try:
             body = self._compile_statements(node.statements) if node.statements else (lambda ev: None)
             declared = dict.fromkeys(self.static.names, UNSET)
