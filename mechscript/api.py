@@ -163,16 +163,25 @@ class RunResult:
 
 
 def load_script(path_or_source: str | Path, limits: Limits = Limits()) -> Script:
-    """Compile a script from a file (a Path, or a str naming an existing .mech file) or from source
-    text. `use` looks beside the file (or in the current folder for text), then in the stdlib."""
-    if isinstance(path_or_source, Path) or (str(path_or_source).endswith(".mech") and "\n" not in str(path_or_source)):
+    """Compile a script from a file (a Path, or a str like `fight.mech`: ending in .mech, no spaces)
+    or from source text.
+    `use` looks beside the file (or in the current folder for text), then in the stdlib."""
+    text = str(path_or_source)
+    if isinstance(path_or_source, Path) or (text.endswith(".mech") and not any(c.isspace() for c in text)):
         path = Path(path_or_source)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise MechError(f"cannot read {path}: {error.strerror if isinstance(error, OSError) else error}") from None
-        return compile_script(text, str(path), path.resolve().parent, limits)
-    return compile_script(str(path_or_source), "<script>", Path.cwd(), limits)
+        return compile_script(read_script(path), str(path), path.resolve().parent, limits)
+    return compile_script(text, "<script>", Path.cwd(), limits)
+
+
+def read_script(path: Path) -> str:
+    """A script file's text (UTF-8; a byte-order mark is dropped); a MechError naming it if unreadable."""
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except OSError as error:
+        problem = error.strerror or str(error)
+    except UnicodeDecodeError as error:
+        problem = f"it is not UTF-8 text (byte {error.start + 1})"
+    raise MechError(f"cannot read the script: {problem}").located("", str(path))
 
 
 def run(path_or_source: str | Path, seed: int | None = None, faces: Sequence | None = None,

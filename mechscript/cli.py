@@ -120,7 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _load(args) -> Script:
     limits = Limits().with_overrides(dict(args.limit))
     if args.file == "-":
-        return compile_script(sys.stdin.read(), "<stdin>", Path.cwd(), limits)
+        return compile_script(sys.stdin.read().removeprefix("\ufeff"), "<stdin>", Path.cwd(), limits)
     return load_script(Path(args.file), limits)
 
 

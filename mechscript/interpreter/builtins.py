@@ -1,4 +1,5 @@
 """The built-in functions, each with its arity, options and a one-line doc with an example.
+Those that go through a list count a step an item against `Limits.steps`.
 
 An implementation takes the running evaluation, the argument values, the option values and the
 call node (for the positions of errors).
@@ -79,6 +80,7 @@ def _abs(ev, args, options, call):
 def _extreme(pick):
     def impl(ev, args, options, call):
         if len(args) == 1 and type(args[0]) is list:
+            ev.step(call.span, len(args[0]))
             if not args[0]:
                 raise MechError("an empty list has no smallest or largest value", call.args[0].span)
             return pick(ev.number(v, call.args[0].span) for v in args[0])
@@ -146,17 +148,21 @@ def _range(ev, args, options, call):
     if end - start + 1 > ev.limits.list_size:
         raise limit_error("list_size", f"range({start}, {end}) would have more than {ev.limits.list_size} items",
                           ev.limits.list_size, call.span)
+    ev.step(call.span, max(0, end - start + 1))
     return list(range(start, end + 1))
 
 
 @builtin("sum", 1, 1, "sum(list): the numbers of a list added up: sum([3, 4]) is 7")
 def _sum(ev, args, options, call):
-    return normal(sum(ev.number(v, call.args[0].span) for v in _list(args[0], call.args[0], "`sum`")))
+    items = _list(args[0], call.args[0], "`sum`")
+    ev.step(call.span, len(items))
+    return normal(sum(ev.number(v, call.args[0].span) for v in items))
 
 
 @builtin("sorted", 1, 1, "sorted(list): a copy, smallest first: sorted([3, 1, 2]) is [1, 2, 3]")
 def _sorted(ev, args, options, call):
     items = [plain(v) for v in _list(args[0], call.args[0], "`sorted`")]
+    ev.step(call.span, len(items))
     kinds = {str if type(v) is str else int for v in items if type(v) in (str, int, Fraction)}
     if len(kinds) > 1 or any(type(v) not in (str, int, Fraction) for v in items):
         raise MechError("`sorted` takes a list of numbers or a list of strings", call.args[0].span)
@@ -165,4 +171,6 @@ def _sorted(ev, args, options, call):
 
 @builtin("contains", 2, 2, 'contains(list, x): whether x is in the list: contains(["dodge"], "dodge") is true')
 def _contains(ev, args, options, call):
-    return any(equal(item, args[1]) for item in _list(args[0], call.args[0], "`contains`"))
+    items = _list(args[0], call.args[0], "`contains`")
+    ev.step(call.span, len(items))
+    return any(equal(item, args[1], ev) for item in items)

@@ -42,11 +42,15 @@ class MechError(Exception):
         if self.span is None or self.source is None:
             head = f"{self.filename}: {self.message}"
             return head + (f"\n  hint: {self.hint}" if self.hint else "")
-        line_text = self.source.splitlines()[self.span.line - 1] if self.source else ""
-        caret = " " * (self.span.col - 1) + "^"
-        width = min(self.span.end - self.span.start, len(line_text) - self.span.col + 1)
-        if width > 1:
-            caret += "~" * (width - 1)
+        lines = self.source.split("\n")  # the parser counts lines by \n alone
+        line_text = lines[self.span.line - 1].rstrip("\r") if self.span.line <= len(lines) else ""
+        col = self.span.col
+        width = max(1, min(self.span.end - self.span.start, len(line_text) - col + 1, 60))
+        if len(line_text) > 100:  # show the part of a long line around the spot
+            start = max(0, col - 50)
+            line_text, col = ("…" if start else "") + line_text[start:start + 100] + "…", col - start + (1 if start else 0)
+        # tabs stay tabs under the line, so the caret lines up with the same characters
+        caret = "".join("\t" if c == "\t" else " " for c in line_text[:col - 1]) + "^" + "~" * (width - 1)
         parts = [
             f"{self.filename}:{self.span.line}:{self.span.col}: {self.message}",
             f"  {line_text}",

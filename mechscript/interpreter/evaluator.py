@@ -42,13 +42,21 @@ class Evaluation(Tally):
     """One run of a compiled expression: its face source, the dice it has rolled (counted against
     the limits, and kept in order for showing them)."""
 
-    __slots__ = ("source", "rolls")
+    __slots__ = ("source", "rolls", "steps")
 
     def __init__(self, source: FaceSource, limits: Limits):
         self.limits = limits
         self.dice = 0
         self.source = source
         self.rolls: list = []
+        self.steps = 0
+
+    def step(self, span: Span | None, work: int = 1) -> None:
+        """Counts statements, calls and loop rounds, and the work of list and string operations
+        (one step an item), against `Limits.steps`."""
+        self.steps += work
+        if self.steps > self.limits.steps:
+            raise limit_error("steps", f"the script ran more than {self.limits.steps} steps", self.limits.steps, span)
 
     def number(self, value, span: Span):
         """The numeric value of `value`: rolls give their totals, pools are rolled."""
@@ -136,7 +144,10 @@ class Compiler:
             if type(b) is KeepRoll and b.auto_fail and op in ("<", "<="):
                 return False
             if op == "==" or op == "!=":
-                return equal(a, b) == (op == "==")
+                try:
+                    return equal(a, b, ev) == (op == "==")
+                except MechError as error:
+                    raise _at(error, node.span)
             if type(a) is str and type(b) is str:
                 return compare(a, b)
             return compare(ev.number(a, node.left.span), ev.number(b, node.right.span))
@@ -261,6 +272,9 @@ def binary(ev: Evaluation, op: str, a, b, node: ast.Node):
             return _pool_arithmetic(ev, a, op, b, node)
     elif op == "+" and kind_a is kind_b and (kind_a is str or kind_a is list):
         return _concatenate(ev, a, b, node.span)
+    elif kind_a in (str, list) or kind_b in (str, list):
+        raise MechError(f"cannot {_VERBS[op]} {type_name(a)} and {type_name(b)}", node.span,
+                        hint='`+` joins two strings or two lists; put a number in a string with "{x}"')
     left_span, right_span = _operand_spans(node)
     a = ev.number(a, left_span)
     b = ev.number(b, right_span)
@@ -283,6 +297,7 @@ def _operand_spans(node) -> tuple[Span, Span]:
 
 def _concatenate(ev: Evaluation, a, b, span: Span):
     """`"a" + "b"` and `[1] + [2]`, within the size limits."""
+    ev.step(span, (len(a) + len(b)) // (100 if type(a) is str else 1))
     if type(a) is str:
         if len(a) + len(b) > ev.limits.string_size:
             raise limit_error("string_size", f"a string of {len(a) + len(b)} characters is too long",
@@ -303,6 +318,7 @@ def _pool_arithmetic(ev: Evaluation, left, op: str, right, node) -> Pool:
     return pool.plus(ev.number(left, left_span), node.span)
 
 
+_VERBS = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "//": "divide", "%": "take the remainder of"}
 _ARITHMETIC = {
     "+": lambda a, b: normal(a + b),
     "-": lambda a, b: normal(a - b),

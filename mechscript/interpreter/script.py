@@ -43,20 +43,15 @@ UNSET = object()
 class Run(Evaluation):
     """One run of a script: the evaluation's dice, plus its scopes, counters, log and modules."""
 
-    __slots__ = ("scope", "steps", "depth", "log", "modules")
+    __slots__ = ("scope", "depth", "log", "modules")
 
     def __init__(self, source: FaceSource, limits: Limits):
         super().__init__(source, limits)
         self.scope: Scope | None = None
-        self.steps = 0
         self.depth = 0
         self.log: list[str] = []
         self.modules: dict[str, Module] = {}
 
-    def step(self, span: Span) -> None:
-        self.steps += 1
-        if self.steps > self.limits.steps:
-            raise limit_error("steps", f"the script ran more than {self.limits.steps} steps", self.limits.steps, span)
 
 
 class ReturnSignal(Exception):
@@ -96,7 +91,8 @@ def _count(n: int, word: str) -> str:
 class Binding:
     kind: str          # let, param, for, fn, table, module
     span: Span | None
-    arity: int | None = None
+    params: list[str] | None = None  # of a fn
+
     module: "ModuleInfo | None" = None
 
 
@@ -170,9 +166,10 @@ class ModuleLoader:
             raise MechError(f"`use {node.name}` goes round in a circle: {path.name} is already being loaded", node.span)
         self.loading.add(path)
         try:
-            text = path.read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as error:
-            raise MechError(f"cannot read module `{node.name}`: {error}", node.span) from None
+            problem = "it is not UTF-8 text" if isinstance(error, UnicodeDecodeError) else error.strerror
+            raise MechError(f"cannot read module `{node.name}` ({path}): {problem}", node.span) from None
         try:
             from .parser import parse_program
             program = parse_program(text, str(path), self.limits)
@@ -253,7 +250,7 @@ class ScriptCompiler(Compiler):
             if kind is ast.Use:
                 raise MechError("`use` goes at the top level of a script", statement.span)
             if kind is ast.FnDef and statement.module is None:
-                self.static.declare(statement.name, Binding("fn", statement.name_span, len(statement.params)))
+                self.static.declare(statement.name, Binding("fn", statement.name_span, statement.params))
             elif kind is ast.Let:
                 self.static.declare(statement.name, Binding("let", statement.name_span))
             elif kind is ast.TableDef:
@@ -318,7 +315,7 @@ class ScriptCompiler(Compiler):
             if len(ev.log) >= ev.limits.output_lines:
                 raise limit_error("output_lines", f"the script said more than {ev.limits.output_lines} lines",
                                   ev.limits.output_lines, span)
-            ev.log.append(format_value(_shown(ev, value(ev))))
+            ev.log.append(_show(ev, value(ev), span))
         return say
 
     def compile_Return(self, node: ast.Return):
@@ -448,9 +445,10 @@ class ScriptCompiler(Compiler):
             functions = [n for n, b in binding.module.exports.items() if b.kind == "fn"]
             raise MechError(f"module `{node.module}` has no rule `{node.name}` to replace", node.name_span,
                             hint=did_you_mean(node.name, functions))
-        if rule.arity != len(node.params):
-            raise MechError(f"`{node.module}.{node.name}` takes {_count(rule.arity, 'argument')}; "
-                            f"its replacement must too, not {len(node.params)}", node.name_span)
+        if len(rule.params) != len(node.params):
+            raise MechError(f"`{node.module}.{node.name}` takes {_count(len(rule.params), 'argument')}; "
+                            f"its replacement must too, not {len(node.params)}", node.name_span,
+                            hint=f"fn {node.module}.{node.name}({', '.join(rule.params)})")
         function_code = self._function_body(node)
         module_name, name, params = node.module, node.name, node.params
 
@@ -579,8 +577,9 @@ class ScriptCompiler(Compiler):
         return call
 
     def _check_arity(self, name: str, binding: Binding, node: ast.Call) -> None:
-        if binding.kind == "fn" and binding.arity != len(node.args):
-            raise MechError(f"`{name}` takes {_count(binding.arity, 'argument')}, not {len(node.args)}", node.span)
+        if binding.kind == "fn" and len(binding.params) != len(node.args):
+            raise MechError(f"`{name}` takes {_count(len(binding.params), 'argument')}, not {len(node.args)}",
+                            node.span, hint=f"fn {name.rsplit('.', 1)[-1]}({', '.join(binding.params)})")
         if binding.kind in ("table", "module"):
             raise MechError(f"`{name}` is a {_KIND_WORDS[binding.kind]}, not a function", node.callee.span)
 
@@ -618,7 +617,7 @@ class ScriptCompiler(Compiler):
         span = node.span
 
         def interpolate(ev):
-            text = "".join(part if type(part) is str else format_value(_shown(ev, part(ev))) for part in parts)
+            text = "".join(part if type(part) is str else _show(ev, part(ev), span) for part in parts)
             if len(text) > ev.limits.string_size:
                 raise limit_error("string_size", f"a string of {len(text)} characters is too long",
                                   ev.limits.string_size, span)
@@ -651,7 +650,7 @@ class ScriptCompiler(Compiler):
         def match(ev):
             value = subject(ev)
             for patterns, body, is_block in arms:
-                if patterns is None or any(equal(value, pattern(ev)) for pattern in patterns):
+                if patterns is None or any(equal(value, pattern(ev), ev) for pattern in patterns):
                     result = body(ev)
                     return None if is_block else result
             raise MechError(f"no arm of this `match` fits {format_value(value)}", span,
@@ -679,9 +678,18 @@ def _instantiate(ev: Run, info: ModuleInfo) -> Module:
     return module
 
 
-def _shown(ev: Run, value):
-    """What `say` and "{...}" show: a pool is rolled, as `mech roll` rolls a pool left standing."""
-    return ev.roll_pool(value) if type(value) is Pool else value
+def _show(ev: Run, value, span: Span) -> str:
+    """What `say` and "{...}" show: a pool is rolled (as `mech roll` rolls a pool left standing);
+    the text may not outgrow `string_size` (a list holding itself, or shared many times)."""
+    if type(value) is Pool:
+        value = ev.roll_pool(value)
+    try:
+        text = format_value(value, ev.limits)
+    except MechError as error:
+        error.span = error.span or span
+        raise
+    ev.step(span, len(text) // 100)
+    return text
 
 
 def _truth(value, span: Span) -> bool:

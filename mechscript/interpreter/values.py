@@ -103,8 +103,14 @@ _TYPE_NAMES = {
 }
 
 
-def format_value(value) -> str:
-    """A value as `say` and string interpolation show it: rolls as their totals, fractions as 7/2."""
+def format_value(value, limits=None) -> str:
+    """A value as `say` and string interpolation show it: rolls as their totals, fractions as 7/2.
+    With `limits`, a text longer than `string_size` or lists nested deeper than `nesting` (a list
+    holding itself) are errors."""
+    if limits is not None:
+        parts: list[str] = []
+        _write(value, parts, [limits.string_size], limits, 0)
+        return "".join(parts)
     kind = type(value)
     if kind is str:
         return value
@@ -164,6 +170,42 @@ def to_json(value):
     return format_value(value)
 
 
+def _write(value, parts: list, room: list, limits, depth: int) -> None:
+    """format_value piece by piece, stopping once the text outgrows the room left."""
+    from .limits import limit_error
+    kind = type(value)
+    if depth > limits.nesting:
+        raise limit_error("nesting", f"this value has lists or records nested more than {limits.nesting} deep",
+                          limits.nesting, None)
+    if kind is list or kind is Record:
+        items = value if kind is list else value.fields.items()
+        parts.append("[" if kind is list else "{")
+        room[0] -= 1
+        for i, item in enumerate(items):
+            if i:
+                parts.append(", ")
+                room[0] -= 2
+            if kind is Record:
+                parts.append(f"{item[0]}: ")
+                room[0] -= len(item[0]) + 2
+                item = item[1]
+            if type(item) is str:
+                parts.append(f'"{item}"')
+                room[0] -= len(item) + 2
+            else:
+                _write(item, parts, room, limits, depth + 1)
+            if room[0] < 0:
+                break
+        parts.append("]" if kind is list else "}")
+        room[0] -= 1
+    else:
+        text = format_value(value)
+        parts.append(text)
+        room[0] -= len(text)
+    if room[0] < 0:
+        raise limit_error("string_size", "this value is too long to show", limits.string_size, None)
+
+
 def _quoted(value) -> str:
     return '"' + value + '"' if type(value) is str else format_value(value)
 
@@ -174,15 +216,27 @@ def plain(value):
     return value.total if kind is DiceRoll or kind is KeepRoll else value
 
 
-def equal(a, b) -> bool:
-    """`==`: numbers by value (a roll by its total), everything else by kind and content."""
+def equal(a, b, ev=None, depth: int = 0) -> bool:
+    """`==`: numbers by value (a roll by its total), everything else by kind and content.
+    Comparing lists and records counts a step an item against the run's limits (`ev`), so values
+    that share parts, or hold themselves, cannot make it endless."""
     a, b = plain(a), plain(b)
-    if type(a) is bool or type(b) is bool:
-        return type(a) is type(b) and a == b
-    if type(a) is list and type(b) is list:
-        return len(a) == len(b) and all(equal(x, y) for x, y in zip(a, b))
-    if type(a) is Record and type(b) is Record:
-        return a.fields.keys() == b.fields.keys() and all(equal(v, b.fields[k]) for k, v in a.fields.items())
-    if type(a) in (int, Fraction) and type(b) in (int, Fraction):
+    kind = type(a)
+    if kind is bool or type(b) is bool:
+        return kind is type(b) and a == b
+    if kind in (list, Record) and type(b) is kind:
+        if a is b:
+            return True
+        if ev is not None:
+            ev.step(None, 1)
+            if depth > ev.limits.nesting:
+                from .limits import limit_error
+                raise limit_error("nesting", f"these values have lists or records nested more than "
+                                  f"{ev.limits.nesting} deep", ev.limits.nesting, None)
+        if kind is list:
+            return len(a) == len(b) and all(equal(x, y, ev, depth + 1) for x, y in zip(a, b))
+        return a.fields.keys() == b.fields.keys() and all(equal(v, b.fields[k], ev, depth + 1)
+                                                          for k, v in a.fields.items())
+    if kind in (int, Fraction) and type(b) in (int, Fraction):
         return a == b
-    return type(a) is type(b) and a == b if type(a) in (str, type(None), Pool) else a is b
+    return kind is type(b) and a == b if kind in (str, type(None), Pool) else a is b
