@@ -660,12 +660,9 @@ class TestRecursion:
         assert "the limit `recursion` is 200" in error.message
         assert "recursion" in error.hint
 
-    @pytest.mark.xfail(strict=True, reason="BUG: with the recursion limit raised as its hint says, deep recursion "
-                                            "fails as 'the expression is nested too deeply' with a hint about "
-                                            "`nesting` and no position, not naming `recursion`")
     def test_raised_recursion_limit_still_names_recursion(self):
         error = run_error(self.DOWN.replace("N", "5000"), limits=Limits(recursion=4000))
-        assert "recursion" in error.message
+        assert "`recursion`" in error.hint and error.span is not None
 
 
 # ======================================================================================

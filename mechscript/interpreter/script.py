@@ -76,6 +76,9 @@ def call_function(ev: Run, function: Function, args: list, span: Span):
         return function.body(ev)
     except ReturnSignal as signal:
         return signal.value
+    except RecursionError:  # Python's own stack, before `Limits.recursion` was reached
+        raise MechError(f"functions called each other {ev.depth} deep, more than Python's stack allows",
+                        span, hint=f"keep the `recursion` limit lower (it is {ev.limits.recursion})") from None
     finally:
         ev.scope = saved
         ev.depth -= 1
