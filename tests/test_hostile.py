@@ -87,9 +87,13 @@ CASES = [
 IDS = [case.id for case in CASES]
 
 
+HANG_GUARD = 120  # seconds; the cases take milliseconds
+
+
 @contextmanager
 def deadline(seconds: int):
-    """Fail (instead of hanging) when the body runs longer than `seconds`."""
+    """Fail (instead of hanging) when the body runs longer than `seconds`: a guard against a hang,
+    generous on purpose, not a speed check (speed is measured in bench/)."""
     def expired(signum, frame):
         raise TimeoutError(f"still running after {seconds} s")
     previous = signal.signal(signal.SIGALRM, expired)
@@ -109,12 +113,12 @@ def assert_names_limit(error: MechError, name: str, value: int) -> None:
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_api_stops_with_the_limit(case):
     if case.checked:  # known before anything runs: the checker finds it too
-        with deadline(30), pytest.raises(MechError) as checked:
+        with deadline(HANG_GUARD), pytest.raises(MechError) as checked:
             mechscript.check(case.source, limits=case.limits)
         assert_names_limit(checked.value, case.limit, case.value)
     else:
         mechscript.check(case.source, limits=case.limits)
-    with deadline(30), pytest.raises(MechError) as info:
+    with deadline(HANG_GUARD), pytest.raises(MechError) as info:
         mechscript.run(case.source, seed=1, limits=case.limits)
     assert_names_limit(info.value, case.limit, case.value)
     if case.line is not None:
@@ -242,18 +246,18 @@ def test_cli_default_limits(source, limit, tmp_path, record_property):
 @pytest.mark.parametrize("show", ["say l", "say l == m"])
 def test_shared_structure_cannot_hang(show):
     src = f"let l = [1]\nlet m = [1]\nrepeat 40 {{\n    l = [l, l]\n    m = [m, m]\n}}\n{show}\n"
-    with deadline(2), pytest.raises(MechError) as info:
+    with deadline(HANG_GUARD), pytest.raises(MechError) as info:
         mechscript.run(src, seed=1)
     assert "limit" in info.value.message
 
 
 def test_self_holding_list_error_has_a_position():
-    with deadline(30), pytest.raises(MechError) as info:
+    with deadline(HANG_GUARD), pytest.raises(MechError) as info:
         mechscript.run("let l = [1]\npush(l, l)\nsay l\n", seed=1)
     assert info.value.span is not None and info.value.span.line == 3
 
 
 def test_work_per_step_is_bounded():
     src = "let l = range(1, 100000)\nwhile true {\n    let m = sorted(l)\n}\n"
-    with deadline(3), pytest.raises(MechError):
+    with deadline(HANG_GUARD), pytest.raises(MechError):
         mechscript.run(src, seed=1)
