@@ -81,7 +81,7 @@ def _seed(text: str) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _ArgumentParser(prog="mech", description="mechscript: dice and combat rules for giant-robot RPGs.",
-                                     epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+                             epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"mech {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -90,31 +90,33 @@ def build_parser() -> argparse.ArgumentParser:
                                description="Roll a dice expression and show every die.")
     roll.add_argument("expr", metavar="EXPR", help="a dice expression, e.g. 3d6+2, 4d6kh3, 7k3, '6d10!c>=8'")
     roll.add_argument("-n", type=_positive, default=None, metavar="N", help="roll N times")
-    roll.add_argument("--seed", type=_seed, default=None, metavar="S",
-                      help="seed the dice: the same seed gives the same rolls on every machine")
-    roll.add_argument("--faces", type=_faces, default=None, metavar="F,F,...",
-                      help="the faces to use, in the order dice fall: each roll's dice left to right, "
-                           "then explosions and rerolls in rounds")
-    roll.add_argument("--json", action="store_true", help="print JSON: {expr, total, text} (with -n: {expr, totals})")
-    roll.add_argument("--limit", type=_limit, action="append", default=[], metavar="NAME=N",
-                      help=f"raise or lower a safety limit ({', '.join(Limits.names())})")
+    _add_run_options(roll, json_help="print JSON: {expr, total, text} (with -n: {expr, totals})")
 
     run = commands.add_parser("run", help="run a script: mech run fight.mech",
                               description="Run a script: print what it says (and, with an encounter, its result).")
     run.add_argument("file", metavar="FILE", help="the script, or - to read it from standard input")
-    run.add_argument("--seed", type=_seed, default=None, metavar="S", help="seed the dice")
-    run.add_argument("--faces", type=_faces, default=None, metavar="F,F,...",
-                     help="replay a game with the faces rolled at the table, in the order dice fall")
-    run.add_argument("--json", action="store_true", help='print JSON: {"log": [...], "result": ...}')
-    run.add_argument("--limit", type=_limit, action="append", default=[], metavar="NAME=N",
-                     help=f"raise or lower a safety limit ({', '.join(Limits.names())})")
+    _add_run_options(run, json_help='print JSON: {"log": [...], "result": ...}')
 
     check = commands.add_parser("check", help="parse and check a script without running it",
                                 description="Check a script (and the modules it uses) without running it.")
     check.add_argument("file", metavar="FILE", help="the script, or - to read it from standard input")
-    check.add_argument("--limit", type=_limit, action="append", default=[], metavar="NAME=N",
-                       help="raise or lower a safety limit")
+    _add_limit_option(check)
     return parser
+
+
+def _add_run_options(parser: argparse.ArgumentParser, json_help: str) -> None:
+    parser.add_argument("--seed", type=_seed, default=None, metavar="S",
+                        help="seed the dice: the same seed gives the same rolls on every machine")
+    parser.add_argument("--faces", type=_faces, default=None, metavar="F,F,...",
+                        help="the faces rolled at the table, in the order dice fall: each roll's dice left "
+                             "to right, then explosions and rerolls in rounds")
+    parser.add_argument("--json", action="store_true", help=json_help)
+    _add_limit_option(parser)
+
+
+def _add_limit_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--limit", type=_limit, action="append", default=[], metavar="NAME=N",
+                        help=f"raise or lower a safety limit ({', '.join(Limits.names())})")
 
 
 def _load(args) -> Script:

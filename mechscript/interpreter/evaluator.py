@@ -185,34 +185,18 @@ class Compiler:
         if constant_count and not callable(die_code):  # the common case, `4d6kh3`: all known now
             count = 1 if node.count is None else node.count.value
             die = die_code
-            if count > limits.dice_per_roll:
-                raise limit_error("dice_per_roll", f"{format_value(count)} dice in one roll is too many", limits.dice_per_roll, span)
+            _check_count(count, limits, span)
             sample = None if self.record else sampler(count, die, modifiers)
             if sample is not None:
                 return _sampled_dice(sample, count, span)
-
-            def constant_dice(ev) -> DiceRoll:
-                try:
-                    roll = roll_dice(ev.source, count, die, modifiers, ev, span)
-                except MechError as error:
-                    raise _at(error, span)
-                ev.rolls.append(roll)
-                return roll
-            return constant_dice
+            return lambda ev: _roll_dice(ev, count, die, modifiers, span)
 
         def dice(ev) -> DiceRoll:
             count = 1 if count_code is None else count_code(ev)
-            if count > limits.dice_per_roll:
-                raise limit_error("dice_per_roll", f"{format_value(count)} dice in one roll is too many", limits.dice_per_roll, span)
+            _check_count(count, limits, span)
             if count < 0:
                 raise MechError(f"cannot roll {format_value(count)} dice", node.count.span)
-            die = die_code(ev) if callable(die_code) else die_code
-            try:
-                roll = roll_dice(ev.source, count, die, modifiers, ev, span)
-            except MechError as error:
-                raise _at(error, span)
-            ev.rolls.append(roll)
-            return roll
+            return _roll_dice(ev, count, die_code(ev) if callable(die_code) else die_code, modifiers, span)
         return dice
 
     def _whole(self, node: ast.Node, what: str):
@@ -248,6 +232,22 @@ class Compiler:
         if count > self.limits.die_sides:
             raise limit_error("die_sides", f"a die of {format_value(count)} sides is too big", self.limits.die_sides, span)
         return count
+
+
+def _check_count(count: int, limits: Limits, span: Span) -> None:
+    if count > limits.dice_per_roll:
+        raise limit_error("dice_per_roll", f"{format_value(count)} dice in one roll is too many",
+                          limits.dice_per_roll, span)
+
+
+def _roll_dice(ev: Evaluation, count: int, die, modifiers, span: Span) -> DiceRoll:
+    """Roll a dice term with its whole breakdown, and keep it for showing."""
+    try:
+        roll = roll_dice(ev.source, count, die, modifiers, ev, span)
+    except MechError as error:
+        raise _at(error, span)
+    ev.rolls.append(roll)
+    return roll
 
 
 def _sampled_dice(sample, count: int, span: Span):
