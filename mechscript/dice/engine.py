@@ -11,7 +11,6 @@ from __future__ import annotations
 import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
 from ..interpreter.errors import MechError, Span
 from ..interpreter.limits import Limits, limit_error

@@ -8,7 +8,7 @@ from importlib import resources
 
 from lark import Lark
 from lark.lark import PostLex
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast
 from .builder import build

@@ -496,7 +496,7 @@ class ScriptCompiler(Compiler):
                 return binary(ev, operator, old, value(ev), node)
         if type(target) is ast.Name:
             return self._assign_name(target, value, update, span)
-        holder, holder_span = self.compile(target.target), target.target.span
+        holder = self.compile(target.target)
         if type(target) is ast.Field:
             self._check_module_field(target, assigning=True)
             field, field_span = target.name, target.name_span

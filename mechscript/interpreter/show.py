@@ -10,7 +10,7 @@ die as `5/2`: `7k3: 14 9 8 (6 5 3 2) = 31`.
 from __future__ import annotations
 
 from ..dice.engine import (COMPOUNDED, DROPPED, EXPLODED, FAILURE, LOWERED, PENETRATING, RAISED, REROLLED,
-                           SUCCESS, DiceRoll)
+                           SUCCESS)
 from ..dice.rollkeep import KeepRoll
 from .values import format_value
 
