@@ -15,7 +15,7 @@ from .dice.faces import FaceSource, GivenFaces, RandomFaces
 from .dice.rollkeep import KeepRoll, Pool
 from .interpreter.errors import MechError
 from .interpreter.evaluator import Evaluation
-from .interpreter.limits import Limits, too_deep
+from .interpreter.limits import Limits, limit_error, too_deep
 from .interpreter.values import format_value, to_json
 from .interpreter.parser import parse_expression
 from .interpreter.script import Script, compile_expression, compile_script
@@ -137,6 +137,8 @@ def roll_many(expr: str, n: int, seed: int | None = None, faces: Sequence | None
               limits: Limits = Limits()) -> list[RollResult]:
     """Roll `expr` n times from one face source (the faces of a seed, or given faces, in turn)."""
     compiled = compile_roll(expr, limits)
+    if n > limits.rolls:
+        raise limit_error("rolls", f"{n} rolls at once are too many", limits.rolls, None).located(expr, EXPR_FILE)
     if faces is None and seed is None:
         seed = new_seed()
     source = face_source(seed, faces)

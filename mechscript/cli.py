@@ -187,6 +187,9 @@ def main(argv: list[str] | None = None) -> int:
     except MechError as error:
         print(error.render(), file=sys.stderr)
         return 1
+    except BrokenPipeError:  # `mech roll 3d6 -n 1000 | head`: the reader has all it wants
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception:  # a bug: say so plainly; the traceback only on request
         print("mech: internal error (this is a bug in mechscript; please report it with the command you ran)",
               file=sys.stderr)

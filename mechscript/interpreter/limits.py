@@ -21,6 +21,7 @@ class Limits:
     die_sides: int = 1_000_000          # sides of one die
     nesting: int = 200                  # depth of nested parentheses and operators
     modifiers: int = 20                 # modifiers on one dice term (`4d6r1kh3` has 2)
+    rolls: int = 100_000                # times one `mech roll -n N` may roll
     steps: int = 1_000_000              # statements, calls and loop rounds of one run of a script
     loop_iterations: int = 100_000      # rounds of one loop (`while`, `for`, `repeat`)
     recursion: int = 200                # depth of nested function calls
