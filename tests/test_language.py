@@ -875,9 +875,12 @@ class TestPools:
     def test_a_pool_rolls_when_a_number_is_needed(self):
         assert run("say 3k2 * 1", faces=[4, 9, 2]) == ["13"]
 
-    def test_a_die_added_to_a_pool_falls_first(self):
-        # the d6 (4) falls first, then the pool's two d10s (3, 7): keep 7, plus 4
-        assert run("say roll(2k1 + d6)", faces=[4, 3, 7]) == ["11"]
+    def test_a_die_added_to_a_pool_falls_after_it(self):
+        # faces go left to right: the pool's two d10s (3, 7), then the d6 (4): keep 7, plus 4
+        assert run("say 2k1 + d6", faces=[3, 7, 4]) == ["11"]
+
+    def test_a_pool_sized_by_a_die_after_another_pool_is_an_error(self):
+        assert "after another pool" in run_error("say 2k1 + pool(d6, 1)", faces=[3, 7, 4]).message
 
     def test_pool_from_numbers(self):
         src = "let strength = 7\nlet p = pool(strength / 2, 2) + 1k0\nsay p.notation\nsay roll(p).kept"

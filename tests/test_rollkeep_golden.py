@@ -298,24 +298,31 @@ def test_pool_arithmetic_chain():
     assert result.rolls[0].normalized.notation == "9k2+5"
 
 
-def test_pool_plus_a_die_rolls_the_die_first():
-    """A pool is rolled when its whole +/- sum is known, so the d6 falls first."""
-    source = GivenFaces([4, 2, 3, 5, 6, 8, 9, 10, 4])
+def test_a_pool_takes_its_faces_where_it_is_written():
+    """The contract: terms of an expression take faces left to right. `7k3 + d6`: the pool's seven
+    faces (E01's, with its explosion) come first, the d6's after."""
+    source = GivenFaces([2, 3, 5, 6, 8, 9, 10, 4, 4])
     result = mechscript.compile_roll("7k3 + d6").roll(source)
-    assert result.total == 4 + 31
+    assert result.total == 31 + 4
     assert source.used == 9
-    # the first face goes to the d6, so a 10 first is a face the d6 cannot show
-    with pytest.raises(mechscript.MechError, match="cannot come up on a d6"):
-        mechscript.roll("7k3 + d6", faces=[10, 4, 2, 3, 5, 6, 8, 9, 4])
+    assert result.text == "7k3 [14 9 8 (6 5 3 2)] + d6 [4] = 35"
+    # a 10 first goes to the pool: its explosion takes the 8th face (9), the d6 the 9th (6)
+    assert mechscript.roll("7k3 + d6", faces=[10, 4, 2, 3, 5, 6, 8, 9, 6]).total == 19 + 8 + 6 + 6
 
 
-def test_dice_in_a_pool_sum_fall_before_the_pool_wherever_written():
-    """`7k3 + 3d6`: the 3d6 falls first (1, 2, 3), the pool is rolled as 7k3+6 after it."""
+def test_dice_written_before_a_pool_fall_before_it():
+    """`3d6 + 7k3`: the 3d6 falls first (1, 2, 3), then the pool, rolled as 7k3+6."""
     faces = [1, 2, 3, 2, 3, 5, 6, 8, 9, 10, 4]
-    after = mechscript.roll("7k3 + 3d6", faces=faces)
     before = mechscript.roll("3d6 + 7k3", faces=faces)
-    assert after.total == before.total == 37
+    assert before.total == 37
     assert before.text == "3d6 [1 2 3] + 7k3 [as 7k3+6: 14 9 8 (6 5 3 2)] = 37"
+
+
+def test_a_pool_is_rolled_whole_before_the_dice_after_it():
+    """`7k3 + d6 + 2k0` is one 9k3 pool: its nine faces and its explosion (10 then 1) first, then
+    the d6's."""
+    faces = [2, 3, 5, 6, 8, 9, 10, 4, 1, 1, 6]
+    assert mechscript.roll("7k3 + d6 + 2k0", faces=faces).total == 11 + 9 + 8 + 6
 
 
 def test_pool_times_is_a_number():

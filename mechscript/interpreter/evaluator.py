@@ -4,8 +4,8 @@ rolls (DiceRoll, KeepRoll) and unrolled roll-and-keep pools (Pool); scripts add 
 
 A roll counts as its total wherever a number is needed. A pool stays unrolled while it is added to
 or subtracted from (that is pool arithmetic: `7k3 + 2k0 - 0k1 + 5` is one 9k2+5 roll); it is rolled
-when a number is needed (a comparison, `*`, a function) or at the end. So in `7k3 + d6` the d6 falls
-first and the pool after it: the pool's size is known only once its whole sum is.
+when a number is needed (a comparison, `*`, a function) or at the end. Faces go to terms left to
+right, a pool's where it is written (see `_compile_pool_sum`).
 Evaluation never formats text: showing results is `show.py`.
 
 The statement language (script.py) extends the Compiler; names, functions and their arity are
@@ -14,6 +14,7 @@ checked while compiling, before any die is rolled.
 
 from __future__ import annotations
 
+import dataclasses
 import operator
 from fractions import Fraction
 
@@ -124,8 +125,38 @@ class Compiler:
         return unary
 
     def compile_BinOp(self, node: ast.BinOp):
+        if node.op in ("+", "-"):
+            chain = _sum_chain(node)
+            if any(_may_be_pool(term) for _, term in chain):
+                return self._compile_pool_sum(chain)
         left, right, op = self.compile(node.left), self.compile(node.right), node.op
         return lambda ev: binary(ev, op, left(ev), right(ev), node)
+
+    def _compile_pool_sum(self, chain):
+        """A sum that may hold roll-and-keep pools, in the order the brief gives faces: terms left
+        to right, a pool's dice where the pool stands. A pool's size is known only once every term
+        of the sum is (`7k3 + d6 + 2k0` rolls 9k3), so once a pool appears, the terms that may roll
+        dice wait: the terms without dice are worked out, the pool is rolled, then the waiting terms."""
+        terms = [(binop, self.compile(term), _may_roll(term)) for binop, term in chain]
+
+        def pool_sum(ev):
+            total, waiting = None, []
+            for binop, code, may_roll in terms:
+                if may_roll and type(total) is Pool:
+                    waiting.append((binop, code))
+                    continue
+                value = code(ev)
+                total = value if binop is None else binary(ev, binop.op, total, value, binop)
+            if waiting:
+                total = ev.roll_pool(total)
+                for binop, code in waiting:
+                    value = code(ev)
+                    if type(value) is Pool:
+                        raise MechError("this pool rolls dice to know its size, after another pool of the same "
+                                        "sum", binop.right.span, hint="work it out first: `let p = ...`, then add `p`")
+                    total = binary(ev, binop.op, total, value, binop)
+            return total
+        return pool_sum
 
     def compile_Compare(self, node: ast.Compare):
         left, right, op = self.compile(node.left), self.compile(node.right), node.op
@@ -232,6 +263,43 @@ class Compiler:
         if count > self.limits.die_sides:
             raise limit_error("die_sides", f"a die of {format_value(count)} sides is too big", self.limits.die_sides, span)
         return count
+
+
+def _sum_chain(node: ast.BinOp) -> list:
+    """`a + b - c` as [(None, a), (a + b node, b), (a + b - c node, c)]: each term with the operation
+    that adds it."""
+    chain = []
+    while type(node) is ast.BinOp and node.op in ("+", "-"):
+        chain.append((node, node.right))
+        node = node.left
+    chain.append((None, node))
+    return chain[::-1]
+
+
+def _may_be_pool(node) -> bool:
+    """Whether a term of a sum can be a roll-and-keep pool (a literal, a name, a call...)."""
+    while type(node) in (ast.Group, ast.Unary):
+        node = node.inner if type(node) is ast.Group else node.operand
+    return type(node) in (ast.PoolLiteral, ast.Name, ast.Call, ast.Field, ast.Index)
+
+
+def _may_roll(node) -> bool:
+    """Whether working out a term can roll dice: it holds a die, a call or a comparison."""
+    kind = type(node)
+    if kind in (ast.Dice, ast.Call, ast.Compare):
+        return True
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        return any(_may_roll(value) for value in _children(node))
+    return False
+
+
+def _children(node):
+    for field in dataclasses.fields(node):
+        value = getattr(node, field.name)
+        if isinstance(value, (list, tuple)):
+            yield from (item for item in value if isinstance(item, ast.Node))
+        elif isinstance(value, ast.Node):
+            yield value
 
 
 def _check_count(count: int, limits: Limits, span: Span) -> None:
