@@ -93,6 +93,8 @@ def _syntax_error(source: str, error: UnexpectedInput) -> MechError:
         span = _span_at(source, error.pos_in_stream)
         char = source[error.pos_in_stream]
         hint = None
+        if char == '"':
+            return MechError("this string is not closed", span, hint='a string ends with `"` on the same line')
         if char in "!" and error.pos_in_stream > 0 and source[error.pos_in_stream - 1].isspace():
             hint = "a modifier follows its dice without a space: `3d6!`"
         return MechError(f"unexpected character `{char}`", span, hint)
@@ -123,6 +125,8 @@ def _syntax_error(source: str, error: UnexpectedInput) -> MechError:
     if token.type == "NAME" and text.startswith(_MODIFIER_WORDS) and source[token.start_pos - 1:token.start_pos].isspace():
         return MechError(f"unexpected `{text}`", span,
                          hint=f"dice modifiers are written without a space: `…d6{text}`")
+    if token.type == "NAME" and text[:1] == "D" and text[1:2].isdigit():
+        return MechError(f"unexpected `{text}`", span, hint=f"dice take a small `d`: `{text.lower()}`")
     if token.type == "COMP_OP" and "ADD_OP" in expected:
         return MechError(f"unexpected `{text}`", span,
                          hint="comparisons do not chain: write `1 < x and x < 3`")

@@ -253,6 +253,7 @@ class ScriptCompiler(Compiler):
             if kind is ast.Use:
                 raise MechError("`use` goes at the top level of a script", statement.span)
             if kind is ast.FnDef and statement.module is None:
+                self._refuse_shadowing_a_rule(statement)
                 self.static.declare(statement.name, Binding("fn", statement.name_span, statement.params))
             elif kind is ast.Let:
                 self.static.declare(statement.name, Binding("let", statement.name_span))
@@ -268,6 +269,16 @@ class ScriptCompiler(Compiler):
             for statement in code:
                 statement(ev)
         return statements_code
+
+    def _refuse_shadowing_a_rule(self, node: ast.FnDef) -> None:
+        """A script's own `fn to_hit` beside `use pbem` would leave pbem's rule in force for pbem's
+        own callers: almost always a house rule written the wrong way."""
+        for module in self.static.uses:
+            rule = module.exports.get(node.name)
+            if rule is not None and rule.kind == "fn":
+                raise MechError(f"`{node.name}` is a rule of module `{module.name}`", node.name_span,
+                                hint=f"replace it for every caller with `fn {module.name}.{node.name}(...)`; "
+                                     "for a function of your own, choose another name")
 
     def compile_Block(self, node: ast.Block):
         if self.loader is None:  # an expression alone (`mech roll`) has no statements to run
