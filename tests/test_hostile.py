@@ -13,20 +13,14 @@ by an alarm so they fail fast.
 
 from __future__ import annotations
 
-import os
-import signal
-import sys
-import tempfile
 import time
-import traceback
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
 
 import mechscript
 from mechscript import Limits, MechError
+from support import HANG_GUARD, deadline, mech_forked
 
 DEFAULT = Limits()
 
@@ -87,24 +81,6 @@ CASES = [
 IDS = [case.id for case in CASES]
 
 
-HANG_GUARD = 120  # seconds; the cases take milliseconds
-
-
-@contextmanager
-def deadline(seconds: int):
-    """Fail (instead of hanging) when the body runs longer than `seconds`: a guard against a hang,
-    generous on purpose, not a speed check (speed is measured in bench/)."""
-    def expired(signum, frame):
-        raise TimeoutError(f"still running after {seconds} s")
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def assert_names_limit(error: MechError, name: str, value: int) -> None:
     assert f"the limit `{name}` is {value}" in error.message, error.message
     assert error.hint == f"raise it with --limit {name}=N (Python: Limits({name}=N))", error.hint
@@ -162,49 +138,6 @@ def test_default_limits(source, limit, record_property):
 # ---------------------------------------------------------------------------------------------
 # The `mech run` command
 # ---------------------------------------------------------------------------------------------
-
-def mech_forked(argv: list[str], cwd: Path) -> tuple[int, str, str]:
-    """`mech ARGV` as the console script runs it (`sys.exit(main())`), in a forked child of this
-    process (the grammar already loaded). An exception escaping `main` prints its traceback and
-    exits 1, as Python does. Returns (exit status, stdout, stderr)."""
-    from mechscript import cli
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        pid = os.fork()
-        if pid == 0:  # the child: never returns
-            code = 70
-            try:
-                os.chdir(cwd)
-                os.dup2(out.fileno(), 1)
-                os.dup2(err.fileno(), 2)
-                sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
-                sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
-                sys.stdin = open(os.devnull, encoding="utf-8")
-                os.environ.pop("MECH_DEBUG", None)
-                try:
-                    code = cli.main(argv)
-                except SystemExit as exit_:
-                    code = exit_.code if isinstance(exit_.code, int) else 1
-                except BaseException:
-                    traceback.print_exc()
-                    code = 1
-                sys.stdout.flush()
-                sys.stderr.flush()
-            finally:
-                os._exit(code)
-        deadline_at = time.monotonic() + 60
-        while True:
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                break
-            if time.monotonic() > deadline_at:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                raise TimeoutError(f"mech {' '.join(argv)} still running after 60 s")
-            time.sleep(0.01)
-        out.seek(0)
-        err.seek(0)
-        return os.waitstatus_to_exitcode(status), out.read().decode(), err.read().decode()
-
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_cli_stops_with_the_limit(case, tmp_path):

@@ -25,9 +25,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import signal
 import sys
-from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 
@@ -39,6 +37,7 @@ from hypothesis.extra.lark import from_lark
 
 import mechscript
 from mechscript import Limits, MechError
+from support import deadline
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -84,23 +83,6 @@ def folder(tmp_path_factory) -> Path:
 # ---------------------------------------------------------------------------------------------
 # One script, every property
 # ---------------------------------------------------------------------------------------------
-
-class Timeout(Exception):
-    pass
-
-
-@contextmanager
-def deadline(seconds: int):
-    def expired(signum, frame):
-        raise Timeout(f"still running after {seconds} s")
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-
 
 # Characters str.splitlines() breaks lines at, besides \n and \r\n: the quoted line of an error is
 # only compared for text without them (a known bug, pinned in test_script_errors.py).

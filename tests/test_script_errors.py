@@ -20,8 +20,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import tempfile
-import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,6 +27,7 @@ import pytest
 
 import mechscript
 from mechscript import MechError
+from support import Ran, mech_forked
 
 BIN = os.path.dirname(sys.executable)
 MECH = os.path.join(BIN, "mech") if os.path.exists(os.path.join(BIN, "mech")) else "mech"
@@ -276,48 +275,6 @@ def test_check_and_run_from_source_text_agree():
 # ---------------------------------------------------------------------------------------------
 # The `mech` command
 # ---------------------------------------------------------------------------------------------
-
-class Ran:
-    def __init__(self, code: int, out: str, err: str):
-        self.code, self.out, self.err = code, out, err
-
-    def __repr__(self):
-        return f"Ran(code={self.code}, out={self.out!r}, err={self.err!r})"
-
-
-def mech_forked(argv: list[str], cwd: Path) -> Ran:
-    """`mech ARGV` as the console script runs it (`sys.exit(main())`), in a forked child of this
-    process: the grammar is already loaded, so it costs milliseconds instead of a new interpreter.
-    An exception escaping `main` prints its traceback and exits 1, as Python does."""
-    from mechscript import cli
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        pid = os.fork()
-        if pid == 0:  # the child: never returns
-            code = 70
-            try:
-                os.chdir(cwd)
-                os.dup2(out.fileno(), 1)
-                os.dup2(err.fileno(), 2)
-                sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
-                sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
-                sys.stdin = open(os.devnull, encoding="utf-8")
-                os.environ.pop("MECH_DEBUG", None)
-                try:
-                    code = cli.main(argv)
-                except SystemExit as exit_:
-                    code = exit_.code if isinstance(exit_.code, int) else 1
-                except BaseException:
-                    traceback.print_exc()
-                    code = 1
-                sys.stdout.flush()
-                sys.stderr.flush()
-            finally:
-                os._exit(code)
-        _, status = os.waitpid(pid, 0)
-        out.seek(0)
-        err.seek(0)
-        return Ran(os.waitstatus_to_exitcode(status), out.read().decode(), err.read().decode())
-
 
 def mech_process(argv: list[str], cwd: Path) -> subprocess.Popen:
     """The real `mech` command in a new process."""

@@ -1,0 +1,79 @@
+"""Helpers shared by the tests that drive `mech` as a user would and guard against hangs."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import tempfile
+import time
+import traceback
+from contextlib import contextmanager
+from pathlib import Path
+from typing import NamedTuple
+
+HANG_GUARD = 120  # seconds: a guard against a hang, generous on purpose, not a speed check
+
+
+class Ran(NamedTuple):
+    code: int
+    out: str
+    err: str
+
+
+def mech_forked(argv: list[str], cwd: Path) -> Ran:
+    """`mech ARGV` as the console script runs it (`sys.exit(main())`), in a forked child of this
+    process: the grammar is already loaded, so it costs milliseconds instead of a new interpreter.
+    An exception escaping `main` prints its traceback and exits 1, as Python does."""
+    from mechscript import cli
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        pid = os.fork()
+        if pid == 0:  # the child: never returns
+            code = 70
+            try:
+                os.chdir(cwd)
+                os.dup2(out.fileno(), 1)
+                os.dup2(err.fileno(), 2)
+                sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
+                sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
+                sys.stdin = open(os.devnull, encoding="utf-8")
+                os.environ.pop("MECH_DEBUG", None)
+                try:
+                    code = cli.main(argv)
+                except SystemExit as exit_:
+                    code = exit_.code if isinstance(exit_.code, int) else 1
+                except BaseException:
+                    traceback.print_exc()
+                    code = 1
+                sys.stdout.flush()
+                sys.stderr.flush()
+            finally:
+                os._exit(code)
+        give_up = time.monotonic() + HANG_GUARD
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            if time.monotonic() > give_up:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                raise TimeoutError(f"mech {' '.join(argv)} still running after {HANG_GUARD} s")
+            time.sleep(0.005)
+        out.seek(0)
+        err.seek(0)
+        return Ran(os.waitstatus_to_exitcode(status), out.read().decode(), err.read().decode())
+
+
+@contextmanager
+def deadline(seconds: int = HANG_GUARD):
+    """Fail (instead of hanging) when the body runs longer than `seconds`: a guard against a hang,
+    not a speed check (speed is measured in bench/)."""
+    def expired(signum, frame):
+        raise TimeoutError(f"still running after {seconds} s")
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
