@@ -54,12 +54,9 @@ def _limit(text: str) -> tuple[str, int]:
     if name not in Limits.names():
         raise argparse.ArgumentTypeError(f"unknown limit {name!r}; limits: {', '.join(Limits.names())}")
     try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a limit is NAME=N with N a whole number; got {text!r}")
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"a limit must be at least 1; got {text!r}")
-    return name, number
+        return name, _positive(value)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"a limit is NAME=N with N a whole number of at least 1; got {text!r}")
 
 
 def _positive(text: str) -> int:

@@ -12,6 +12,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
 
+from hypothesis import strategies as st
+
 HANG_GUARD = 120  # seconds: a guard against a hang, generous on purpose, not a speed check
 
 
@@ -77,3 +79,23 @@ def deadline(seconds: int = HANG_GUARD):
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def dice_token_strategies(max_half: int) -> tuple:
+    """Valid text for the dice terminals of the grammar that hypothesis cannot draw from their
+    regexes (lookarounds): (small numbers as text, {terminal: strategy})."""
+    small = st.integers(0, 12).map(str)
+    signed = st.one_of(small, st.integers(1, 3).map(lambda n: f"-{n}"))
+    cond = st.one_of(small, st.builds("".join, st.tuples(st.sampled_from([">=", "<=", ">", "<", "="]), signed)))
+    half = st.builds(lambda n, h: f"{n}{'.5' if h else ''}", st.integers(0, max_half), st.booleans())
+    return small, {
+        "POOL": st.builds(lambda a, b: f"{a}k{b}", half, half),
+        "DIE_D": st.just("d"),
+        "DIE_F": st.just("dF"),
+        "KEEP": st.builds("".join, st.tuples(st.sampled_from(["k", "kh", "kl", "dh", "dl"]), small)),
+        "EXPLODE": st.builds("".join, st.tuples(st.sampled_from(["!", "!!", "!p"]), st.one_of(st.just(""), cond))),
+        "REROLL": st.builds("".join, st.tuples(st.sampled_from(["r", "ro"]), cond)),
+        "CLAMP": st.builds("".join, st.tuples(st.sampled_from(["mi", "ma"]), signed)),
+        "COUNT": cond.map(lambda c: "c" + c),
+        "FAIL": cond.map(lambda c: "f" + c),
+    }

@@ -37,7 +37,7 @@ from hypothesis.extra.lark import from_lark
 
 import mechscript
 from mechscript import Limits, MechError
-from support import deadline
+from support import deadline, dice_token_strategies
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -164,22 +164,11 @@ NAMES = ["x", "y", "hp", "n", "f", "g", "t", "l", "r", "s", "pbem", "to_hit", "b
 
 
 def _grammar_strategies() -> dict:
-    small = st.integers(0, 12).map(str)
-    signed = st.one_of(small, st.integers(1, 3).map(lambda n: f"-{n}"))
-    cond = st.one_of(small, st.builds("".join, st.tuples(st.sampled_from([">=", "<=", ">", "<", "="]), signed)))
-    half = st.builds(lambda n, h: f"{n}{'.5' if h else ''}", st.integers(0, 12), st.booleans())
+    small, dice_tokens = dice_token_strategies(max_half=12)
     spaced = lambda *words: st.sampled_from([f" {w} " for w in words])
     strategies = {
         # lookarounds: drawn by hand, always valid
-        "POOL": st.builds(lambda a, b: f"{a}k{b}", half, half),
-        "DIE_D": st.just("d"),
-        "DIE_F": st.just("dF"),
-        "KEEP": st.builds("".join, st.tuples(st.sampled_from(["k", "kh", "kl", "dh", "dl"]), small)),
-        "EXPLODE": st.builds("".join, st.tuples(st.sampled_from(["!", "!!", "!p"]), st.one_of(st.just(""), cond))),
-        "REROLL": st.builds("".join, st.tuples(st.sampled_from(["r", "ro"]), cond)),
-        "CLAMP": st.builds("".join, st.tuples(st.sampled_from(["mi", "ma"]), signed)),
-        "COUNT": cond.map(lambda c: "c" + c),
-        "FAIL": cond.map(lambda c: "f" + c),
+        **dice_tokens,
         "_NL": st.sampled_from(["\n", "\n    ", "\n\n", "\r\n"]),
         # small values, and names from the pool
         "NUMBER": st.one_of(small, st.sampled_from(["0", "1.5", "0.5", "100", "1000000", "3"])),

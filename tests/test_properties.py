@@ -32,6 +32,7 @@ import mechscript
 from mechscript import Limits, MechError
 from mechscript.dice.faces import GivenFaces, RandomFaces
 from mechscript.dice.rollkeep import normalize
+from support import dice_token_strategies
 from mechscript.interpreter.parser import parse_expression
 
 SMALL = Limits(dice_per_roll=50, total_dice=500, explosion_depth=20, die_sides=1000)
@@ -459,21 +460,10 @@ def _name_ok(name: str) -> bool:
 def _token_strategies() -> dict:
     """Valid text for the terminals hypothesis cannot draw from their regexes (lookarounds), and
     small, fast strategies for the rest."""
-    small = st.integers(0, 12).map(str)
-    signed = st.one_of(small, st.integers(1, 3).map(lambda n: f"-{n}"))
-    cond = st.one_of(small, st.builds("".join, st.tuples(st.sampled_from([">=", "<=", ">", "<", "="]), signed)))
-    half = st.builds(lambda n, h: f"{n}{'.5' if h else ''}", st.integers(0, 15), st.booleans())
+    small, dice_tokens = dice_token_strategies(max_half=15)
     known = {
         "NUMBER": st.one_of(small, st.sampled_from(["0", "1.5", "0.5", "100", "2.25", "1000000"])),
-        "POOL": st.builds(lambda a, b: f"{a}k{b}", half, half),
-        "DIE_D": st.just("d"),
-        "DIE_F": st.just("dF"),
-        "KEEP": st.builds("".join, st.tuples(st.sampled_from(["k", "kh", "kl", "dh", "dl"]), small)),
-        "EXPLODE": st.builds("".join, st.tuples(st.sampled_from(["!", "!!", "!p"]), st.one_of(st.just(""), cond))),
-        "REROLL": st.builds("".join, st.tuples(st.sampled_from(["r", "ro"]), cond)),
-        "CLAMP": st.builds("".join, st.tuples(st.sampled_from(["mi", "ma"]), signed)),
-        "COUNT": cond.map(lambda c: "c" + c),
-        "FAIL": cond.map(lambda c: "f" + c),
+        **dice_tokens,
         "NAME": st.one_of(st.sampled_from(["true", "false"]),
                           st.sampled_from(["x", "none", "floor", "ceil", "round", "abs", "min", "max",
                                            "roll", "explode", "dodge", "kh3"]),
