@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -154,14 +155,31 @@ def roll_many(expr: str, n: int, seed: int | None = None, faces: Sequence | None
 @dataclass
 class RunResult:
     log: list[str]
-    result: dict | None = None  # the encounter's result, once scripts have encounters
+    result: dict | None = None  # the encounter's: {"winner", "rounds", "characters": {name: {side, state...}}}
     seed: int | None = None
+
+    def summary(self) -> list[str]:
+        """The encounter's result as text, after the log: who won, in how many rounds, and where
+        everyone ended."""
+        if self.result is None:
+            return []
+        winner, rounds = self.result["winner"], self.result["rounds"]
+        lines = ["", f"Result: {winner + ' win' if winner is not None else 'no winner'} after {rounds} "
+                 f"round{'' if rounds == 1 else 's'}"]
+        for name, state in self.result["characters"].items():
+            values = ", ".join(f"{key} {_plain_json(value)}" for key, value in state.items() if key != "side")
+            lines.append(f"  {name} ({state['side']}): {values}" if values else f"  {name} ({state['side']})")
+        return lines
 
     def to_json(self) -> dict:
         data = {"log": self.log, "result": self.result}
         if self.seed is not None:
             data["seed"] = self.seed
         return data
+
+
+def _plain_json(value) -> str:
+    return json.dumps(value) if not isinstance(value, str) else value
 
 
 def load_script(path_or_source: str | Path, limits: Limits = Limits()) -> Script:
@@ -193,7 +211,7 @@ def run(path_or_source: str | Path, seed: int | None = None, faces: Sequence | N
     if faces is None and seed is None:
         seed = new_seed()
     finished = script.run(face_source(seed, faces))
-    return RunResult(finished.log, None, seed if faces is None else None)
+    return RunResult(finished.log, finished.result, seed if faces is None else None)
 
 
 def check(path_or_source: str | Path, limits: Limits = Limits()) -> None:

@@ -139,11 +139,11 @@ def run_script(args) -> int:
             for line in getattr(error, "log", []):
                 print(line)
         raise
-    result = RunResult(finished.log, None, seed if args.faces is None else None)
+    result = RunResult(finished.log, finished.result, seed if args.faces is None else None)
     if args.json:
         print(json.dumps(result.to_json()))
     else:
-        for line in result.log:
+        for line in result.log + result.summary():
             print(line)
     return 0
 

@@ -218,3 +218,58 @@ class Use(Node):  # use
 @dataclass(slots=True)
 class ExprStatement(Node):  # expr_statement
     expr: Node
+
+
+@dataclass(slots=True)
+class KindItem:
+    """One line of a kind: `stat speed 1..10`, `derived hp_max = endurance`, `state hp = endurance`,
+    `gear weapon: Weapon`."""
+    what: str                     # "stat", "derived", "state" or "gear"
+    name: str
+    span: Span
+    low: Node | None = None       # stat range bounds: Number or Name
+    high: Node | None = None
+    choices: Node | None = None   # stat choices: a ListLiteral
+    value: Node | None = None     # a stat's default, a derived or state formula
+    gear_kind: str | None = None
+    gear_kind_span: Span | None = None
+
+
+@dataclass(slots=True)
+class KindDef(Node):  # kind
+    name: str
+    name_span: Span
+    items: list[KindItem]
+
+
+@dataclass(slots=True)
+class Entry:
+    """`speed 4` in a character, or `weapon Blowpipe { uses "gun" }` (a gear item with its entries)."""
+    name: str
+    span: Span
+    value: Node
+    entries: "list[Entry] | None"
+
+
+@dataclass(slots=True)
+class CharacterDef(Node):  # character
+    name: str
+    name_span: Span
+    kind: list[str]               # ["Transformer"] or ["pbem", "Transformer"]
+    kind_span: Span
+    entries: list[Entry]
+
+
+@dataclass(slots=True)
+class Side:
+    name: str
+    span: Span
+    members: list[Node]
+
+
+@dataclass(slots=True)
+class EncounterDef(Node):  # encounter
+    title: str
+    sides: list[Side]
+    until: Node | None
+    settings: list[tuple[str, Span, Node]]

@@ -170,6 +170,105 @@ class AstBuilder(Transformer):
             return ast.Use(meta_span(meta), name, path)
         return ast.Use(meta_span(meta), str(token), None)
 
+    # ---- kinds, characters, encounters ----
+
+    def kind(self, meta, children):
+        name, *items = children
+        items = [item for item in items if item is not None]
+        seen = {}
+        for item in items:
+            if item.name in seen:
+                raise MechError(f"`{item.name}` is declared twice in kind `{name}` (line {seen[item.name].line})",
+                                item.span)
+            seen[item.name] = item.span
+        return ast.KindDef(meta_span(meta), str(name), token_span(name), items)
+
+    def stat_item(self, meta, children):
+        name, values, default = children
+        item = ast.KindItem("stat", str(name), token_span(name), value=default)
+        if values is not None and values[0] == "range":
+            item.low, item.high = values[1], values[2]
+        elif values is not None:
+            item.choices = values[1]
+        return item
+
+    def stat_range(self, meta, children):
+        return ("range", children[0], children[1])
+
+    def stat_choices(self, meta, children):
+        return ("choices", children[0])
+
+    def bound(self, meta, children):
+        if len(children) == 1 and children[0].type == "NAME":
+            return ast.Name(token_span(children[0]), str(children[0]))
+        *sign, number = children
+        value = parse_number(number)
+        return ast.Number(meta_span(meta), -value if sign and str(sign[0]) == "-" else value)
+
+    def derived_item(self, meta, children):
+        name, value = children
+        return ast.KindItem("derived", str(name), token_span(name), value=value)
+
+    def state_item(self, meta, children):
+        name, value = children
+        return ast.KindItem("state", str(name), token_span(name), value=value)
+
+    def gear_item(self, meta, children):
+        name, kind = children
+        return ast.KindItem("gear", str(name), token_span(name), gear_kind=str(kind), gear_kind_span=token_span(kind))
+
+    def kind_name(self, meta, children):
+        return [str(token) for token in children], meta_span(meta)
+
+    def entries(self, meta, children):
+        entries = [child for child in children if child is not None]
+        return entries
+
+    def entry(self, meta, children):
+        name, value, entries = children
+        return ast.Entry(str(name), token_span(name), value, entries)
+
+    def character(self, meta, children):
+        name, (kind, kind_span), entries = children
+        return ast.CharacterDef(meta_span(meta), str(name), token_span(name), kind, kind_span, entries)
+
+    def encounter(self, meta, children):
+        title, *items = children
+        sides, untils, settings = [], [], []
+        for item in items:
+            if type(item) is ast.Side:
+                if any(side.name == item.name for side in sides):
+                    raise MechError(f"side `{item.name}` is declared twice", item.span)
+                sides.append(item)
+            elif type(item) is tuple and item[0] == "until":
+                untils.append(item[1])
+            elif type(item) is tuple:
+                if any(setting[0] == item[1] for setting in settings):
+                    raise MechError(f"setting `{item[1]}` is given twice", item[2])
+                settings.append(item[1:])
+        span = meta_span(meta)
+        if len(untils) > 1:
+            raise MechError("an encounter has one `until`", untils[1].span,
+                            hint="join the conditions: `until one_side_left or round > 20`")
+        if len(sides) < 2:
+            raise MechError("an encounter needs two sides or more", span,
+                            hint="side autobots: Punch\n    side decepticons: Triggerhappy, Ransack")
+        text = self._interpolate(title)
+        if len(text) != 1 or type(text[0]) is not str:
+            raise MechError("an encounter's name is plain text, without `{...}`", token_span(title))
+        return ast.EncounterDef(span, text[0], sides, untils[0] if untils else None, settings)
+
+    def side(self, meta, children):
+        name, *members = children
+        return ast.Side(str(name), token_span(name), members)
+
+    def until(self, meta, children):
+        return ("until", children[0])
+
+    def setting(self, meta, children):
+        name, value = children
+        return ("setting", str(name), token_span(name), value)
+
     def expr_statement(self, meta, children):
         return ast.ExprStatement(meta_span(meta), children[0])
 

@@ -174,3 +174,19 @@ def _contains(ev, args, options, call):
     items = _list(args[0], call.args[0], "`contains`")
     ev.step(call.span, len(items))
     return any(equal(item, args[1], ev) for item in items)
+
+
+@builtin("ended", 1, 1, "ended(encounter): whether the encounter's `until` holds before its next round "
+         "(rules modules call it in `fight`): while not ended(encounter) { ... }")
+def _ended(ev, args, options, call):
+    from .characters import ended
+    from .values import Encounter
+    if type(args[0]) is not Encounter:
+        raise MechError(f"`ended` takes an encounter, not {type_name(args[0])}", call.args[0].span)
+    return ended(ev, args[0], call.span)
+
+
+@builtin("fail", 1, 1, 'fail(message): stop the script with this message as its error: fail("no such side")')
+def _fail(ev, args, options, call):
+    from .values import format_value
+    raise MechError(format_value(args[0], ev.limits), call.span)

@@ -12,8 +12,6 @@ it too), then the statements run in order.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
@@ -26,24 +24,19 @@ from .builtins import BUILTINS
 from .errors import MechError, Span, did_you_mean
 from .evaluator import CONSTANTS, Compiler, Evaluation, binary
 from .limits import Limits, limit_error, too_deep
-from .values import Function, Module, Record, Scope, Table, TableRow, equal, format_value, type_name
+from .names import KIND_WORDS, UNSET, Binding, ModuleInfo, StaticScope
+from . import characters
+from .values import Character, Encounter, Function, Module, Record, Scope, Table, TableRow, equal, format_value, \
+    type_name
 
 STDLIB = Path(__file__).resolve().parent.parent / "stdlib"
-
-# `d`, `d6`, `dF`...: anything that reads as a die is a die, never a name (grammar, DIE_D/DIE_F).
-_READS_AS_A_DIE = re.compile(r"d(\d\w*|F\w*)?")
-
-# The value of a name its block declares but whose `let` has not run yet: reading it is an error
-# (and it hides an outer name of the same spelling, as the checker resolved it).
-UNSET = object()
-
 
 # ---- running ----
 
 class Run(Evaluation):
     """One run of a script: the evaluation's dice, plus its scopes, counters, log and modules."""
 
-    __slots__ = ("scope", "depth", "log", "modules")
+    __slots__ = ("scope", "depth", "log", "modules", "encounter", "result")
 
     def __init__(self, source: FaceSource, limits: Limits):
         super().__init__(source, limits)
@@ -51,7 +44,12 @@ class Run(Evaluation):
         self.depth = 0
         self.log: list[str] = []
         self.modules: dict[str, Module] = {}
+        self.encounter: Encounter | None = None  # the script's, once its declaration has run
+        self.result: dict | None = None          # the encounter's, once fought
 
+    def call(self, function: Function, args: list, span: Span):
+        """Calls a script function from Python (the encounter's rules)."""
+        return call_function(self, function, args, span)
 
 
 class ReturnSignal(Exception):
@@ -88,69 +86,6 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-# ---- what the checker knows about names ----
-
-@dataclass
-class Binding:
-    kind: str          # let, param, for, fn, table, module
-    span: Span | None
-    params: list[str] | None = None  # of a fn
-
-    module: "ModuleInfo | None" = None
-
-
-@dataclass
-class ModuleInfo:
-    name: str
-    path: Path
-    code: object       # runs the module's top level in the run's current scope
-    exports: dict      # name -> Binding
-
-
-class StaticScope:
-    def __init__(self, parent: "StaticScope | None", function: bool = False):
-        self.names: dict[str, Binding] = {}
-        self.parent = parent
-        self.in_function = function or (parent is not None and parent.in_function)
-        self.uses: list[ModuleInfo] = []
-
-    def declare(self, name: str, binding: Binding) -> None:
-        if name in CONSTANTS:
-            raise MechError(f"`{name}` is a constant of the language and cannot be defined", binding.span)
-        if _READS_AS_A_DIE.fullmatch(name):
-            raise MechError(f"`{name}` reads as a die, so it cannot be a name", binding.span,
-                            hint=f"choose another name, e.g. `{name}_roll` or `die`")
-        previous = self.names.get(name)
-        if previous is not None:
-            where = f" (line {previous.span.line})" if previous.span else ""
-            hint = f"change it with `{name} = ...`" if previous.kind == "let" and binding.kind == "let" else None
-            raise MechError(f"`{name}` is already defined in this block{where}", binding.span, hint=hint)
-        self.names[name] = binding
-
-    def resolve(self, name: str, span: Span) -> Binding | None:
-        scope = self
-        while scope is not None:
-            if name in scope.names:
-                return scope.names[name]
-            found = [m for m in scope.uses if name in m.exports]
-            if len(found) > 1:
-                raise MechError(f"`{name}` is defined by both `{found[0].name}` and `{found[1].name}`", span,
-                                hint=f"say which: `{found[0].name}.{name}`")
-            if found:
-                return found[0].exports[name]
-            scope = scope.parent
-        return None
-
-    def visible(self) -> set[str]:
-        names, scope = set(), self
-        while scope is not None:
-            names.update(scope.names)
-            for module in scope.uses:
-                names.update(module.exports)
-            scope = scope.parent
-        return names
-
-
 # ---- modules ----
 
 class ModuleLoader:
@@ -176,7 +111,7 @@ class ModuleLoader:
         try:
             from .parser import parse_program
             program = parse_program(text, str(path), self.limits)
-            compiler = ScriptCompiler(self.limits, self, text, str(path), path.parent)
+            compiler = ScriptCompiler(self.limits, self, text, str(path), path.parent, in_module=True)
             code, static = compiler.compile_program(program)
         except MechError as error:
             raise error.located(text, str(path))
@@ -211,13 +146,15 @@ class ScriptCompiler(Compiler):
     """Compiles statements; the expression forms it shares with `mech roll` come from Compiler."""
 
     def __init__(self, limits: Limits, loader: ModuleLoader | None, source_text: str, filename: str, folder: Path,
-                 record: bool = True):
+                 record: bool = True, in_module: bool = False):
         super().__init__(limits, record)
         self.loader = loader
         self.source_text = source_text
         self.filename = filename
         self.folder = folder
         self.static = StaticScope(None)
+        self.in_module = in_module
+        self.encounter_span: Span | None = None  # a script has one encounter
 
     # -- programs and blocks --
 
@@ -259,6 +196,9 @@ class ScriptCompiler(Compiler):
                 self.static.declare(statement.name, Binding("let", statement.name_span))
             elif kind is ast.TableDef:
                 self.static.declare(statement.name, Binding("table", statement.span))
+            elif kind is ast.CharacterDef:
+                self.static.declare(statement.name, Binding("character", statement.name_span))
+        characters.declare_kinds(self.static, [s for s in statements if type(s) is ast.KindDef])
         functions = [self.compile(s) for s in statements if type(s) is ast.FnDef]
         others = [self.compile(s) for s in statements if type(s) is not ast.FnDef]
         code = functions + others
@@ -493,6 +433,15 @@ class ScriptCompiler(Compiler):
             ev.scope.vars[name] = Table(name, built)
         return table
 
+    def compile_KindDef(self, node: ast.KindDef):
+        return characters.compile_kind(self, node)
+
+    def compile_CharacterDef(self, node: ast.CharacterDef):
+        return characters.compile_character(self, node)
+
+    def compile_EncounterDef(self, node: ast.EncounterDef):
+        return characters.compile_encounter(self, node)
+
     def compile_Assign(self, node: ast.Assign):
         """`x = v`, `rec.field = v`, `list[i] = v`; `x += v` reads and writes the same place,
         evaluating its parts (`list[d3]`) once."""
@@ -533,7 +482,7 @@ class ScriptCompiler(Compiler):
             raise MechError(f"unknown name `{target.id}`", target.span,
                             hint=f"declare it first: `let {target.id} = ...`")
         if binding.kind not in ("let", "param", "for"):
-            raise MechError(f"`{target.id}` is a {_KIND_WORDS[binding.kind]} and cannot be assigned to", target.span)
+            raise MechError(f"`{target.id}` is a {KIND_WORDS[binding.kind]} and cannot be assigned to", target.span)
         name, name_span = target.id, target.span
 
         def assign_name(ev):
@@ -595,7 +544,7 @@ class ScriptCompiler(Compiler):
             raise MechError(f"`{name}` takes {_count(len(binding.params), 'argument')}, not {len(node.args)}",
                             node.span, hint=f"fn {name.rsplit('.', 1)[-1]}({', '.join(binding.params)})")
         if binding.kind in ("table", "module"):
-            raise MechError(f"`{name}` is a {_KIND_WORDS[binding.kind]}, not a function", node.callee.span)
+            raise MechError(f"`{name}` is a {KIND_WORDS[binding.kind]}, not a function", node.callee.span)
 
     def _check_module_field(self, node: ast.Field, assigning: bool = False) -> Binding | None:
         """`pbem.to_hit`: checked now when `pbem` is a module."""
@@ -609,7 +558,7 @@ class ScriptCompiler(Compiler):
             raise MechError(f"module `{node.target.id}` has no `{node.name}`", node.name_span,
                             hint=did_you_mean(node.name, binding.module.exports))
         if assigning and rule.kind != "let":
-            raise MechError(f"`{node.target.id}.{node.name}` is a {_KIND_WORDS[rule.kind]} and cannot be assigned to",
+            raise MechError(f"`{node.target.id}.{node.name}` is a {KIND_WORDS[rule.kind]} and cannot be assigned to",
                             node.name_span, hint=f"replace a rule with `fn {node.target.id}.{node.name}(...) = ...`"
                             if rule.kind == "fn" else None)
         return rule
@@ -672,10 +621,6 @@ class ScriptCompiler(Compiler):
         return match
 
 
-_KIND_WORDS = {"fn": "function", "table": "table", "module": "module", "let": "variable", "param": "parameter",
-               "for": "loop variable"}
-
-
 def _instantiate(ev: Run, info: ModuleInfo) -> Module:
     """A module's top level runs once per run, in a scope of its own."""
     key = str(info.path)
@@ -731,6 +676,8 @@ _ROLL_FIELDS = ("total", "faces", "kept", "dropped")
 
 def _get_field(value, name: str, span: Span):
     kind = type(value)
+    if kind is Character or kind is Encounter:
+        return characters.get_field(value, name, span)
     if kind is Record:
         if name in value.fields:
             return value.fields[name]
@@ -779,6 +726,9 @@ def _set_field(value, name: str, new, span: Span) -> None:
         return
     if type(value) is Module:
         value.scope.vars[name] = new
+        return
+    if type(value) is Character or type(value) is Encounter:
+        characters.set_field(value, name, new, span)
         return
     raise MechError(f"cannot set a field of {type_name(value)}", span)
 
@@ -858,6 +808,8 @@ class Script:
         ev.scope = Scope(None)
         try:
             self.code(ev)
+            if ev.encounter is not None:
+                ev.result = characters.fight(ev, ev.encounter)
         except MechError as error:
             error.located(self.source_text, self.filename)
             error.log = ev.log  # what was said before the error

@@ -86,6 +86,39 @@ class Table:
         self.name, self.rows = name, rows
 
 
+class Kind:
+    """A kind of character declared by `kind` (its schema, compiled), and the scope it was declared
+    in: its formulas see that scope, and an encounter of its characters is fought by the `fight`
+    rule found there."""
+
+    __slots__ = ("name", "schema", "home")
+
+    def __init__(self, name: str, schema, home: Scope):
+        self.name, self.schema, self.home = name, schema, home
+
+
+class Character:
+    """A character, or a gear item, of a kind: its stats, derived values, state and gear by name.
+    Only state changes; `side` is set by the encounter it fights in."""
+
+    __slots__ = ("name", "kind", "fields", "side")
+
+    def __init__(self, name: str, kind: Kind, fields: dict):
+        self.name, self.kind, self.fields, self.side = name, kind, fields, None
+
+
+class Encounter:
+    """An encounter: its sides (in the order written), everyone in it, the rounds played, and its
+    `until` condition with the scope that condition reads."""
+
+    __slots__ = ("name", "sides", "characters", "round", "until", "scope", "settings", "span")
+
+    def __init__(self, name: str, sides: list, until, scope: Scope, settings: list, span):
+        self.name, self.sides, self.until, self.scope, self.settings, self.span = name, sides, until, scope, settings, span
+        self.characters = [member for _, members in sides for member in members]
+        self.round = 0
+
+
 def type_name(value) -> str:
     kind = type(value)
     if kind is bool:
@@ -94,12 +127,15 @@ def type_name(value) -> str:
         return "a number"
     if kind is DiceRoll or kind is KeepRoll:
         return "a roll"
+    if kind is Character:
+        return f"{value.name} (a {value.kind.name})"
     return _TYPE_NAMES.get(kind, "a value")
 
 
 _TYPE_NAMES = {
     str: "a string", list: "a list", type(None): "none", Pool: "a pool", Function: "a function",
-    Record: "a record", Module: "a module", Table: "a table", TableRow: "a table row",
+    Record: "a record", Module: "a module", Table: "a table", TableRow: "a table row", Kind: "a kind",
+    Encounter: "an encounter",
 }
 
 
@@ -140,6 +176,10 @@ def format_value(value, limits=None) -> str:
         return f"<table {value.name}>"
     if kind is TableRow:
         return f"<table row {value.name}>"
+    if kind is Character or kind is Encounter:
+        return value.name
+    if kind is Kind:
+        return f"<kind {value.name}>"
     return str(value)
 
 

@@ -1,0 +1,492 @@
+"""Kinds, characters and encounters.
+
+A rules module declares its kinds of character (`kind Transformer { stat speed 1..10 ... }`), a
+script declares characters of those kinds and an encounter between them, and the module's `fight`
+rule plays the encounter out once the script's top level has run.
+
+A character is checked twice. Its names when the script is compiled: an unknown stat (with a
+did-you-mean), a missing one, a derived value given by hand, a gear item without a name. Its values
+when it is made: a stat outside its range or not one of its choices. Everything else a kind says
+(derived values, starting state) is worked out when the character is made, from the kind's formulas,
+which see the stats above them and the names of the scope the kind was declared in.
+
+The encounter's module must define `fn fight(encounter)` (it plays the fight, keeps
+`encounter.round`, and gives the winning side's name or none) and `fn standing(character)` (whether
+a character still counts for its side, which `until` conditions read through `one_side_left`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import ast
+from .errors import MechError, Span, did_you_mean
+from .names import KIND_WORDS, Binding, StaticScope
+from .values import Character, Encounter, Function, Kind, Module, Record, Scope, Table, equal, format_value, plain, to_json, \
+    type_name
+
+# Every character has these; a kind cannot use them for its own values.
+OWN_FIELDS = ("name", "side", "kind")
+
+# What an encounter's `until` can read besides the script's names.
+UNTIL_NAMES = ("round", "one_side_left", "sides_left")
+
+# The rules an encounter's module supplies: name -> what it is called with.
+MODULE_RULES = {"fight": "encounter", "standing": "character"}
+
+
+@dataclass
+class KindInfo:
+    """What the checker knows of a kind: its names, and the static scope it was declared in."""
+
+    name: str
+    span: Span
+    stats: dict[str, bool] = field(default_factory=dict)   # name -> required (no default)
+    derived: list[str] = field(default_factory=list)
+    state: list[str] = field(default_factory=list)
+    gear: dict[str, "KindInfo"] = field(default_factory=dict)
+    scope: StaticScope | None = None
+
+
+# ---- checking and compiling ----
+
+def declare_kinds(static: StaticScope, nodes: list[ast.KindDef]) -> None:
+    """A block's kinds are known in the whole block, so a kind's gear may be declared below it."""
+    infos = []
+    for node in nodes:
+        info = KindInfo(node.name, node.name_span, scope=static)
+        for item in node.items:
+            if item.name in OWN_FIELDS:
+                raise MechError(f"`{item.name}` is every character's own {item.name}; a kind cannot declare it",
+                                item.span, hint=f"call it something else, e.g. `{item.name}_of`")
+            if item.what == "stat":
+                info.stats[item.name] = item.value is None
+            elif item.what in ("derived", "state"):
+                getattr(info, item.what).append(item.name)
+        static.declare(node.name, Binding("kind", node.name_span, schema=info))
+        infos.append((node, info))
+    for node, info in infos:
+        for item in node.items:
+            if item.what == "gear":
+                info.gear[item.name] = _resolve_kind(static, [item.gear_kind], item.gear_kind_span)
+
+
+def _resolve_kind(static: StaticScope, path: list[str], span: Span) -> KindInfo:
+    binding = static.resolve(path[0], span)
+    if len(path) == 2:
+        if binding is None or binding.kind != "module":
+            raise MechError(f"`{path[0]}` is not a module this script uses", span,
+                            hint=f"add `use {path[0]}` at the top of the script")
+        binding = binding.module.exports.get(path[1])
+        if binding is None or binding.kind != "kind":
+            kinds = [n for n, b in static.resolve(path[0], span).module.exports.items() if b.kind == "kind"]
+            raise MechError(f"module `{path[0]}` has no kind `{path[1]}`", span,
+                            hint=did_you_mean(path[1], kinds) or _kinds_hint(kinds))
+        return binding.schema
+    if binding is None:
+        kinds = _visible_kinds(static)
+        raise MechError(f"unknown kind `{path[0]}`", span, hint=did_you_mean(path[0], kinds) or _kinds_hint(kinds))
+    if binding.kind != "kind":
+        raise MechError(f"`{path[0]}` is a {KIND_WORDS[binding.kind]}, not a kind", span)
+    return binding.schema
+
+
+def _visible_kinds(static: StaticScope) -> list[str]:
+    kinds, scope = [], static
+    while scope is not None:
+        kinds += [n for n, b in scope.names.items() if b.kind == "kind"]
+        for module in scope.uses:
+            kinds += [n for n, b in module.exports.items() if b.kind == "kind"]
+        scope = scope.parent
+    return kinds
+
+
+def _kinds_hint(kinds: list[str]) -> str:
+    if kinds:
+        return "kinds known here: " + ", ".join(sorted(set(kinds)))
+    return "kinds come from rules modules: `use pbem` gives `Transformer`"
+
+
+def compile_kind(compiler, node: ast.KindDef):
+    """The statement making the kind: its formulas compiled in a scope of their own, where each
+    sees the stats, derived values and state declared above it."""
+    outer = compiler.static
+    inner = compiler.static = StaticScope(outer)
+    items = []
+    try:
+        for item in node.items:
+            if item.what == "gear":
+                items.append(("gear", item.name, item.gear_kind, item.span))
+                continue
+            code = compiler.compile(item.value) if item.value is not None else None
+            value_span = item.value.span if item.value is not None else item.span
+            if item.what == "stat":
+                low = compiler.compile(item.low) if item.low is not None else None
+                high = compiler.compile(item.high) if item.high is not None else None
+                choices = compiler.compile(item.choices) if item.choices is not None else None
+                items.append(("stat", item.name, (low, high, choices), code, value_span))
+            else:
+                items.append((item.what, item.name, None, code, value_span))
+            inner.declare(item.name, Binding("let", item.span))
+    finally:
+        compiler.static = outer
+    schema = Schema(node.name, items, compiler.source_text, compiler.filename)
+    name, span = node.name, node.span
+
+    def kind(ev):
+        ev.step(span)
+        ev.scope.vars[name] = Kind(name, schema, ev.scope)
+    return kind
+
+
+class Schema:
+    """A kind's items as compiled, in the order written: ("stat", name, (low, high, choices),
+    default, span), ("derived" | "state", name, None, formula, span), ("gear", slot, kind name, span)."""
+
+    __slots__ = ("name", "items", "state", "stats", "source_text", "filename")
+
+    def __init__(self, name: str, items: list, source_text: str, filename: str):
+        self.name, self.items = name, items
+        self.state = {item[1] for item in items if item[0] == "state"}
+        self.stats = [item[1] for item in items if item[0] == "stat"]
+        self.source_text, self.filename = source_text, filename
+
+
+def compile_character(compiler, node: ast.CharacterDef):
+    info = _resolve_kind(compiler.static, node.kind, node.kind_span)
+    compiler.static.names[node.name].schema = info
+    build = _compile_entries(compiler, info, node.entries, node.name_span)
+    kind_node = ast.Name(node.kind_span, node.kind[0]) if len(node.kind) == 1 else \
+        ast.Field(node.kind_span, ast.Name(node.kind_span, node.kind[0]), node.kind[1], node.kind_span)
+    kind_code = compiler.compile(kind_node)
+    name, span = node.name, node.span
+
+    def character(ev):
+        ev.step(span)
+        ev.scope.vars[name] = build(ev, kind_code(ev), name)
+    return character
+
+
+def _compile_entries(compiler, info: KindInfo, entries: list[ast.Entry], owner_span: Span):
+    """A character's (or a gear item's) entries, checked against its kind; gives `build(ev, kind,
+    name)` making the character."""
+    given, gear, seen = [], [], {}
+    for entry in entries:
+        if entry.name in info.gear:
+            item_name = _gear_item_name(entry)
+            build_item = _compile_entries(compiler, info.gear[entry.name], entry.entries or [], entry.value.span)
+            gear.append((entry.name, item_name, build_item))
+            continue
+        if entry.name in seen:
+            raise MechError(f"`{entry.name}` is given twice (line {seen[entry.name].line})", entry.span)
+        seen[entry.name] = entry.span
+        if entry.name in info.stats or entry.name in info.state:
+            if entry.entries is not None:
+                raise MechError(f"`{entry.name}` is a value of {info.name}; only gear items have entries of their own",
+                                entry.span)
+            given.append((entry.name, compiler.compile(entry.value), entry.value.span))
+        elif entry.name in info.derived:
+            raise MechError(f"`{entry.name}` is worked out by kind {info.name} from its stats; it cannot be given",
+                            entry.span, hint="give the stats it comes from")
+        else:
+            known = list(info.stats) + info.state + list(info.gear)
+            raise MechError(f"{info.name} has no stat `{entry.name}`", entry.span,
+                            hint=did_you_mean(entry.name, known) or f"the stats of {info.name}: {', '.join(info.stats)}")
+    missing = [stat for stat, required in info.stats.items() if required and stat not in seen]
+    if missing:
+        raise MechError(f"missing {'stat' if len(missing) == 1 else 'stats'} of {info.name}: {', '.join(missing)}",
+                        owner_span, hint="add " + "  ".join(f"{stat} N" for stat in missing))
+
+    def build(ev, kind, name):
+        if type(kind) is not Kind:
+            raise MechError(f"a character is made from a kind, and this is {type_name(kind)}", owner_span)
+        values = {stat: (code(ev), span) for stat, code, span in given}
+        items: dict[str, list] = {}
+        for slot, item_name, build_item in gear:
+            items.setdefault(slot, []).append(build_item(ev, _gear_kind(kind, slot, owner_span), item_name))
+        return make_character(ev, kind, name, values, items)
+    return build
+
+
+def _gear_item_name(entry: ast.Entry) -> str:
+    value = entry.value
+    if type(value) is ast.Name:
+        return value.id
+    if type(value) is ast.String and len(value.parts) == 1 and type(value.parts[0]) is str:
+        return value.parts[0]
+    raise MechError(f"a `{entry.name}` is named by a name or plain text", value.span,
+                    hint=f'{entry.name} Blowpipe {{ ... }}  or  {entry.name} "concussion rifle"')
+
+
+def _gear_kind(kind: Kind, slot: str, span: Span) -> Kind:
+    kind_name = next(item[2] for item in kind.schema.items if item[0] == "gear" and item[1] == slot)
+    scope = kind.home.find(kind_name)
+    gear_kind = scope.vars[kind_name] if scope is not None else None
+    if type(gear_kind) is not Kind:
+        raise MechError(f"kind `{kind_name}` (of {kind.name}'s `{slot}`) is not made yet: its `kind` has not run", span)
+    return gear_kind
+
+
+# ---- making characters ----
+
+def make_character(ev, kind: Kind, name: str, values: dict, gear: dict) -> Character:
+    """Works out the character's fields in the order its kind declares them; `values` are the
+    stats and state its declaration gives, with their spans."""
+    schema = kind.schema
+    fields: dict = {}
+    saved = ev.scope
+    ev.scope = Scope(kind.home, fields)
+    try:
+        for item in schema.items:
+            what, item_name = item[0], item[1]
+            if what == "gear":
+                fields[item_name] = gear.get(item_name, [])
+                continue
+            spec, code, span = item[2], item[3], item[4]
+            if item_name in values:
+                value, span = values[item_name]
+            else:  # a stat's default, a derived value, a state's starting value: the kind's formulas
+                value = _in_kind(ev, schema, code)
+            if what == "stat":
+                value = _checked(ev, schema, item_name, spec, value, span)
+            fields[item_name] = value
+    finally:
+        ev.scope = saved
+    return Character(name, kind, fields)
+
+
+def _in_kind(ev, schema: Schema, code):
+    """Runs a formula of the kind; its errors point into the kind's own file."""
+    try:
+        return code(ev)
+    except MechError as error:
+        raise error.located(schema.source_text, schema.filename)
+
+
+def _checked(ev, schema: Schema, stat: str, spec, value, span: Span):
+    low_code, high_code, choices_code = spec
+    value = plain(value)
+    if choices_code is not None:
+        choices = _in_kind(ev, schema, choices_code)
+        if not any(equal(value, choice, ev) for choice in choices):
+            shown = ", ".join(format_value(choice) if type(choice) is not str else f'"{choice}"' for choice in choices)
+            hint = did_you_mean(value, [c for c in choices if type(c) is str]) if type(value) is str else None
+            raise MechError(f"`{stat}` of {schema.name} is one of {shown}, not {_shown(value)}", span, hint=hint)
+    if low_code is not None:
+        low, high = _in_kind(ev, schema, low_code), _in_kind(ev, schema, high_code)
+        if type(value) is not int or not low <= value <= high:
+            raise MechError(f"`{stat}` of {schema.name} is a whole number from {format_value(low)} to "
+                            f"{format_value(high)}, not {_shown(value)}", span)
+    return value
+
+
+def _shown(value) -> str:
+    return f'"{value}"' if type(value) is str else format_value(value)
+
+
+# ---- encounters ----
+
+def compile_encounter(compiler, node: ast.EncounterDef):
+    if compiler.in_module or compiler.static.parent is not None:
+        raise MechError("an encounter is declared at the top level of the script that is run", node.span,
+                        hint="a module can hold characters; the script fighting them declares the encounter")
+    if compiler.encounter_span is not None:
+        raise MechError(f"a script has one encounter; this is its second (the first is on line "
+                        f"{compiler.encounter_span.line})", node.span,
+                        hint="put each encounter in its own script; `use` a file of shared characters")
+    compiler.encounter_span = node.span
+    infos = _check_sides(compiler, node)
+    if infos:
+        _check_module_rules(infos[0], node)
+        _check_settings(infos[0], node.settings)
+    sides = [(side.name, [(compiler.compile(m), m.span) for m in side.members]) for side in node.sides]
+    settings = [(name, span, compiler.compile(value)) for name, span, value in node.settings]
+    outer = compiler.static
+    compiler.static = StaticScope(outer)
+    for until_name in UNTIL_NAMES:
+        compiler.static.declare(until_name, Binding("let", None))
+    try:
+        until = compiler.compile(node.until) if node.until is not None else None
+    finally:
+        compiler.static = outer
+    until_span = node.until.span if node.until is not None else node.span
+    title, span = node.title, node.span
+
+    def encounter(ev):
+        ev.step(span)
+        placed = {}
+        values = []
+        for side_name, members in sides:
+            characters = []
+            for code, member_span in members:
+                character = code(ev)
+                if type(character) is not Character:
+                    raise MechError(f"a side is made of characters, and this is {type_name(character)}", member_span)
+                if id(character) in placed:
+                    raise MechError(f"{character.name} is already on side {placed[id(character)]}", member_span)
+                placed[id(character)] = side_name
+                characters.append(character)
+            values.append((side_name, characters))
+        chosen = [(name, setting_span, code(ev)) for name, setting_span, code in settings]
+        ev.encounter = Encounter(title, values, (until, until_span), ev.scope, chosen, span)
+    return encounter
+
+
+def _check_sides(compiler, node: ast.EncounterDef) -> list[KindInfo]:
+    """The kinds of the members the checker can see (characters declared by name)."""
+    infos = []
+    for side in node.sides:
+        for member in side.members:
+            if type(member) is not ast.Name:
+                continue
+            binding = compiler.static.resolve(member.id, member.span)
+            if binding is not None and binding.kind in ("fn", "table", "module", "kind"):
+                raise MechError(f"`{member.id}` is a {KIND_WORDS[binding.kind]}, not a character", member.span)
+            if binding is not None and binding.kind == "character" and binding.schema is not None:
+                infos.append((binding.schema, member))
+    for info, member in infos[1:]:
+        if info.scope is not infos[0][0].scope:
+            raise MechError(f"{member.id} is a {info.name} and {infos[0][1].id} a {infos[0][0].name} of other "
+                            "rules: one encounter is fought by one module's rules", member.span)
+    return [info for info, _ in infos]
+
+
+def _check_module_rules(info: KindInfo, node: ast.EncounterDef) -> None:
+    for rule, argument in MODULE_RULES.items():
+        binding = info.scope.names.get(rule)
+        if binding is None or binding.kind != "fn" or len(binding.params) != 1:
+            raise MechError(f"the rules of kind {info.name} have no `fn {rule}({argument})`, so they cannot fight "
+                            "an encounter", node.span,
+                            hint=f"a rules module fighting encounters defines `fight` and `standing`")
+
+
+def _check_settings(info: KindInfo, settings) -> None:
+    options = [name for name, binding in info.scope.names.items() if binding.kind == "let"]
+    for name, span, _ in settings:
+        if name not in options:
+            raise MechError(f"the rules of kind {info.name} have no option `{name}`", span,
+                            hint=did_you_mean(name, options) or
+                            ("options: " + ", ".join(options) if options else "these rules have no options"))
+
+
+def fight(ev, encounter: Encounter) -> dict:
+    """Plays the encounter with its module's `fight` rule; the result of `mech run`."""
+    home = encounter.characters[0].kind.home
+    for character in encounter.characters:
+        if character.kind.home is not home:
+            raise MechError(f"{character.name} is a {character.kind.name} of other rules than "
+                            f"{encounter.characters[0].name}: one encounter is fought by one module's rules",
+                            encounter.span)
+    rule = module_rule(home, "fight", encounter)
+    for side_name, members in encounter.sides:
+        for character in members:
+            character.side = side_name
+    for name, span, value in encounter.settings:
+        if name not in home.vars or type(home.vars[name]) in (Function, Kind, Table, Module):
+            raise MechError(f"these rules have no option `{name}`", span)
+        home.vars[name] = value
+    winner = ev.call(rule, [encounter], encounter.span)
+    sides = [side_name for side_name, _ in encounter.sides]
+    if winner is not None and winner not in sides:
+        raise MechError(f"`fight` gave {_shown(winner)} as the winner, which is not a side of the encounter "
+                        f"({', '.join(sides)}) or none", encounter.span)
+    if type(encounter.round) is not int:
+        raise MechError(f"`fight` left the encounter's round at {format_value(encounter.round)}, not a whole number",
+                        encounter.span)
+    return {"winner": winner, "rounds": encounter.round, "characters": end_states(encounter)}
+
+
+def module_rule(home: Scope, name: str, encounter: Encounter) -> Function:
+    rule = home.vars.get(name)
+    if type(rule) is not Function or len(rule.params) != 1:
+        raise MechError(f"the rules of {encounter.characters[0].kind.name} have no `fn {name}({MODULE_RULES[name]})`",
+                        encounter.span)
+    return rule
+
+
+def end_states(encounter: Encounter) -> dict:
+    """Each character's side and state at the end (names made unique if two share one)."""
+    states = {}
+    for character in encounter.characters:
+        key, n = character.name, 1
+        while key in states:
+            n += 1
+            key = f"{character.name} ({n})"
+        state = {"side": character.side}
+        state.update((name, to_json(character.fields[name])) for name in character.kind.schema.state)
+        states[key] = state
+    return states
+
+
+def ended(ev, encounter: Encounter, span: Span) -> bool:
+    """The encounter's `until` before the next round: `round` is that round's number,
+    `one_side_left` whether at most one side has anyone standing."""
+    standing = module_rule(encounter.characters[0].kind.home, "standing", encounter)
+    sides_left = 0
+    for _, members in encounter.sides:
+        for character in members:
+            answer = ev.call(standing, [character], span)
+            if type(answer) is not bool:
+                raise MechError(f"`standing` gave {type_name(answer)} for {character.name}, not true or false", span)
+            if answer:
+                sides_left += 1
+                break
+    until, until_span = encounter.until
+    if until is None:
+        return sides_left <= 1
+    saved = ev.scope
+    ev.scope = Scope(encounter.scope, {"round": encounter.round + 1, "one_side_left": sides_left <= 1,
+                                       "sides_left": sides_left})
+    try:
+        answer = until(ev)
+    finally:
+        ev.scope = saved
+    if type(answer) is not bool:
+        raise MechError(f"`until` gives true or false, not {type_name(answer)}", until_span,
+                        hint="until one_side_left or round > 20")
+    return answer
+
+
+# ---- fields ----
+
+ENCOUNTER_FIELDS = ("name", "sides", "characters", "round")
+
+
+def get_field(value, name: str, span: Span):
+    """`punch.hp`, `punch.name`, `punch.side`, `punch.kind`; `encounter.round`, `encounter.sides`..."""
+    if type(value) is Character:
+        if name in value.fields:
+            return value.fields[name]
+        if name in OWN_FIELDS:
+            return value.kind.name if name == "kind" else getattr(value, name)
+        raise MechError(f"{value.name} (a {value.kind.name}) has no `{name}`", span,
+                        hint=did_you_mean(name, list(value.fields) + list(OWN_FIELDS)))
+    if name == "sides":
+        return [Record({"name": side, "members": list(members)}) for side, members in value.sides]
+    if name == "characters":
+        return list(value.characters)
+    if name in ENCOUNTER_FIELDS:
+        return getattr(value, name)
+    raise MechError(f"an encounter has no `{name}`", span,
+                    hint=did_you_mean(name, ENCOUNTER_FIELDS) or "an encounter has: " + ", ".join(ENCOUNTER_FIELDS))
+
+
+def set_field(value, name: str, new, span: Span) -> None:
+    """Only a character's state changes (`punch.hp -= 2`), and an encounter's round count."""
+    if type(value) is Character:
+        schema = value.kind.schema
+        if name in schema.state:
+            value.fields[name] = new
+            return
+        if name in value.fields or name in OWN_FIELDS:
+            what = "stat" if name in schema.stats else "derived value" if name not in OWN_FIELDS else "own field"
+            raise MechError(f"`{name}` is a {what} of {value.name} and does not change", span,
+                            hint="what changes in a fight is the kind's state: " + ", ".join(sorted(schema.state))
+                            if schema.state else None)
+        raise MechError(f"{value.name} (a {value.kind.name}) has no `{name}`", span,
+                        hint=did_you_mean(name, schema.state))
+    if name != "round":
+        raise MechError(f"only an encounter's `round` can be set, not `{name}`", span)
+    if type(new) is not int or new < 0:
+        raise MechError(f"an encounter's round is a whole number, 0 or more, not {_shown(new)}", span)
+    value.round = new
