@@ -336,3 +336,82 @@ def test_a_target_that_fell_before_the_turn_fizzles_or_is_replaced(tmp_path, fiz
         "until round > 1", f"fizzle: {fizzle}\n    until round > 1")
     ran = fight(tmp_path, script, [3, 10, 7, 1])
     assert ran["log"][-1] == last
+
+
+def test_courage_can_follow_damage_instead_of_a_hit(tmp_path):
+    # PROPOSAL 9: a hit without damage (T4-T5) calls for a courage check; with courage_after
+    # "damaged" it does not.
+    log = fight(tmp_path, AMBUSH, [3, 10, 6, 2, 9, 1, 5, 2, 3])["log"]
+    assert log[-1] == "  Punch was hit: courage 3 <= 7, fights on"
+    script = AMBUSH.replace("until round > 1", 'courage_after: "damaged"\n    until round > 1')
+    log = fight(tmp_path, script, [3, 10, 6, 2, 9, 1, 5, 2])["log"]
+    assert log[-1] == "  Ransack attacks Punch with concussion rifle: 2+5 = 7 vs 5+4-1 = 8: miss"
+
+
+def test_a_failed_courage_check_retreats_at_once(tmp_path):
+    # L59: above Courage, the character must retreat; out of the fight, its side has lost
+    ran = fight(tmp_path, AMBUSH.replace("until round > 1", "until one_side_left or round > 5"),
+                [3, 10, 6, 2, 9, 1, 5, 2, 8])
+    assert ran["log"][-1] == "  Punch was hit: courage 8 > 7, retreats"
+    assert (ran["result"]["winner"], ran["result"]["rounds"]) == ("decepticons", 1)
+    assert ran["result"]["characters"]["Punch"]["status"] == "retreated"
+
+
+def test_the_defense_penalty_can_count_hits_only(tmp_path):
+    # PROPOSAL 7: by default a missed attack lowers the next defense too (5+4-1 above, after a hit);
+    # with penalty_counts "hits", Bob's first two defenses (misses) leave the third at +5.
+    script = BOB.replace("until round > 1", 'penalty_counts: "hits"\n    until round > 1')
+    attacks = [line for line in fight(tmp_path, script, [4, 1, 4, 1, 4, 1, 10, 1])["log"] if "attacks Bob" in line]
+    assert [line.rsplit(": ", 2)[1] for line in attacks] == ["1+5 = 6 vs 4+5 = 9"] * 3
+
+
+def test_resisting_with_hit_points_left(tmp_path):
+    # PROPOSAL 5: by default the Endurance stat never drops; with resist_with "hp" the damage roll
+    # adds the hit points left.
+    script = BRAWL.replace("until round > 3", 'resist_with: "hp"\n    until round > 2')
+    damage = [line for line in fight(tmp_path, script, [2, 9, 3, 4, 10, 1, 1, 2, 9, 3, 4])["log"]
+              if line.startswith("    damage")]
+    assert damage == ["    damage 4+10 = 14 vs endurance 3+6 = 9: Punch takes 5 (Punch 1/6 hp)",
+                      "    damage 4+10 = 14 vs endurance 3+1 = 4: Punch takes 10 (Punch -9/6 hp): Punch is dead"]
+
+
+def test_unconscious_characters_can_be_spared(tmp_path):
+    # PROPOSAL 6 as an option: with attack_unconscious false, Brawler's declared attack on the
+    # unconscious Punch fizzles (and by default he would not have chosen him: see pick_target).
+    script = BRAWL.replace("until round > 3", "attack_unconscious: false\n    until round > 2")
+    log = fight(tmp_path, script, [2, 9, 3, 5])["log"]  # round 1: 6 damage, Punch unconscious
+    assert log[-1] == "  Brawler's attack on Punch fizzles: Punch is unconscious"
+
+
+def test_surprise_by_each_member_who_passes(tmp_path):
+    # PROPOSAL 4: by default one failed check spoils the surprise for the whole side; with
+    # surprise_needs "each", those who pass attack alone in round 1.
+    two = SURPRISE.replace("side decepticons: TerrorTank", "side decepticons: TerrorTank, Ravage").replace(
+        "character Jazz", "character Ravage is Transformer { speed 2 skill 3 rank 1 firepower 5 strength 5 "
+        "endurance 5 courage 5 }\ncharacter Jazz")
+    log = fight(tmp_path, two, [6, 9, 10, 1, 10, 1, 10, 1])["log"]  # TerrorTank passes, Ravage fails
+    assert "  surprise fails: combat opens as a Military attack" in log
+    each = two.replace("until round > 1", 'surprise_needs: "each"\n    until round > 1')
+    log = fight(tmp_path, each, [6, 9, 10, 1])["log"]
+    assert log[3:6] == ["  surprise: TerrorTank attack first", "Round 1", "  TerrorTank declares: attack Jazz with gun"]
+    assert sum("declares" in line for line in log) == 1
+
+
+@pytest.mark.parametrize("face, passed", [(5, "true"), (6, "false")])
+def test_an_assorted_roll_is_d10_under_a_stat(tmp_path, face, passed):
+    # L66, PROPOSAL 12: the referee names the stat, Skill unless said: `pbem.check(c)`
+    script = "use pbem\ncharacter Jazz is Transformer { speed 8 skill 5 rank 2 firepower 5 strength 5 " \
+             "endurance 5 courage 5 }\nsay pbem.check(Jazz)\npbem.check_stat = \"speed\"\nsay pbem.check(Jazz)\n"
+    assert fight(tmp_path, script, [face, face + 3])["log"] == [passed, "false" if face + 3 > 8 else "true"]
+
+
+def test_stats_are_checked_against_the_ranges_of_the_text(tmp_path):
+    # PROPOSAL 3: whole numbers from 1 to 10, an option of the module (stat_high)
+    path = tmp_path / "fight.mech"
+    path.write_text("use pbem\ncharacter Jazz is Transformer { speed 11 skill 5 rank 2 firepower 5 strength 5 "
+                    "endurance 5 courage 5 }\n")
+    ran = mech_forked(["run", str(path)], tmp_path)
+    assert ran.code == 1 and "fight.mech:2:39: `speed` of Transformer is a whole number from 1 to 10, not 11" in ran.err
+    path.write_text("use pbem\npbem.stat_high = 12\ncharacter Jazz is Transformer { speed 11 skill 5 rank 2 "
+                    "firepower 5 strength 5 endurance 5 courage 5 }\nsay Jazz.speed\n")
+    assert mech_forked(["run", str(path)], tmp_path).out == "11\n"
