@@ -18,9 +18,11 @@ a character still counts for its side, which `until` conditions read through `on
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from . import ast
 from .errors import MechError, Span, did_you_mean
+from .limits import limit_error
 from .names import KIND_WORDS, Binding, StaticScope
 from .values import Character, Encounter, Function, Kind, Module, Record, Scope, Table, equal, format_value, plain, to_json, \
     type_name
@@ -121,13 +123,18 @@ def compile_kind(compiler, node: ast.KindDef):
             code = compiler.compile(item.value) if item.value is not None else None
             value_span = item.value.span if item.value is not None else item.span
             if item.what == "stat":
-                low = compiler.compile(item.low) if item.low is not None else None
-                high = compiler.compile(item.high) if item.high is not None else None
+                low = _bound(compiler, item.low) if item.low is not None else None
+                high = _bound(compiler, item.high) if item.high is not None else None
                 choices = compiler.compile(item.choices) if item.choices is not None else None
                 items.append(("stat", item.name, (low, high, choices), code, value_span))
             else:
                 items.append((item.what, item.name, None, code, value_span))
             inner.declare(item.name, Binding("let", item.span))
+    except MechError as error:
+        below = [later.name for later in node.items[node.items.index(item) + 1:]]
+        if any(error.message == f"unknown name `{later}`" for later in below):  # not `did you mean true?`
+            error.hint = f"a formula sees the items above it, and this one is declared below `{item.name}`"
+        raise
     finally:
         compiler.static = outer
     schema = Schema(node.name, items, compiler.source_text, compiler.filename)
@@ -139,6 +146,18 @@ def compile_kind(compiler, node: ast.KindDef):
     return kind
 
 
+def _bound(compiler, node: ast.Node):
+    """A range's bound (`1..top`): a number, checked when the kind's range is used."""
+    code, span = compiler.compile(node), node.span
+
+    def bound(ev):
+        value = plain(code(ev))
+        if type(value) is bool or not isinstance(value, (int, Fraction)):
+            raise MechError(f"a stat's range goes between numbers, and this is {type_name(value)}", span)
+        return value
+    return bound
+
+
 class Schema:
     """A kind's items as compiled, in the order written: ("stat", name, (low, high, choices),
     default, span), ("derived" | "state", name, None, formula, span), ("gear", slot, kind name, span)."""
@@ -147,7 +166,7 @@ class Schema:
 
     def __init__(self, name: str, items: list, source_text: str, filename: str):
         self.name, self.items = name, items
-        self.state = {item[1] for item in items if item[0] == "state"}
+        self.state = [item[1] for item in items if item[0] == "state"]  # in the order declared
         self.stats = [item[1] for item in items if item[0] == "stat"]
         self.source_text, self.filename = source_text, filename
 
@@ -243,12 +262,16 @@ def make_character(ev, kind: Kind, name: str, values: dict, gear: dict) -> Chara
                 fields[item_name] = gear.get(item_name, [])
                 continue
             spec, code, span = item[2], item[3], item[4]
-            if item_name in values:
+            given = item_name in values
+            if given:
                 value, span = values[item_name]
             else:  # a stat's default, a derived value, a state's starting value: the kind's formulas
                 value = _in_kind(ev, schema, code)
             if what == "stat":
-                value = _checked(ev, schema, item_name, spec, value, span)
+                try:
+                    value = _checked(ev, schema, item_name, spec, value, span)
+                except MechError as error:
+                    raise error if given else error.located(schema.source_text, schema.filename)
             fields[item_name] = value
     finally:
         ev.scope = saved
@@ -306,11 +329,11 @@ def compile_encounter(compiler, node: ast.EncounterDef):
     for until_name in UNTIL_NAMES:
         compiler.static.declare(until_name, Binding("let", None))
     try:
-        until = compiler.compile(node.until) if node.until is not None else None
+        until = _until(compiler, compiler.compile(node.until), node.until.span) if node.until is not None else None
     finally:
         compiler.static = outer
     until_span = node.until.span if node.until is not None else node.span
-    title, span = node.title, node.span
+    title, span, source = node.title, node.span, (compiler.source_text, compiler.filename)
 
     def encounter(ev):
         ev.step(span)
@@ -328,8 +351,24 @@ def compile_encounter(compiler, node: ast.EncounterDef):
                 characters.append(character)
             values.append((side_name, characters))
         chosen = [(name, setting_span, code(ev)) for name, setting_span, code in settings]
-        ev.encounter = Encounter(title, values, (until, until_span), ev.scope, chosen, span)
+        ev.encounter = Encounter(title, values, (until, until_span), ev.scope, chosen, span, source)
     return encounter
+
+
+def _until(compiler, code, span: Span):
+    """`until` runs when the module's `fight` calls `ended`; its errors are the script's, not the module's."""
+    source_text, filename = compiler.source_text, compiler.filename
+
+    def until(ev):
+        try:
+            answer = code(ev)
+            if type(answer) is not bool:
+                raise MechError(f"`until` gives true or false, not {type_name(answer)}", span,
+                                hint="until one_side_left or round > 20")
+            return answer
+        except MechError as error:
+            raise error.located(source_text, filename)
+    return until
 
 
 def _check_sides(compiler, node: ast.EncounterDef) -> list[KindInfo]:
@@ -420,7 +459,7 @@ def end_states(encounter: Encounter) -> dict:
 
 def ended(ev, encounter: Encounter, span: Span) -> bool:
     """The encounter's `until` before the next round: `round` is that round's number,
-    `one_side_left` whether at most one side has anyone standing."""
+    `one_side_left` whether at most one side has anyone standing. Its errors point into the script."""
     standing = module_rule(encounter.characters[0].kind.home, "standing", encounter)
     sides_left = 0
     for _, members in encounter.sides:
@@ -432,19 +471,27 @@ def ended(ev, encounter: Encounter, span: Span) -> bool:
                 sides_left += 1
                 break
     until, until_span = encounter.until
-    if until is None:
-        return sides_left <= 1
-    saved = ev.scope
-    ev.scope = Scope(encounter.scope, {"round": encounter.round + 1, "one_side_left": sides_left <= 1,
-                                       "sides_left": sides_left})
     try:
-        answer = until(ev)
-    finally:
-        ev.scope = saved
-    if type(answer) is not bool:
-        raise MechError(f"`until` gives true or false, not {type_name(answer)}", until_span,
-                        hint="until one_side_left or round > 20")
-    return answer
+        if encounter.round >= ev.limits.rounds:
+            error = limit_error("rounds", f"the encounter went {encounter.round} rounds and its `until` never held",
+                                ev.limits.rounds, until_span)
+            error.hint = "end it after some rounds too: `until one_side_left or round > 20`; " + error.hint
+            raise error
+        if until is None:
+            return sides_left <= 1
+        saved = ev.scope
+        ev.scope = Scope(encounter.scope, {"round": encounter.round + 1, "one_side_left": sides_left <= 1,
+                                           "sides_left": sides_left})
+        try:
+            answer = until(ev)
+        finally:
+            ev.scope = saved
+        if type(answer) is not bool:
+            raise MechError(f"`until` gives true or false, not {type_name(answer)}", until_span,
+                            hint="until one_side_left or round > 20")
+        return answer
+    except MechError as error:
+        raise error.located(*encounter.source)
 
 
 # ---- fields ----
@@ -479,8 +526,10 @@ def set_field(value, name: str, new, span: Span) -> None:
             value.fields[name] = new
             return
         if name in value.fields or name in OWN_FIELDS:
-            what = "stat" if name in schema.stats else "derived value" if name not in OWN_FIELDS else "own field"
-            raise MechError(f"`{name}` is a {what} of {value.name} and does not change", span,
+            slots = [item[1] for item in schema.items if item[0] == "gear"]
+            what = "a stat" if name in schema.stats else "a gear list" if name in slots else \
+                "an own field" if name in OWN_FIELDS else "a derived value"
+            raise MechError(f"`{name}` is {what} of {value.name} and does not change", span,
                             hint="what changes in a fight is the kind's state: " + ", ".join(sorted(schema.state))
                             if schema.state else None)
         raise MechError(f"{value.name} (a {value.kind.name}) has no `{name}`", span,
