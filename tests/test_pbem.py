@@ -415,3 +415,22 @@ def test_stats_are_checked_against_the_ranges_of_the_text(tmp_path):
     path.write_text("use pbem\npbem.stat_high = 12\ncharacter Jazz is Transformer { speed 11 skill 5 rank 2 "
                     "firepower 5 strength 5 endurance 5 courage 5 }\nsay Jazz.speed\n")
     assert mech_forked(["run", str(path)], tmp_path).out == "11\n"
+
+
+def test_a_fight_that_cannot_end_stops_at_the_rounds_limit_with_a_clear_error(tmp_path):
+    # Firepower 1 against Endurance 10 never wins, and Courage 10 never fails: no side can lose.
+    path = tmp_path / "stalemate.mech"
+    path.write_text("use pbem\n"
+                    "character A is Transformer { speed 4 skill 7 rank 3 firepower 1 strength 1 endurance 10 courage 10 }\n"
+                    "character B is Transformer { speed 4 skill 7 rank 3 firepower 1 strength 1 endurance 10 courage 10 }\n"
+                    'encounter "stalemate" {\n    side a: A\n    side b: B\n}\n')
+    ran = mech_forked(["run", str(path), "--seed", "1", "--limit", "rounds=5"], tmp_path)
+    assert ran.code == 1
+    assert ran.err.splitlines()[:4] == [
+        f"{path}:4:1: the encounter went 5 rounds and its `until` never held; the limit `rounds` is 5",
+        '  encounter "stalemate" {',
+        "  ^~~~~~~~~~~~~~~~~~~~~~~",
+        "  hint: end it after some rounds too: `until one_side_left or round > 20`; raise it with --limit rounds=N "
+        "(Python: Limits(rounds=N))",
+    ]
+    assert ran.out.count("Round ") == 5

@@ -329,7 +329,7 @@ def compile_encounter(compiler, node: ast.EncounterDef):
     for until_name in UNTIL_NAMES:
         compiler.static.declare(until_name, Binding("let", None))
     try:
-        until = _until(compiler, compiler.compile(node.until), node.until.span) if node.until is not None else None
+        until = compiler.compile(node.until) if node.until is not None else None
     finally:
         compiler.static = outer
     until_span = node.until.span if node.until is not None else node.span
@@ -353,22 +353,6 @@ def compile_encounter(compiler, node: ast.EncounterDef):
         chosen = [(name, setting_span, code(ev)) for name, setting_span, code in settings]
         ev.encounter = Encounter(title, values, (until, until_span), ev.scope, chosen, span, source)
     return encounter
-
-
-def _until(compiler, code, span: Span):
-    """`until` runs when the module's `fight` calls `ended`; its errors are the script's, not the module's."""
-    source_text, filename = compiler.source_text, compiler.filename
-
-    def until(ev):
-        try:
-            answer = code(ev)
-            if type(answer) is not bool:
-                raise MechError(f"`until` gives true or false, not {type_name(answer)}", span,
-                                hint="until one_side_left or round > 20")
-            return answer
-        except MechError as error:
-            raise error.located(source_text, filename)
-    return until
 
 
 def _check_sides(compiler, node: ast.EncounterDef) -> list[KindInfo]:

@@ -28,6 +28,7 @@ class Limits:
     list_size: int = 100_000            # items in one list
     string_size: int = 100_000          # characters in one string
     output_lines: int = 10_000          # lines `say` may print in one run
+    rounds: int = 1_000                 # rounds of one encounter
     number_bits: int = 10_000           # size of one whole number (about 3,000 digits)
 
     @classmethod

@@ -111,10 +111,11 @@ class Encounter:
     """An encounter: its sides (in the order written), everyone in it, the rounds played, and its
     `until` condition with the scope that condition reads."""
 
-    __slots__ = ("name", "sides", "characters", "round", "until", "scope", "settings", "span")
+    __slots__ = ("name", "sides", "characters", "round", "until", "scope", "settings", "span", "source")
 
-    def __init__(self, name: str, sides: list, until, scope: Scope, settings: list, span):
+    def __init__(self, name: str, sides: list, until, scope: Scope, settings: list, span, source: tuple):
         self.name, self.sides, self.until, self.scope, self.settings, self.span = name, sides, until, scope, settings, span
+        self.source = source  # (text, filename) of the script declaring it: where its spans point
         self.characters = [member for _, members in sides for member in members]
         self.round = 0
 
