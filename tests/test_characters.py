@@ -591,3 +591,37 @@ class TestEncounters:
                                              "    until one_side_left or round > max_rounds\n}\n"))
         ran = mech_forked(["check", str(script)], tmp_path)
         assert (ran.code, ran.out) == (0, f"{script}: ok\n"), ran
+
+
+def test_the_words_of_declarations_are_names_everywhere_else(tmp_path):
+    # `encounter`, `character`, `kind` start declarations, `stat`, `state`, `side`, `until`... lines in
+    # them; elsewhere they are names, even at the start of a line.
+    result, _ = run_script(tmp_path, """\
+let state = 1
+state += 1
+let side = "left"
+let until = 3
+let kind = [state, side, until]
+kind[0] = 5
+say kind
+kind Robot {
+    stat speed 1..10
+    state hp = 2
+}
+fn standing(character) = character.hp > 0
+fn fight(encounter) {
+    while not ended(encounter) {
+        encounter.round += 1
+        for character in encounter.characters { character.hp -= 1 }
+    }
+    return none
+}
+character A is Robot { speed 3 }
+character B is Robot { speed 4 }
+encounter "words" {
+    side a: A
+    side b: B
+}
+""")
+    assert result.log == ['[5, "left", 3]']
+    assert result.result["rounds"] == 2

@@ -8,7 +8,7 @@ from fractions import Fraction
 from lark import Token, Transformer, v_args
 
 from . import ast
-from .errors import MechError, Span
+from .errors import MechError, Span, did_you_mean
 
 # A modifier token is one word of the notation (`kh3`, `!>=5`, `ro<2`); these split it into its
 # parts. The grammar has already decided where each token starts and ends.
@@ -173,7 +173,7 @@ class AstBuilder(Transformer):
     # ---- kinds, characters, encounters ----
 
     def kind(self, meta, children):
-        name, *items = children
+        _, name, *items = children
         items = [item for item in items if item is not None]
         seen = {}
         for item in items:
@@ -183,9 +183,13 @@ class AstBuilder(Transformer):
             seen[item.name] = item.span
         return ast.KindDef(meta_span(meta), str(name), token_span(name), items)
 
-    def stat_item(self, meta, children):
-        name, values, default = children
-        item = ast.KindItem("stat", str(name), token_span(name), value=default)
+    def value_item(self, meta, children):
+        word, name, values, value = children
+        what = _kind_word(word, ("stat", "derived", "state"))
+        if what != "stat" and (values is not None or value is None):
+            raise MechError(f"`{what} {name}` is worked out by a formula: `{what} {name} = ...`", meta_span(meta),
+                            hint="only a stat has a range or choices: `stat speed 1..10`")
+        item = ast.KindItem(what, str(name), token_span(name), value=value)
         if values is not None and values[0] == "range":
             item.low, item.high = values[1], values[2]
         elif values is not None:
@@ -205,16 +209,9 @@ class AstBuilder(Transformer):
         value = parse_number(number)
         return ast.Number(meta_span(meta), -value if sign and str(sign[0]) == "-" else value)
 
-    def derived_item(self, meta, children):
-        name, value = children
-        return ast.KindItem("derived", str(name), token_span(name), value=value)
-
-    def state_item(self, meta, children):
-        name, value = children
-        return ast.KindItem("state", str(name), token_span(name), value=value)
-
     def gear_item(self, meta, children):
-        name, kind = children
+        word, name, kind = children
+        _kind_word(word, ("gear",))
         return ast.KindItem("gear", str(name), token_span(name), gear_kind=str(kind), gear_kind_span=token_span(kind))
 
     def kind_name(self, meta, children):
@@ -229,11 +226,11 @@ class AstBuilder(Transformer):
         return ast.Entry(str(name), token_span(name), value, entries)
 
     def character(self, meta, children):
-        name, (kind, kind_span), entries = children
+        _, name, (kind, kind_span), entries = children
         return ast.CharacterDef(meta_span(meta), str(name), token_span(name), kind, kind_span, entries)
 
     def encounter(self, meta, children):
-        title, *items = children
+        _, title, *items = children
         sides, untils, settings = [], [], []
         for item in items:
             if type(item) is ast.Side:
@@ -259,14 +256,20 @@ class AstBuilder(Transformer):
         return ast.EncounterDef(span, text[0], sides, untils[0] if untils else None, settings)
 
     def side(self, meta, children):
-        name, *members = children
+        word, name, *members = children
+        _encounter_word(word, "side", "side autobots: Punch, Jazz")
         return ast.Side(str(name), token_span(name), members)
 
     def until(self, meta, children):
-        return ("until", children[0])
+        word, condition = children
+        _encounter_word(word, "until", "until one_side_left or round > 20")
+        return ("until", condition)
 
     def setting(self, meta, children):
         name, value = children
+        if str(name) in ("side", "until"):
+            raise MechError(f"`{name}` is written without a `:` after it", token_span(name),
+                            hint="side autobots: Punch, Jazz" if str(name) == "side" else "until one_side_left or round > 20")
         return ("setting", str(name), token_span(name), value)
 
     def expr_statement(self, meta, children):
@@ -452,6 +455,21 @@ class AstBuilder(Transformer):
             return ast.Modifier(kind, int(number), None, span)
         condition = ast.Condition(op or "=", int(number)) if number is not None else None
         return ast.Modifier(kind, None, condition, span)
+
+
+def _kind_word(word: Token, allowed: tuple) -> str:
+    """The first word of a line of a kind: a name, checked here (see the grammar's kind_item)."""
+    if str(word) not in allowed:
+        raise MechError(f"a line of a kind starts with {' or '.join(f'`{w}`' for w in allowed)}, not `{word}`",
+                        token_span(word), hint=did_you_mean(str(word), allowed) or
+                        "stat speed 1..10 | derived hp_max = endurance | state hp = hp_max | gear weapon: Weapon")
+    return str(word)
+
+
+def _encounter_word(word: Token, expected: str, example: str) -> None:
+    if str(word) != expected:
+        raise MechError(f"an encounter has sides (`side NAME: ...`), settings (`NAME: value`) and `until`; "
+                        f"`{word}` is none of them", token_span(word), hint=example)
 
 
 def _touching(count, die: Token) -> None:

@@ -22,6 +22,7 @@ _TERMINAL_WORDS = {
     "DIE_D": "a die such as `d6`",
     "DIE_F": "`dF`",
     "NAME": "a name",
+    "KIND": "a name", "CHARACTER": "a name", "ENCOUNTER": "a name",  # declaration words, names elsewhere
     "LPAR": "`(`",
     "RPAR": "`)`",
     "LSQB": "`[`",
