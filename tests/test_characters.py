@@ -143,9 +143,9 @@ CASES = [
     Case("unknown_stat_lists_the_stats", use("character Punch is Robot { strength 6  armor 3 }\n"),
          "Robot has no stat `armor`", 2, "armor", "the stats of Robot: strength, speed, style"),
     Case("missing_stat", use("character Punch is Robot { speed 4 }\n"),
-         "missing stat of Robot: strength", 2, "Punch", "add strength N"),
+         "missing stat of Robot: strength", 2, "Punch", "add strength ..."),
     Case("missing_stats", "kind Jet {\n    stat altitude 1..10\n    stat thrust 1..10\n}\ncharacter Starscream is Jet { }\n",
-         "missing stats of Jet: altitude, thrust", 5, "Starscream", "add altitude N  thrust N", modules={}),
+         "missing stats of Jet: altitude, thrust", 5, "Starscream", "add altitude ...  thrust ...", modules={}),
     Case("derived_given_by_hand", use("character Punch is Robot { strength 6  hp_max 20 }\n"),
          "`hp_max` is worked out by kind Robot from its stats; it cannot be given", 2, "hp_max",
          "give the stats it comes from"),
@@ -198,7 +198,7 @@ CASES = [
     Case("value_below_its_range", use("character Punch is Robot { strength 6  speed 0 }\n"),
          "`speed` of Robot is a whole number from 1 to 10, not 0", 2, "0", None, when="run"),
     Case("value_not_a_choice_did_you_mean", use('character Punch is Robot { strength 6  style "gunn" }\n'),
-         '`style` of Robot is one of "gun", "fists", not "gunn"', 2, '"gunn"', "did you mean `gun`?", when="run"),
+         '`style` of Robot is one of "gun", "fists", not "gunn"', 2, '"gunn"', 'did you mean "gun"?', when="run"),
     Case("value_not_a_choice", use('character Punch is Robot { strength 6  style "laser" }\n'),
          '`style` of Robot is one of "gun", "fists", not "laser"', 2, '"laser"', None, when="run"),
     Case("number_for_choices", use("character Punch is Robot { strength 6  style 3 }\n"),
@@ -212,7 +212,7 @@ CASES = [
     Case("gear_item_value_out_of_range", use("character Punch is Robot { strength 6\n    weapon Blowpipe { power 9 }\n}\n"),
          "`power` of Weapon is a whole number from 1 to 5, not 9", 3, "9", None, when="run"),
     Case("gear_item_not_a_choice", use('character Punch is Robot { strength 6  weapon Sword { uses "blades" } }\n'),
-         '`uses` of Weapon is one of "gun", "fists", "blade", not "blades"', 2, '"blades"', "did you mean `blade`?",
+         '`uses` of Weapon is one of "gun", "fists", "blade", not "blades"', 2, '"blades"', 'did you mean "blade"?',
          when="run"),
     # the kind's own mistakes are shown in the kind's file, not in the script making the character
     Case("default_outside_its_range", "use broken\ncharacter G is Gauge { }\n",
@@ -258,7 +258,7 @@ CASES = [
     # ---- the encounter's sides ----
     Case("encounter_with_one_side", use(TWO + 'encounter "Alone" {\n    side autobots: Punch, Ransack\n}\n'),
          "an encounter needs two sides or more", 4, 'encounter "Alone" {',
-         "side autobots: Punch\n    side decepticons: Triggerhappy, Ransack"),
+         "one `side NAME: ...` line per side: side decepticons: Triggerhappy, Ransack"),
     Case("side_declared_twice", use(TWO + 'encounter "Twice" {\n    side autobots: Punch\n    side autobots: Ransack\n}\n'),
          "side `autobots` is declared twice", 6, "autobots", None),
     Case("a_function_on_a_side", use(TWO + 'encounter "E" {\n    side autobots: Punch\n    side decepticons: standing\n}\n'),
@@ -625,3 +625,21 @@ encounter "words" {
 """)
     assert result.log == ['[5, "left", 3]']
     assert result.result["rounds"] == 2
+
+
+def test_gear_lists_do_not_change(tmp_path):
+    # only state changes: reading a gear list gives a copy
+    result, _ = run_script(tmp_path, """\
+kind Weapon {
+    stat uses ["gun", "fists"] = "gun"
+}
+kind Robot {
+    gear weapon: Weapon
+}
+character A is Robot { weapon Gun }
+let weapons = A.weapon
+push(weapons, A.weapon[0])
+push(A.weapon, A.weapon[0])
+say [len(weapons), len(A.weapon)]
+""")
+    assert result.log == ["[2, 1]"]

@@ -249,7 +249,7 @@ class AstBuilder(Transformer):
                             hint="join the conditions: `until one_side_left or round > 20`")
         if len(sides) < 2:
             raise MechError("an encounter needs two sides or more", span,
-                            hint="side autobots: Punch\n    side decepticons: Triggerhappy, Ransack")
+                            hint="one `side NAME: ...` line per side: side decepticons: Triggerhappy, Ransack")
         text = self._interpolate(title)
         if len(text) != 1 or type(text[0]) is not str:
             raise MechError("an encounter's name is plain text, without `{...}`", token_span(title))

@@ -214,7 +214,7 @@ def _compile_entries(compiler, info: KindInfo, entries: list[ast.Entry], owner_s
     missing = [stat for stat, required in info.stats.items() if required and stat not in seen]
     if missing:
         raise MechError(f"missing {'stat' if len(missing) == 1 else 'stats'} of {info.name}: {', '.join(missing)}",
-                        owner_span, hint="add " + "  ".join(f"{stat} N" for stat in missing))
+                        owner_span, hint="add " + "  ".join(f"{stat} ..." for stat in missing))
 
     def build(ev, kind, name):
         if type(kind) is not Kind:
@@ -293,7 +293,8 @@ def _checked(ev, schema: Schema, stat: str, spec, value, span: Span):
         choices = _in_kind(ev, schema, choices_code)
         if not any(equal(value, choice, ev) for choice in choices):
             shown = ", ".join(format_value(choice) if type(choice) is not str else f'"{choice}"' for choice in choices)
-            hint = did_you_mean(value, [c for c in choices if type(c) is str]) if type(value) is str else None
+            close = did_you_mean(value, [c for c in choices if type(c) is str]) if type(value) is str else None
+            hint = close.replace("`", '"') if close else None
             raise MechError(f"`{stat}` of {schema.name} is one of {shown}, not {_shown(value)}", span, hint=hint)
     if low_code is not None:
         low, high = _in_kind(ev, schema, low_code), _in_kind(ev, schema, high_code)
@@ -487,7 +488,9 @@ def get_field(value, name: str, span: Span):
     """`punch.hp`, `punch.name`, `punch.side`, `punch.kind`; `encounter.round`, `encounter.sides`..."""
     if type(value) is Character:
         if name in value.fields:
-            return value.fields[name]
+            field = value.fields[name]
+            # only state changes: a gear list (or a list stat) is given as a copy
+            return list(field) if type(field) is list and name not in value.kind.schema.state else field
         if name in OWN_FIELDS:
             return value.kind.name if name == "kind" else getattr(value, name)
         raise MechError(f"{value.name} (a {value.kind.name}) has no `{name}`", span,
