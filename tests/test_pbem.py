@@ -7,10 +7,13 @@ a house rule, changing the fight as it should."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from support import mech_forked
+
+ROOT_TESTS = Path(__file__).parent
 
 # The three Transformers of L20-44. The text gives Punch's Speed 4 and Endurance 6, Triggerhappy's
 # Speed 7, Skill 6 and Firepower 8, Ransack's Speed 3; the rest is chosen.
@@ -46,7 +49,8 @@ def test_t2_t4_t5_declaring_and_acting_order_to_hit_and_no_damage(tmp_path):
     # Punch was hit, so he checks courage at the end of the round (L59): 3 <= 7.
     ran = fight(tmp_path, AMBUSH, [3, 10, 6, 2, 9, 1, 5, 2, 3])
     assert ran["log"] == [
-        "Punch is attacked: acting order Triggerhappy (7), Punch (4), Ransack (3)",
+        "Punch is attacked: autobots (Punch) against decepticons (Triggerhappy, Ransack)",
+        "Acting order: Triggerhappy (7), Punch (4), Ransack (3)",
         "Round 1",
         # T2: "Ransack must declare his attack first, then Punch, then Triggerhappy" (L22)
         "  Ransack declares: attack Punch with concussion rifle",
@@ -62,13 +66,14 @@ def test_t2_t4_t5_declaring_and_acting_order_to_hit_and_no_damage(tmp_path):
     result = ran["result"]
     assert (result["winner"], result["rounds"]) == (None, 1)
     assert result["characters"]["Punch"] == {"side": "autobots", "hp": 6, "status": "active", "rank_points": 3,
-                                             "defenses": 2, "hit": True, "acted": True, "helping": False}
+                                             "defenses": 2, "hit": True, "place": 2, "plan": "attack",
+                                             "acted": True, "helping": False}
 
 
 def test_t6_damage_is_the_margin_and_lowers_hit_points(tmp_path):
     # L54: Punch 4 + 6 = 10 against Triggerhappy 4 + 8 = 12: two points of damage, 6 -> 4.
     ran = fight(tmp_path, AMBUSH, [3, 10, 4, 4, 9, 1, 5, 2, 3])
-    assert ran["log"][6] == "    damage 4+8 = 12 vs endurance 4+6 = 10: Punch takes 2 (Punch 4/6 hp)"
+    assert ran["log"][7] == "    damage 4+8 = 12 vs endurance 4+6 = 10: Punch takes 2 (Punch 4/6 hp)"
     assert ran["result"]["characters"]["Punch"]["hp"] == 4
 
 
@@ -205,10 +210,11 @@ def test_t9_natural_tens_against_natural_ones_kill_outright(tmp_path):
     # L90: the attacker's natural 10s to hit and to damage, the defender's natural 1s to dodge and to
     # resist: dead whatever the hit points (11 against 11 would do no damage at all).
     ran = fight(tmp_path, INSTANT, [1, 10, 1, 10])
-    assert ran["log"][-1] == ("    damage 10+1 = 11 vs endurance 1+10 = 11: natural 10s against natural 1s: "
-                              "Ultra is killed outright (L90)")
+    assert ran["log"][-1] == ("    damage 10+1 = 11 vs endurance 1+10 = 11: no damage (Ultra 10/10 hp): natural 10s "
+                              "against natural 1s, Ultra is killed outright (L90)")
     assert ran["result"]["characters"]["Ultra"] == {"side": "autobots", "hp": 10, "status": "dead", "rank_points": 9,
-                                                    "defenses": 1, "hit": True, "acted": True, "helping": False}
+                                                    "defenses": 1, "hit": True, "place": 2, "plan": "attack",
+                                                    "acted": True, "helping": False}
     assert ran["result"]["winner"] == "decepticons"
 
 
@@ -237,7 +243,7 @@ def test_t1_surprise_needs_a_roll_of_skill_or_less(tmp_path, face):
     # round 1 (Jazz, faster, does not even declare). Otherwise PROPOSAL 4: a Military attack.
     if face <= 6:
         ran = fight(tmp_path, SURPRISE, [face, 10, 1])  # Jazz dodges 10, TerrorTank rolls 1
-        assert ran["log"][1:5] == [
+        assert ran["log"][2:6] == [
             f"  TerrorTank tries a surprise attack: {face} <= skill 6, unseen",
             "  surprise: decepticons attack first, their opponents get no attacks in round 1",
             "Round 1",
@@ -246,7 +252,7 @@ def test_t1_surprise_needs_a_roll_of_skill_or_less(tmp_path, face):
         assert not any("Jazz declares" in line or "Jazz attacks" in line for line in ran["log"])
     else:
         ran = fight(tmp_path, SURPRISE, [face, 10, 1, 10, 1])  # both attack and miss
-        assert ran["log"][1:3] == [f"  TerrorTank tries a surprise attack: {face} > skill 6, spotted",
+        assert ran["log"][2:4] == [f"  TerrorTank tries a surprise attack: {face} > skill 6, spotted",
                                    "  surprise fails: combat opens as a Military attack"]
         assert "  Jazz declares: attack TerrorTank with gun" in ran["log"]
 
@@ -286,14 +292,14 @@ TIE_FACES = [4, 4]          # Jazz attacks Bob: 4+5 = 9 against 4+5 = 9
 def test_a_tied_attack_misses_by_default(tmp_path):
     # PROPOSAL 1: the defender holds
     ran = fight(tmp_path, TIE, TIE_FACES + [10, 1])
-    assert ran["log"][4] == "  Jazz attacks Bob with gun: 4+5 = 9 vs 4+5 = 9: miss"
+    assert ran["log"][5] == "  Jazz attacks Bob with gun: 4+5 = 9 vs 4+5 = 9: miss"
 
 
 @pytest.mark.parametrize("how", ['pbem.tie = "attacker"\n', "setting"])
 def test_a_house_rule_making_ties_hit_changes_the_fight(tmp_path, how):
     script = TIE + how if how != "setting" else TIE.replace("until", 'tie: "attacker"\n    until')
     ran = fight(tmp_path, script, TIE_FACES + [1, 10, 10, 1, 1])  # damage 10+5 against 1+5: 9; Bob misses
-    assert ran["log"][4:6] == ["  Jazz attacks Bob with gun: 4+5 = 9 vs 4+5 = 9: hit",
+    assert ran["log"][5:7] == ["  Jazz attacks Bob with gun: 4+5 = 9 vs 4+5 = 9: hit",
                                "    damage 10+5 = 15 vs endurance 1+5 = 6: Bob takes 9 (Bob -4/5 hp): "
                                "Bob is knocked unconscious"]
     assert ran["result"]["winner"] == "autobots"
@@ -302,7 +308,7 @@ def test_a_house_rule_making_ties_hit_changes_the_fight(tmp_path, how):
 def test_ties_can_be_rolled_again(tmp_path):
     script = TIE.replace("until", 'tie: "reroll"\n    until')
     ran = fight(tmp_path, script, TIE_FACES + [9, 1, 10, 1])
-    assert ran["log"][4:6] == ["  Jazz and Bob tie at 9: both roll again",
+    assert ran["log"][5:7] == ["  Jazz attacks Bob with gun: 4+5 = 9 vs 4+5 = 9: tie, both roll again",
                                "  Jazz attacks Bob with gun: 1+5 = 6 vs 9+5 = 14: miss"]
 
 
@@ -310,7 +316,7 @@ def test_a_house_rule_replacing_a_rule_function_is_used_by_the_module(tmp_path):
     # fists hit harder at this table: Strength + 3
     script = TIE + 'pbem.tie = "attacker"\nfn pbem.damage_power(att, weapon) = att.strength + 3\n'
     ran = fight(tmp_path, script, TIE_FACES + [1, 10, 10, 1, 1])
-    assert ran["log"][5].startswith("    damage 10+8 = 18 vs endurance 1+5 = 6: Bob takes 12")
+    assert ran["log"][6].startswith("    damage 10+8 = 18 vs endurance 1+5 = 6: Bob takes 12")
 
 
 # ---- the other PROPOSALs as options ----
@@ -319,10 +325,10 @@ def test_initiative_ties_are_rolled_off_or_kept_as_written(tmp_path):
     # PROPOSAL 2: a tie on Speed, Skill and Rank rolls off on d10, higher first
     twins = TIE.replace("speed 5 skill 4 rank 2", "speed 8 skill 5 rank 2")
     ran = fight(tmp_path, twins.replace("until round > 1", "until round > 0"), [3, 8])
-    assert ran["log"][:2] == ["  roll-off for the tie on Speed, Skill and Rank: Jazz 3, Bob 8",
-                              "A tie: acting order Bob (8), Jazz (8)"]
+    assert ran["log"][1:3] == ["  roll-off for the tie on Speed, Skill and Rank: Jazz 3, Bob 8",
+                               "Acting order: Bob (8), Jazz (8)"]
     written = twins.replace("until round > 1", 'tied_initiative: "written"\n    until round > 0')
-    assert fight(tmp_path, written, [])["log"] == ["A tie: acting order Jazz (8), Bob (8)"]
+    assert fight(tmp_path, written, [])["log"][1:] == ["Acting order: Jazz (8), Bob (8)"]
 
 
 @pytest.mark.parametrize("fizzle, last", [
@@ -371,8 +377,8 @@ def test_resisting_with_hit_points_left(tmp_path):
     script = BRAWL.replace("until round > 3", 'resist_with: "hp"\n    until round > 2')
     damage = [line for line in fight(tmp_path, script, [2, 9, 3, 4, 10, 1, 1, 2, 9, 3, 4])["log"]
               if line.startswith("    damage")]
-    assert damage == ["    damage 4+10 = 14 vs endurance 3+6 = 9: Punch takes 5 (Punch 1/6 hp)",
-                      "    damage 4+10 = 14 vs endurance 3+1 = 4: Punch takes 10 (Punch -9/6 hp): Punch is dead"]
+    assert damage == ["    damage 4+10 = 14 vs hp 3+6 = 9: Punch takes 5 (Punch 1/6 hp)",
+                      "    damage 4+10 = 14 vs hp 3+1 = 4: Punch takes 10 (Punch -9/6 hp): Punch is dead"]
 
 
 def test_unconscious_characters_can_be_spared(tmp_path):
@@ -393,7 +399,7 @@ def test_surprise_by_each_member_who_passes(tmp_path):
     assert "  surprise fails: combat opens as a Military attack" in log
     each = two.replace("until round > 1", 'surprise_needs: "each"\n    until round > 1')
     log = fight(tmp_path, each, [6, 9, 10, 1])["log"]
-    assert log[3:6] == ["  surprise: TerrorTank attack first", "Round 1", "  TerrorTank declares: attack Jazz with gun"]
+    assert log[4:7] == ["  surprise: TerrorTank attacks first", "Round 1", "  TerrorTank declares: attack Jazz with gun"]
     assert sum("declares" in line for line in log) == 1
 
 
@@ -434,3 +440,92 @@ def test_a_fight_that_cannot_end_stops_at_the_rounds_limit_with_a_clear_error(tm
         "(Python: Limits(rounds=N))",
     ]
     assert ran.out.count("Round ") == 5
+
+
+# ---- what a game master gets wrong, and what the rules must not get wrong ----
+
+def test_an_option_set_to_a_value_it_does_not_have_is_an_error(tmp_path):
+    # a typo would silently drop a rule: "hit" for "hits" would end the multiple-defense penalty
+    path = tmp_path / "fight.mech"
+    path.write_text(AMBUSH.replace("until round > 1", 'penalty_counts: "hit"\n    until round > 1'))
+    ran = mech_forked(["run", str(path), "--seed", "1"], tmp_path)
+    assert ran.code == 1
+    assert ran.err.splitlines() == [
+        f'{path}:10:5: `penalty_counts` is one of "every", "hits", not "hit"',
+        '      penalty_counts: "hit"',
+        "      ^~~~~~~~~~~~~~",
+        '  hint: did you mean "hits"?',
+    ]
+    path.write_text(AMBUSH + 'pbem.tie = "atacker"\n')
+    ran = mech_forked(["run", str(path), "--seed", "1"], tmp_path)
+    assert ran.code == 1
+    assert 'the option `tie` of these rules is one of "defender", "attacker", "reroll", not "atacker"' in ran.err
+    assert 'did you mean "attacker"?' in ran.err
+
+
+def test_an_option_read_when_characters_are_made_cannot_be_an_encounter_setting(tmp_path):
+    path = tmp_path / "fight.mech"
+    path.write_text(AMBUSH.replace("until round > 1", "stat_high: 12\n    until round > 1"))
+    ran = mech_forked(["check", str(path)], tmp_path)
+    assert ran.code == 1
+    assert "`stat_high` is read when a Transformer is made, before the fight: an encounter cannot set it" in ran.err
+    assert "hint: set it in the script before the characters: `pbem.stat_high = ...`" in ran.err
+
+
+def test_t7_the_leaders_declared_action_gives_way_to_rank_in_the_log(tmp_path):
+    log = fight(tmp_path, MEGATRON, [5, 4, 10, 1, 3, 2, 4])["log"]
+    assert "  Megatron gave this turn to rank instead of: attack Hound with gun" in log
+
+
+def test_a_leader_who_declared_a_retreat_does_not_help(tmp_path):
+    # Megatron (2 hp of 9) declares a retreat; Bob's 10 against 11 stays a miss, and Megatron leaves.
+    script = MEGATRON.replace("endurance 9 courage 9 }", "endurance 9 courage 9  hp 2 }")
+    log = fight(tmp_path, script, [5, 4, 10, 1])["log"]
+    assert "  Megatron declares: retreat" in log
+    assert "  Bob attacks Hound with gun: 4+6 = 10 vs 5+6 = 11: miss" in log
+    assert log[-1] == "  Megatron retreats"
+
+
+def test_rank_equal_lets_an_equal_leader_declare_rank(tmp_path):
+    script = MEGATRON.replace("rank 10", "rank 2").replace(
+        "until round > 1", 'rank_timing: "declared"\n    rank_equal: true\n    until round > 1')
+    log = fight(tmp_path, script, [5, 4, 10, 1, 1, 1, 1])["log"]
+    assert "  Megatron declares: use rank to help an ally" in log
+    assert "  Bob attacks Hound with gun: 4+6+2 rank (Megatron) = 12 vs 5+6 = 11: hit" in log
+
+
+def test_a_tie_to_be_rolled_again_opens_no_rank_window(tmp_path):
+    # PROPOSAL 1 "reroll": a tie is neither side's loss; rank helps on the roll that decides
+    script = MEGATRON.replace("until round > 1", 'tie: "reroll"\n    until round > 1')
+    log = fight(tmp_path, script, [4, 4, 5, 4, 10, 1, 3, 2, 10, 1, 4])["log"]
+    assert log[6:8] == ["  Bob attacks Hound with gun: 4+6 = 10 vs 4+6 = 10: tie, both roll again",
+                        "  Bob attacks Hound with gun: 4+6+2 rank (Megatron) = 12 vs 5+6 = 11: hit"]
+
+
+def test_the_target_tactic_follows_the_acting_order_after_a_roll_off(tmp_path):
+    # L38 "take him out before he hits me": B acts after Punch once the roll-off puts A, Punch, B
+    same = "speed 4 skill 7 rank 3 firepower 5 strength 6 endurance 6 courage 7"
+    script = (f"use pbem\ncharacter Punch is Transformer {{ {same} }}\ncharacter A is Transformer {{ {same} }}\n"
+              f"character B is Transformer {{ {same} }}\n"
+              'encounter "Three alike" {\n    side autobots: Punch\n    side decepticons: A, B\n    until round > 1\n}\n')
+    log = fight(tmp_path, script, [5, 9, 1, 10, 1, 10, 1, 10, 1])["log"]
+    assert log[1:6] == ["  roll-off for the tie on Speed, Skill and Rank: Punch 5, A 9, B 1",
+                        "Acting order: A (4), Punch (4), B (4)", "Round 1",
+                        "  B declares: attack Punch with gun", "  Punch declares: attack B with gun"]
+
+
+def test_a_character_declared_hurt_starts_as_its_hit_points_say(tmp_path):
+    # L88: at 0 hit points or less, unconscious: Bob starts out of the fight
+    script = TIE.replace("endurance 5 courage 5 }\nencounter", "endurance 5 courage 5  hp -3 }\nencounter").replace(
+        "until round > 1", "until one_side_left or round > 1")
+    ran = fight(tmp_path, script, [])
+    assert (ran["result"]["winner"], ran["result"]["rounds"]) == ("autobots", 0)
+    assert ran["result"]["characters"]["Bob"]["status"] == "unconscious"
+
+
+def test_a_new_target_is_told_in_the_log(tmp_path):
+    # PROPOSAL 10 with fizzle false: Ransack's target is knocked out before his turn
+    script = (ROOT_TESTS / "scripts" / "pbem_retarget.mech").read_text()
+    log = fight(tmp_path, script, [10, 1, 3, 10, 7, 1, 10, 1])["log"]
+    assert log[-2:] == ["  Ransack's target Punch is unconscious: Ransack turns on Jazz",
+                        "  Ransack attacks Jazz with concussion rifle: 1+5 = 6 vs 10+9 = 19: miss"]

@@ -55,13 +55,17 @@ def text(value: str) -> str:
     return f'"{value}"'
 
 
-# Each option of the module (its top-level `let`s), as mechscript text, over the values its comment
-# documents. stat_low and stat_high are drawn so that 1..10 stays valid.
+# Each option of the module (its top-level `let`s but `choices`, the values they allow), as
+# mechscript text, over the values its comment documents. stat_low and stat_high, read when a
+# character is made, are set by the script before the characters (an encounter cannot set them);
+# they are drawn so that 1..10 stays valid.
+BEFORE_CHARACTERS = {
+    "stat_low": st.sampled_from(["0", "1"]),
+    "stat_high": st.sampled_from(["10", "12"]),
+}
 OPTIONS = {
     "tie": st.sampled_from(["defender", "attacker", "reroll"]).map(text),
     "tied_initiative": st.sampled_from(["roll_off", "written"]).map(text),
-    "stat_low": st.sampled_from(["0", "1"]),
-    "stat_high": st.sampled_from(["10", "12"]),
     "surprise": st.sampled_from(["none", text(SIDES[0]), text(SIDES[1])]),
     "surprise_needs": st.sampled_from(["all", "each"]).map(text),
     "surprise_failure": st.sampled_from(["military", "reversed"]).map(text),
@@ -84,7 +88,7 @@ WEAPONS = ("", "  weapon Gun", '  weapon Fist { uses "fists" }', '  weapon Blowp
 def test_every_option_of_the_module_is_drawn():
     """A new option of pbem.mech needs a strategy above, or these tests would never try it."""
     options = re.findall(r"^let (\w+) =", PBEM.read_text(encoding="utf-8"), flags=re.M)
-    assert options and sorted(options) == sorted(OPTIONS)
+    assert options and sorted(options) == sorted([*OPTIONS, *BEFORE_CHARACTERS, "choices"])
 
 
 @st.composite
@@ -96,6 +100,8 @@ def fights(draw):
     order = draw(st.permutations(names))
     sides = [(SIDES[0], order[:cut]), (SIDES[1], order[cut:])]
     cast, lines = {}, ["use pbem"]
+    for option in draw(st.lists(st.sampled_from(sorted(BEFORE_CHARACTERS)), unique=True)):
+        lines.append(f"pbem.{option} = {draw(BEFORE_CHARACTERS[option])}")
     for name in names:
         stats = {stat: draw(st.integers(1, 10)) for stat in STATS}
         cast[name] = stats
@@ -179,7 +185,7 @@ def test_the_ambush_example_gives_the_same_bytes_for_the_same_seed():
     assert first.out.encode() == second.out.encode()
     lines = first.out.splitlines()
     # L22, L36-40: Ransack declares first, at Punch; then Punch, at Ransack; then Triggerhappy, at Punch
-    assert lines[2:5] == ["  Ransack declares: attack Punch with concussion rifle",
+    assert lines[3:6] == ["  Ransack declares: attack Punch with concussion rifle",
                           "  Punch declares: attack Ransack with Gun",
                           "  Triggerhappy declares: attack Punch with Blowpipe"]
     assert any(line.startswith("Result: ") for line in lines)

@@ -17,6 +17,7 @@ a character still counts for its side, which `until` conditions read through `on
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -48,6 +49,7 @@ class KindInfo:
     state: list[str] = field(default_factory=list)
     gear: dict[str, "KindInfo"] = field(default_factory=dict)
     scope: StaticScope | None = None
+    reads: set[str] = field(default_factory=set)  # options of its rules its formulas read: set before characters
 
 
 # ---- checking and compiling ----
@@ -113,10 +115,13 @@ def compile_kind(compiler, node: ast.KindDef):
     """The statement making the kind: its formulas compiled in a scope of their own, where each
     sees the stats, derived values and state declared above it."""
     outer = compiler.static
+    info = outer.names[node.name].schema
     inner = compiler.static = StaticScope(outer)
     items = []
     try:
         for item in node.items:
+            info.reads |= {name for part in (item.value, item.low, item.high, item.choices)
+                           for name in _names_in(part) if _is_option(outer, name)}
             if item.what == "gear":
                 items.append(("gear", item.name, item.gear_kind, item.span))
                 continue
@@ -144,6 +149,25 @@ def compile_kind(compiler, node: ast.KindDef):
         ev.step(span)
         ev.scope.vars[name] = Kind(name, schema, ev.scope)
     return kind
+
+
+def _names_in(node) -> set[str]:
+    """Every name an expression reads."""
+    found, stack = set(), [node]
+    while stack:
+        node = stack.pop()
+        if type(node) is ast.Name:
+            found.add(node.id)
+        if dataclasses.is_dataclass(node):
+            stack.extend(getattr(node, f.name) for f in dataclasses.fields(node))
+        elif type(node) in (list, tuple):
+            stack.extend(node)
+    return found
+
+
+def _is_option(static: StaticScope, name: str) -> bool:
+    binding = static.names.get(name)
+    return binding is not None and binding.kind == "let"
 
 
 def _bound(compiler, node: ast.Node):
@@ -322,7 +346,7 @@ def compile_encounter(compiler, node: ast.EncounterDef):
     infos = _check_sides(compiler, node)
     if infos:
         _check_module_rules(infos[0], node)
-        _check_settings(infos[0], node.settings)
+        _check_settings(infos[0], node.settings, compiler.static.uses)
     sides = [(side.name, [(compiler.compile(m), m.span) for m in side.members]) for side in node.sides]
     settings = [(name, span, compiler.compile(value)) for name, span, value in node.settings]
     outer = compiler.static
@@ -384,13 +408,30 @@ def _check_module_rules(info: KindInfo, node: ast.EncounterDef) -> None:
                             hint=f"a rules module fighting encounters defines `fight` and `standing`")
 
 
-def _check_settings(info: KindInfo, settings) -> None:
+def _check_settings(info: KindInfo, settings, uses: list) -> None:
     options = [name for name, binding in info.scope.names.items() if binding.kind == "let"]
     for name, span, _ in settings:
         if name not in options:
             raise MechError(f"the rules of kind {info.name} have no option `{name}`", span,
                             hint=did_you_mean(name, options) or
                             ("options: " + ", ".join(options) if options else "these rules have no options"))
+        reader = _reader_of(info, name, set())
+        if reader is not None:
+            modules = [m.name for m in uses if m.exports is info.scope.names]
+            where = f"{modules[0]}.{name}" if modules else name
+            raise MechError(f"`{name}` is read when a {reader} is made, before the fight: an encounter cannot set it",
+                            span, hint=f"set it in the script before the characters: `{where} = ...`")
+
+
+def _reader_of(info: KindInfo, option: str, seen: set) -> str | None:
+    """The kind (this one or one of its gear) whose formulas read `option`, if any."""
+    if option in info.reads:
+        return info.name
+    seen.add(info.name)
+    for gear in info.gear.values():
+        if gear.name not in seen and (reader := _reader_of(gear, option, seen)) is not None:
+            return reader
+    return None
 
 
 def fight(ev, encounter: Encounter) -> dict:
@@ -409,6 +450,7 @@ def fight(ev, encounter: Encounter) -> dict:
         if name not in home.vars or type(home.vars[name]) in (Function, Kind, Table, Module):
             raise MechError(f"these rules have no option `{name}`", span)
         home.vars[name] = value
+    _check_choices(ev, home, encounter)
     winner = ev.call(rule, [encounter], encounter.span)
     sides = [side_name for side_name, _ in encounter.sides]
     if winner is not None and winner not in sides:
@@ -418,6 +460,26 @@ def fight(ev, encounter: Encounter) -> dict:
         raise MechError(f"`fight` left the encounter's round at {format_value(encounter.round)}, not a whole number",
                         encounter.span)
     return {"winner": winner, "rounds": encounter.round, "characters": end_states(encounter)}
+
+
+def _check_choices(ev, home: Scope, encounter: Encounter) -> None:
+    """Rules may list the values each option allows in a record `choices` ({tie: ["defender",
+    "attacker"]}); a value outside them is a typo that would silently change the rules."""
+    choices = home.vars.get("choices")
+    if type(choices) is not Record:
+        return
+    set_here = {name: span for name, span, _ in encounter.settings}
+    for name, allowed in choices.fields.items():
+        if name not in home.vars or type(allowed) is not list or any(equal(home.vars[name], a, ev) for a in allowed):
+            continue
+        value = home.vars[name]
+        shown = ", ".join(_shown(a) for a in allowed)
+        close = did_you_mean(value, [a for a in allowed if type(a) is str]) if type(value) is str else None
+        hint = close.replace("`", '"') if close else None
+        if name in set_here:
+            raise MechError(f"`{name}` is one of {shown}, not {_shown(value)}", set_here[name], hint=hint)
+        raise MechError(f"the option `{name}` of these rules is one of {shown}, not {_shown(value)}", encounter.span,
+                        hint=hint or f"the script sets `{name}` to {_shown(value)} before this encounter")
 
 
 def module_rule(home: Scope, name: str, encounter: Encounter) -> Function:
