@@ -99,3 +99,37 @@ def dice_token_strategies(max_half: int) -> tuple:
         "COUNT": cond.map(lambda c: "c" + c),
         "FAIL": cond.map(lambda c: "f" + c),
     }
+
+
+def write_case(root: Path, case) -> Path:
+    """An error case (`id`, `source`, `modules`) as files: its folder, main.mech and the modules beside it."""
+    folder = root / case.id
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in case.modules.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    script = folder / "main.mech"
+    script.write_text(case.source, encoding="utf-8")
+    return script
+
+
+def error_file(case, script: Path) -> str:
+    """How an error names its file (`case.file`): the script as given, a module by its resolved path."""
+    return str(script) if case.file == "main.mech" else str((script.parent / case.file).resolve())
+
+
+def api_errors(case, script: Path) -> list:
+    """An error case through the Python API: the errors of `check` (when the checker finds it,
+    `case.when == "check"`; otherwise check must pass) and of `run`, the run's last."""
+    import pytest
+
+    import mechscript
+    errors = []
+    if case.when == "check":
+        with pytest.raises(mechscript.MechError) as checked:
+            mechscript.check(str(script))
+        errors.append(checked.value)
+    else:
+        mechscript.check(str(script))  # the checker cannot see it
+    with pytest.raises(mechscript.MechError) as ran:
+        mechscript.run(str(script), seed=1)
+    return errors + [ran.value]

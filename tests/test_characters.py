@@ -20,8 +20,7 @@ from pathlib import Path
 import pytest
 
 import mechscript
-from mechscript import MechError
-from support import mech_forked
+from support import api_errors, error_file, mech_forked, write_case
 
 # A tiny rules module: two kinds, two options, and the two rules an encounter needs. Its fight has
 # no dice: each round, every standing robot hits the first standing robot of another side for its
@@ -324,21 +323,6 @@ CASE_IDS = [case.id for case in CASES]
 assert len(set(CASE_IDS)) == len(CASES)
 
 
-def write_case(root: Path, case: Case) -> Path:
-    folder = root / case.id
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, text in case.modules.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    script = folder / "main.mech"
-    script.write_text(case.source, encoding="utf-8")
-    return script
-
-
-def error_file(case: Case, script: Path) -> str:
-    """How the error names its file: the script as given, a module by its resolved path."""
-    return str(script) if case.file == "main.mech" else str((script.parent / case.file).resolve())
-
-
 def expected_lines(case: Case, script: Path) -> list[str]:
     """The error as `mech` shows it: where and what, the line, the caret under the spot, the hint."""
     text = case.source if case.file == "main.mech" else case.modules[case.file]
@@ -361,22 +345,13 @@ def test_the_cases_cover_check_and_run():
 @pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
 def test_api_error(case, tmp_path):
     script = write_case(tmp_path, case)
-    if case.when == "check":
-        with pytest.raises(MechError) as checked:
-            mechscript.check(str(script))
-        errors = [checked.value]
-    else:
-        mechscript.check(str(script))  # the checker cannot see it
-        errors = []
-    with pytest.raises(MechError) as ran:
-        mechscript.run(str(script), seed=1)
-    errors.append(ran.value)
+    errors = api_errors(case, script)
     for error in errors:
         assert error.message == case.message
         assert error.hint == case.hint
         assert error.filename == error_file(case, script)
         assert error.render().splitlines() == expected_lines(case, script)
-    assert (getattr(ran.value, "log", None) or []) == case.stdout.splitlines()
+    assert (getattr(errors[-1], "log", None) or []) == case.stdout.splitlines()
 
 
 @pytest.fixture(scope="module")

@@ -27,7 +27,7 @@ import pytest
 
 import mechscript
 from mechscript import MechError
-from support import Ran, mech_forked
+from support import Ran, api_errors, error_file, mech_forked, write_case
 
 BIN = os.path.dirname(sys.executable)
 MECH = os.path.join(BIN, "mech") if os.path.exists(os.path.join(BIN, "mech")) else "mech"
@@ -201,23 +201,8 @@ CASE_IDS = [case.id for case in CASES]
 assert len(set(CASE_IDS)) == len(CASES)
 
 
-def write_case(root: Path, case: Case) -> Path:
-    folder = root / case.id
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, text in case.modules.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    script = folder / "main.mech"
-    script.write_text(case.source, encoding="utf-8")
-    return script
-
-
 def expected_message(case: Case, script: Path) -> str:
     return case.message.replace("{dir}", str(script.parent.resolve()))
-
-
-def expected_file(case: Case, script: Path) -> str:
-    """How the error names its file: the script as given, a module by its resolved path."""
-    return str(script) if case.file == "main.mech" else str((script.parent / case.file).resolve())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -232,27 +217,18 @@ def test_there_are_enough_distinct_cases():
 @pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
 def test_api_error(case, tmp_path):
     script = write_case(tmp_path, case)
-    if case.when == "check":
-        with pytest.raises(MechError) as checked:
-            mechscript.check(str(script))
-        errors = [checked.value]
-    else:
-        mechscript.check(str(script))  # the checker cannot see it
-        errors = []
-    with pytest.raises(MechError) as ran:
-        mechscript.run(str(script), seed=1)
-    errors.append(ran.value)
+    errors = api_errors(case, script)
     for error in errors:
         assert error.message == expected_message(case, script)
         assert (error.span.line, error.span.col) == (case.line, case.col)
         assert error.hint == case.hint
-        assert error.filename == expected_file(case, script)
+        assert error.filename == error_file(case, script)
         rendered = error.render()
-        assert rendered.startswith(f"{expected_file(case, script)}:{case.line}:{case.col}: {error.message}")
+        assert rendered.startswith(f"{error_file(case, script)}:{case.line}:{case.col}: {error.message}")
     if case.when == "check":
-        assert not getattr(ran.value, "log", None)  # nothing ran
+        assert not getattr(errors[-1], "log", None)  # nothing ran
     else:
-        assert ran.value.log == case.stdout.splitlines()
+        assert errors[-1].log == case.stdout.splitlines()
 
 
 def test_check_and_run_from_source_text_agree():
@@ -319,7 +295,7 @@ def test_cli_error(case, cli):
         assert ran.code == 1, (command, ran)
         assert "Traceback" not in ran.err, (command, ran)
         lines = ran.err.splitlines()
-        head = f"{expected_file(case, script)}:{case.line}:{case.col}: {expected_message(case, script)}"
+        head = f"{error_file(case, script)}:{case.line}:{case.col}: {expected_message(case, script)}"
         assert lines[0] == head, (command, ran)
         assert lines[1] == "  " + _source_line(case, script), (command, ran)
         caret = lines[2]

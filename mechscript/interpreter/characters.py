@@ -405,7 +405,7 @@ def _check_module_rules(info: KindInfo, node: ast.EncounterDef) -> None:
         if binding is None or binding.kind != "fn" or len(binding.params) != 1:
             raise MechError(f"the rules of kind {info.name} have no `fn {rule}({argument})`, so they cannot fight "
                             "an encounter", node.span,
-                            hint=f"a rules module fighting encounters defines `fight` and `standing`")
+                            hint="a rules module fighting encounters defines `fight` and `standing`")
 
 
 def _check_settings(info: KindInfo, settings, uses: list) -> None:
