@@ -12,7 +12,9 @@ which see the stats above them and the names of the scope the kind was declared 
 
 The encounter's module must define `fn fight(encounter)` (it plays the fight, keeps
 `encounter.round`, and gives the winning side's name or none) and `fn standing(character)` (whether
-a character still counts for its side, which `until` conditions read through `one_side_left`).
+a character still counts for its side, which `until` conditions read through `one_side_left`). Its
+options are its top-level `let`s; an encounter's settings set them for the fight, and a record
+`choices` may list the values each allows.
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ from . import ast
 from .errors import MechError, Span, did_you_mean
 from .limits import limit_error
 from .names import KIND_WORDS, Binding, StaticScope
-from .values import Character, Encounter, Function, Kind, Module, Record, Scope, Table, equal, format_value, plain, to_json, \
-    type_name
+from .values import Character, Encounter, Function, Kind, Module, Record, Scope, Table, equal, format_value, plain, \
+    to_json, type_name
 
 # Every character has these; a kind cannot use them for its own values.
 OWN_FIELDS = ("name", "side", "kind")
@@ -316,9 +318,7 @@ def _checked(ev, schema: Schema, stat: str, spec, value, span: Span):
     if choices_code is not None:
         choices = _in_kind(ev, schema, choices_code)
         if not any(equal(value, choice, ev) for choice in choices):
-            shown = ", ".join(format_value(choice) if type(choice) is not str else f'"{choice}"' for choice in choices)
-            close = did_you_mean(value, [c for c in choices if type(c) is str]) if type(value) is str else None
-            hint = close.replace("`", '"') if close else None
+            shown, hint = _one_of(value, choices)
             raise MechError(f"`{stat}` of {schema.name} is one of {shown}, not {_shown(value)}", span, hint=hint)
     if low_code is not None:
         low, high = _in_kind(ev, schema, low_code), _in_kind(ev, schema, high_code)
@@ -330,6 +330,12 @@ def _checked(ev, schema: Schema, stat: str, spec, value, span: Span):
 
 def _shown(value) -> str:
     return f'"{value}"' if type(value) is str else format_value(value)
+
+
+def _one_of(value, allowed: list) -> tuple[str, str | None]:
+    """The allowed values as text, and a did-you-mean for a near string: `did you mean "gun"?`."""
+    close = did_you_mean(value, [a for a in allowed if type(a) is str]) if type(value) is str else None
+    return ", ".join(_shown(a) for a in allowed), close.replace("`", '"') if close else None
 
 
 # ---- encounters ----
@@ -409,7 +415,7 @@ def _check_module_rules(info: KindInfo, node: ast.EncounterDef) -> None:
 
 
 def _check_settings(info: KindInfo, settings, uses: list) -> None:
-    options = [name for name, binding in info.scope.names.items() if binding.kind == "let"]
+    options = [name for name, binding in info.scope.names.items() if binding.kind == "let" and name != "choices"]
     for name, span, _ in settings:
         if name not in options:
             raise MechError(f"the rules of kind {info.name} have no option `{name}`", span,
@@ -473,9 +479,7 @@ def _check_choices(ev, home: Scope, encounter: Encounter) -> None:
         if name not in home.vars or type(allowed) is not list or any(equal(home.vars[name], a, ev) for a in allowed):
             continue
         value = home.vars[name]
-        shown = ", ".join(_shown(a) for a in allowed)
-        close = did_you_mean(value, [a for a in allowed if type(a) is str]) if type(value) is str else None
-        hint = close.replace("`", '"') if close else None
+        shown, hint = _one_of(value, allowed)
         if name in set_here:
             raise MechError(f"`{name}` is one of {shown}, not {_shown(value)}", set_here[name], hint=hint)
         raise MechError(f"the option `{name}` of these rules is one of {shown}, not {_shown(value)}", encounter.span,
