@@ -190,3 +190,21 @@ def _ended(ev, args, options, call):
 def _fail(ev, args, options, call):
     from .values import format_value
     raise MechError(format_value(args[0], ev.limits), call.span)
+
+
+@builtin("breakdown", 1, 1, 'breakdown(roll): a roll as text with its dice, as `mech roll` shows it: '
+         'breakdown(roll(7k3)) is "7k3: 14 9 8 (6 5 3 2) = 31"')
+def _breakdown(ev, args, options, call):
+    from ..dice.engine import DiceRoll
+    from ..dice.rollkeep import KeepRoll
+    from .show import dice_text
+    from .values import format_value
+    roll = args[0]
+    if type(roll) is KeepRoll and roll.auto_fail:
+        return f"{roll.pool.notation}: automatic failure"
+    if type(roll) is KeepRoll:
+        return f"{roll.normalized.notation}: {dice_text(roll)} = {format_value(roll.total)}"
+    if type(roll) is DiceRoll:
+        return f"{dice_text(roll)} = {format_value(roll.total)}"
+    raise MechError(f"`breakdown` shows a roll, not {type_name(roll)}", call.args[0].span,
+                    hint="breakdown(roll(7k3)), or breakdown(3d6) where 3d6 is rolled")
