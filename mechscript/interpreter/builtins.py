@@ -169,6 +169,13 @@ def _sorted(ev, args, options, call):
     return sorted(items)
 
 
+@builtin("lower", 1, 1, 'lower(text): the text in small letters: lower("Shooting") is "shooting"')
+def _lower(ev, args, options, call):
+    if type(args[0]) is not str:
+        raise MechError(f"`lower` takes a string, not {type_name(args[0])}", call.args[0].span)
+    return args[0].lower()
+
+
 @builtin("contains", 2, 2, 'contains(list, x): whether x is in the list: contains(["dodge"], "dodge") is true')
 def _contains(ev, args, options, call):
     items = _list(args[0], call.args[0], "`contains`")
