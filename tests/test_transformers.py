@@ -7,7 +7,8 @@ shared/seeds/000_6706884ff34b4b73.txt, cited as `L<n>`).
 - the derived vectors of section 5.5 that apply to it;
 - one short fight with fixed faces, every line checked against a hand computation;
 - each option of the module changing what it names, and a house rule replacing the Size table;
-- the places where the module contradicts the text or the digest, as strict xfails.
+- places where a first cut of the module contradicted the text or the digest (found by these
+  tests, then fixed).
 
 Every script runs as a user runs it, `mech run FILE --faces ... --json`, in a forked child
 (support.mech_forked). Faces are d10 faces in the order the dice fall: a roll-and-keep pool's dice
@@ -24,31 +25,7 @@ from pathlib import Path
 
 import pytest
 
-import mechscript.stdlib
-from mechscript.interpreter import parser
 from support import mech_forked
-
-MODULE = Path(mechscript.stdlib.__file__).parent / "transformers.mech"
-
-
-@pytest.fixture(scope="module", autouse=True)
-def module_parsed_once():
-    """Parsing the module (some 700 lines) is most of what a run costs (a quarter of a second); parse its
-    exact text once here, and every forked `mech run` reuses the tree (a child works on its own copy
-    of this process's memory, so nothing it does comes back). Any other text parses as usual."""
-    original = parser.parse_program
-    text = MODULE.read_text(encoding="utf-8-sig")
-    filename = str(MODULE.resolve())
-    tree = original(text, filename)
-
-    def parse_program(source, name, *args, **kwargs):
-        if source == text and name == filename:
-            return tree
-        return original(source, name, *args, **kwargs)
-
-    parser.parse_program = parse_program
-    yield
-    parser.parse_program = original
 
 
 SPECS = ("strength", "intelligence", "speed", "endurance", "rank", "courage", "firepower", "skill")
@@ -570,8 +547,6 @@ def test_a_size_table_changes_passive_defense_and_durability(tmp_path, house_rul
 
 # ---- where the module and the text disagree ----
 
-@pytest.mark.xfail(reason="L143: prone, 'may make an Active Defense with two Boosts to the roll' (digest 4.7: "
-                          "+10 TN); can_active_defend refuses any Active Defense while prone", strict=True)
 def test_a_prone_character_may_defend_actively_with_two_boosts(tmp_path):
     # Intelligence 8 + Dodge 1: 5k4: 7 6 6 6 (1) = 25 against the attack's 20 + 10 (two Boosts): fails
     script = ("use transformers\n" + transformer("Tracks", conc("Dodge", 1), intelligence=8, prone="true")
@@ -581,22 +556,16 @@ def test_a_prone_character_may_defend_actively_with_two_boosts(tmp_path):
     assert log[1] == "false"
 
 
-@pytest.mark.xfail(reason="L164: 'While recovering, you may not use Concentrations for either Passive or Active "
-                          "Defense'; passive_defense counts Dodge for a recovering character", strict=True)
 def test_a_character_recovering_from_knocked_out_has_no_concentration_in_passive_defense(formulas):
     # Wheeljack's PD 21 without Dodge 3: Base Defense 6
     assert formulas["recovering"] == "6"
 
 
-@pytest.mark.xfail(reason="L164: the -1k0 per Major above Courage is 'on all rolls'; damage_pool leaves it out",
-                   strict=True)
 def test_the_over_courage_penalty_applies_to_damage_rolls(formulas):
     # E13's Wreck (8 Major, Courage 5: -3k0): the Fusion cannon 3k2 + Firepower Dice 2 unkept = 5k2, less 3k0
     assert formulas["wreck damage"] == "2k2"
 
 
-@pytest.mark.xfail(reason="L164: the -1k0 per Major above Courage is 'on all rolls'; opposed() leaves it out",
-                   strict=True)
 def test_the_over_courage_penalty_applies_to_opposed_rolls(tmp_path):
     # Kup (6 Major, Courage 5, recovered: -1k0) and Blitzwing, both Speed 4, TN floor(2.5 x 4) = 10 each.
     # Kup's Speed 2k2 - 1k0 = 1k2 rolls one die: 9, not above 10; Blitzwing 2 1 = 3: neither wins.
@@ -606,8 +575,6 @@ def test_the_over_courage_penalty_applies_to_opposed_rolls(tmp_path):
     assert run(tmp_path, script, [9, 2, 1, 1])["log"] == ["none"]
 
 
-@pytest.mark.xfail(reason="the Fatigue roll's TN 5 x Major is shown as a fraction ('vs 25/2'), where every "
-                          "other half point is shown as a decimal (halves)", strict=True)
 def test_a_fatigue_roll_against_a_half_point_tn_reads_as_a_decimal(tmp_path):
     # Courage 3, 1 Major; Durability 2k2: 5 4 = 9 against 20, failed by 11: 1.5 Major, 2.5 in all:
     # Fatigued, a roll against 5 x 2.5 = 12.5: 3 2 = 5, Knocked Out
@@ -617,9 +584,6 @@ def test_a_fatigue_roll_against_a_half_point_tn_reads_as_a_decimal(tmp_path):
         "    Skids is Fatigued: Durability 2k2: 3 2 = 5 vs 12.5: Knocked Out"
 
 
-@pytest.mark.xfail(reason="energon_after spends an Energon Die on a Durability Check that equals its TN, which "
-                          "with success_at 'at' already holds (`short >= 0` should be `not succeeds(...)`)",
-                   strict=True)
 def test_no_energon_die_is_spent_on_a_durability_check_that_already_holds(tmp_path):
     # success_at "at": 5 + 4 = 9 against Minor 9 holds; the Energon Die (and the face 3) stay unused
     script = ('use transformers\ntransformers.success_at = "at"\n' + transformer("Tailgate", endurance=4, rank=4)
@@ -628,8 +592,6 @@ def test_no_energon_die_is_spent_on_a_durability_check_that_already_holds(tmp_pa
                                                       "Energon: 2"]
 
 
-@pytest.mark.xfail(reason="digest 2.5: an automatic failure fails whatever the TN; with success_at 'at' the "
-                          "module compares its total 0 with a prone target's PD 0 and hits", strict=True)
 def test_an_automatically_failed_attack_misses_a_prone_target(tmp_path):
     # Wreck: Skill 2 + Brawling 1 = 2k1, less 3k0 (8 Major, Courage 5): -1k1, an automatic failure (L24);
     # no Energon to add. The prone target has no Passive Defense (L143, A15: TN 0). Initiative: Speed 10,
@@ -642,22 +604,16 @@ def test_an_automatically_failed_attack_misses_a_prone_target(tmp_path):
     assert log[3] == "  phase 7: Wreck attacks Sunny with fists: -1k1: automatic failure vs PD 0: miss"
 
 
-@pytest.mark.xfail(reason="L682 (Sprinting adds Movement 'in Robot-Mode'), L1554 (Vehicle-Mode loses Physical "
-                          "Concentrations): movement() multiplies Sprinting in Vehicle-Mode", strict=True)
 def test_sprinting_does_not_move_a_vehicle(formulas):
     # Runner (Sprinting 2) and Walker (none), Vehicle-Mode without a Propulsion: both (1) x 3
     assert formulas["vehicle on foot"] == "3 3"
 
 
-@pytest.mark.xfail(reason="L1547: an Object with a Propulsion 'may move as a Robot using that Propulsion'; "
-                          "movement() gives every Object 0", strict=True)
 def test_an_object_with_a_propulsion_moves_as_a_robot(formulas):
     # Propulsion 4: 1 + 4 = 5, times the Robot's 1
     assert formulas["object flying"] == "5"
 
 
-@pytest.mark.xfail(reason="L134: a Held Action that wins its Contested Speed Check is taken then; take_action "
-                          "asks the holds tactic again, and the character holds once more instead", strict=True)
 def test_a_held_action_that_wins_the_speed_check_is_taken(tmp_path):
     # Mirage holds at phase 9 (2k2: 5 4; Thundercracker 5 3 = 8). At phase 8 it acts first by winning a
     # Contested Speed Check (9 8 = 17 > 10; Thundercracker 2 1 = 3): its attack, 1k1: 1, misses.

@@ -12,6 +12,7 @@ it too), then the statements run in order.
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from pathlib import Path
 
@@ -109,8 +110,7 @@ class ModuleLoader:
             problem = "it is not UTF-8 text" if isinstance(error, UnicodeDecodeError) else error.strerror
             raise MechError(f"cannot read module `{node.name}` ({path}): {problem}", node.span) from None
         try:
-            from .parser import parse_program
-            program = parse_program(text, str(path), self.limits)
+            program = _parse_module(text, str(path), self.limits)
             compiler = ScriptCompiler(self.limits, self, text, str(path), path.parent, in_module=True)
             code, static = compiler.compile_program(program)
         except MechError as error:
@@ -138,6 +138,15 @@ class ModuleLoader:
                         hint=did_you_mean(node.name, known + beside) or
                         f"looked for {node.name}.mech beside the script and in the standard library"
                         + (f" ({', '.join(known)})" if known else ""))
+
+
+@functools.lru_cache(maxsize=32)
+def _parse_module(text: str, filename: str, limits: Limits) -> ast.Program:
+    """A module's text parses the same every time: a process compiling many scripts that use the
+    standard library (tests, the REPL, a batch) parses each module once. The AST is never changed
+    after it is built."""
+    from .parser import parse_program
+    return parse_program(text, filename, limits)
 
 
 # ---- compiling ----
