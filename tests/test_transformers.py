@@ -695,3 +695,26 @@ def test_size_modifiers_reach_active_defense_and_ranged_attacks(tmp_path):
               + "say transformers.active_defense_pool(Sizer).notation\n"
               + "say transformers.attack_mods(Sizer, Sizer, Sizer.armament[0])\n")
     assert run(tmp_path, script, [])["log"] == ["3.5k2.5+2", "3"]
+
+
+def test_e17_a_persistent_explosion_loses_its_outermost_ring_each_round(tmp_path):
+    # L360: "an explosion with 3 kept dice would lose its outermost ring at the end of the first round";
+    # with faces 12 (10 then 2), 9, 7, 4, 2 the rings are 28 / 21 / 12 in round 1, 21 / 12 in round 2
+    script = ("use transformers\nlet first = roll(transformers.persistent(5k3, 1))\n"
+              "let second = roll(transformers.persistent(5k3, 2))\n"
+              "say [transformers.persistent(5k3, 2).notation, transformers.explosion(first, 0), "
+              "transformers.explosion(second, 0), transformers.explosion(second, 1), transformers.explosion(second, 2)]\n")
+    assert run(tmp_path, script, [10, 2, 9, 7, 4, 2, 10, 2, 9, 7, 4, 2])["log"] == ['["5k2", 28, 21, 12, 0]']
+
+
+def test_distance_puts_the_sides_apart_and_they_close_in(tmp_path):
+    # the `distance` option: 4 hexes apart; Movement 1 (no Sprinting), Blaster range 2: a double move
+    # (L187) closes 2 hexes, and in range the attacker's own movement spoils a held weapon's aim only
+    # from 4 hexes moved (L206-227)
+    script = ("use transformers\n"
+              + transformer("Hound", conc("Shooting", 1), "armament Blaster { damage 3k2  range 2 }", speed=2)
+              + transformer("Dummy", speed=1)
+              + encounter("Apart", "Hound", "Dummy", "distance: 4"))
+    log = run(tmp_path, script, [3, 1, 1])["log"]
+    assert log[1] == "  4 hexes apart"
+    assert log[4] == "  phase 3: Hound moves 2 hexes toward Dummy (double move, L187), 2 hexes apart"
