@@ -618,3 +618,42 @@ push(A.weapon, A.weapon[0])
 say [len(weapons), len(A.weapon)]
 """)
     assert result.log == ["[2, 1]"]
+
+
+REPORTED = """\
+kind Robot {
+    stat speed 1..10
+    state hp = 3
+    state counter = 0
+}
+let report = REPORT
+fn standing(robot) = robot.hp > 0
+fn fight(battle) {
+    battle.round += 1
+    return none
+}
+character A is Robot { speed 3 }
+character B is Robot { speed 4 }
+encounter "report" {
+    side a: A
+    side b: B
+}
+"""
+
+
+def test_the_rules_choose_what_the_result_reports(tmp_path):
+    result, _ = run_script(tmp_path, REPORTED.replace("REPORT", '["hp", "speed"]'))
+    assert result.result["characters"] == {"A": {"side": "a", "hp": 3, "speed": 3}, "B": {"side": "b", "hp": 3, "speed": 4}}
+    result, _ = run_script(tmp_path, REPORTED.replace("let report = REPORT\n", ""))
+    assert result.result["characters"]["A"] == {"side": "a", "hp": 3, "counter": 0}
+
+
+@pytest.mark.parametrize("report, message", [
+    ('"hp"', "`report` of these rules is a list of names, not a string"),
+    ('["hp", "armor"]', "`report` of these rules names `armor`, which A (a Robot) does not have"),
+])
+def test_a_report_that_names_nothing_is_a_clear_error(tmp_path, report, message):
+    with pytest.raises(mechscript.MechError) as error:
+        run_script(tmp_path, REPORTED.replace("REPORT", report))
+    assert error.value.message == message
+    assert error.value.render().splitlines()[0].endswith(f":14:1: {message}")

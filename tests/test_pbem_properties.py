@@ -55,7 +55,7 @@ def text(value: str) -> str:
     return f'"{value}"'
 
 
-# Each option of the module (its top-level `let`s but `choices`, the values they allow), as
+# Each option of the module (its top-level `let`s but `choices` and `report`), as
 # mechscript text, over the values its comment documents. stat_low and stat_high, read when a
 # character is made, are set by the script before the characters (an encounter cannot set them);
 # they are drawn so that 1..10 stays valid.
@@ -88,7 +88,7 @@ WEAPONS = ("", "  weapon Gun", '  weapon Fist { uses "fists" }', '  weapon Blowp
 def test_every_option_of_the_module_is_drawn():
     """A new option of pbem.mech needs a strategy above, or these tests would never try it."""
     options = re.findall(r"^let (\w+) =", PBEM.read_text(encoding="utf-8"), flags=re.M)
-    assert options and sorted(options) == sorted([*OPTIONS, *BEFORE_CHARACTERS, "choices"])
+    assert options and sorted(options) == sorted([*OPTIONS, *BEFORE_CHARACTERS, "choices", "report"])
 
 
 @st.composite

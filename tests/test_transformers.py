@@ -154,7 +154,8 @@ def test_e11_a_24_hits_the_dodge_passive_defense_of_22(tmp_path):
         "    Target defends actively, borrowing 5 phases from next round: 7k3.5: 9 9 8 7/2 (6 5 4) = 29 vs 24: "
         "avoids it",
     ]
-    assert ran["result"]["characters"]["Target"]["debt"] == 5
+    assert ran["result"]["characters"]["Target"] == {"side": "decepticons", "major": 0, "minor": 0, "energon": 2.5,
+                                                     "status": "active", "prone": False}
 
 
 def test_e11_the_same_24_misses_the_acrobatics_passive_defense_of_27(tmp_path):
@@ -400,10 +401,10 @@ def test_a_fight_line_by_line(tmp_path):
     result = ran["result"]
     assert (result["winner"], result["rounds"]) == ("autobots", 2)
     ironhide, skywarp = result["characters"]["Ironhide"], result["characters"]["Skywarp"]
-    assert {key: ironhide[key] for key in ("major", "minor", "energon", "debt", "status")} == \
-        {"major": 0, "minor": 0, "energon": 2, "debt": 0, "status": "active"}
-    assert {key: skywarp[key] for key in ("major", "minor", "energon", "debt", "status")} == \
-        {"major": 2, "minor": 0, "energon": 0.5, "debt": 5, "status": "knocked out"}
+    assert {key: ironhide[key] for key in ("major", "minor", "energon", "status")} == \
+        {"major": 0, "minor": 0, "energon": 2, "status": "active"}
+    assert {key: skywarp[key] for key in ("major", "minor", "energon", "status")} == \
+        {"major": 2, "minor": 0, "energon": 0.5, "status": "knocked out"}
 
 
 # ---- options ----

@@ -465,7 +465,7 @@ def fight(ev, encounter: Encounter) -> dict:
     if type(encounter.round) is not int:
         raise MechError(f"`fight` left the encounter's round at {format_value(encounter.round)}, not a whole number",
                         encounter.span)
-    return {"winner": winner, "rounds": encounter.round, "characters": end_states(encounter)}
+    return {"winner": winner, "rounds": encounter.round, "characters": end_states(encounter, home.vars.get("report"))}
 
 
 def _check_choices(ev, home: Scope, encounter: Encounter) -> None:
@@ -494,16 +494,25 @@ def module_rule(home: Scope, name: str, encounter: Encounter) -> Function:
     return rule
 
 
-def end_states(encounter: Encounter) -> dict:
-    """Each character's side and state at the end (names made unique if two share one)."""
+def end_states(encounter: Encounter, report=None) -> dict:
+    """Each character's side and state at the end (names made unique if two share one). Rules may
+    name what the result reports in a list `report` (["hp", "status"]), leaving out bookkeeping;
+    otherwise it is all the state."""
+    if report is not None and (type(report) is not list or any(type(name) is not str for name in report)):
+        raise MechError(f"`report` of these rules is a list of names, not {type_name(report)}", encounter.span)
     states = {}
     for character in encounter.characters:
         key, n = character.name, 1
         while key in states:
             n += 1
             key = f"{character.name} ({n})"
+        names = report if report is not None else character.kind.schema.state
+        missing = [name for name in names if name not in character.fields]
+        if missing:
+            raise MechError(f"`report` of these rules names `{missing[0]}`, which {character.name} "
+                            f"(a {character.kind.name}) does not have", encounter.span)
         state = {"side": character.side}
-        state.update((name, to_json(character.fields[name])) for name in character.kind.schema.state)
+        state.update((name, to_json(character.fields[name])) for name in names)
         states[key] = state
     return states
 
