@@ -719,3 +719,19 @@ def test_distance_puts_the_sides_apart_and_they_close_in(tmp_path):
     log = run(tmp_path, script, [3, 1, 1])["log"]
     assert log[1] == "  4 hexes apart"
     assert log[4] == "  phase 3: Hound moves 2 hexes toward Dummy (double move, L187), 2 hexes apart"
+
+
+def test_a_readied_action_acts_before_its_trigger_without_a_check(tmp_path):
+    # L136: Hound readies his action (phase 8) for Trailbreaker's attack; when Trailbreaker acts
+    # (phase 2: Speed 2, 1k1: 2), Hound attacks first, no Contested Speed Check; unarmed without
+    # Brawling, 1k1: 1, a miss.
+    script = ("use transformers\n" + transformer("Hound", speed=4, skill=2) + transformer("Trailbreaker", speed=2, skill=2)
+              + 'fn transformers.readies(c, enc) = c.name == "Hound" and c.initiative > 5\n'
+              + 'fn transformers.acts_on_hold(c, acting, enc) = acting.name == "Trailbreaker"\n'
+              + encounter("Ready", "Hound", "Trailbreaker"))
+    log = run(tmp_path, script, [4, 4, 2, 1, 1, 1, 1, 1])["log"]
+    assert [line.split(" with")[0] for line in log[3:6]] == [
+        "  phase 8: Hound readies its action",
+        "  phase 2: Hound acts on its readied action, before Trailbreaker",
+        "  phase 2: Hound attacks Trailbreaker",
+    ]
