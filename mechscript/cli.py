@@ -94,6 +94,19 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("file", metavar="FILE", help="the script, or - to read it from standard input")
     _add_run_options(run, json_help='print JSON: {"log": [...], "result": ...}')
 
+    sim = commands.add_parser("sim", help="fight a script's encounter many times: mech sim fight.mech -n 10000",
+                              description="Fight the script's encounter N times, without narration: win rates with "
+                                          "95% intervals, rounds, survival. Run i is seeded from the seed and i, so "
+                                          "the numbers are the same for any --jobs.")
+    sim.add_argument("file", metavar="FILE", help="the script, with its encounter")
+    sim.add_argument("-n", type=_positive, required=True, metavar="N", help="how many fights")
+    sim.add_argument("--seed", type=_seed, default=None, metavar="S", help="the master seed (a fresh one if not given)")
+    sim.add_argument("--jobs", type=_positive, default=None, metavar="J",
+                     help="worker processes (default: the number of cores)")
+    sim.add_argument("--json", action="store_true", help="print the result as JSON")
+    sim.add_argument("--out", default=None, metavar="FILE", help="also write the JSON result to FILE")
+    _add_limit_option(sim)
+
     check = commands.add_parser("check", help="parse and check a script without running it",
                                 description="Check a script (and the modules it uses) without running it.")
     check.add_argument("file", metavar="FILE", help="the script, or - to read it from standard input")
@@ -148,6 +161,34 @@ def run_script(args) -> int:
     return 0
 
 
+def run_sim(args) -> int:
+    from .sim.batch import Batch, default_jobs, simulate
+    from .sim.report import Progress, text_report
+    limits = Limits().with_overrides(dict(args.limit))
+    path = Path(args.file)
+    script = load_script(path, limits)  # errors in the script are shown before any fight
+    batch = Batch(script.source_text, script.filename, str(path.resolve().parent), limits)
+    seed = args.seed if args.seed is not None else new_seed()
+    progress = Progress() if sys.stderr.isatty() and not args.json else None
+    try:
+        result = simulate(batch, args.n, seed, args.jobs or default_jobs(), progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()
+    data = result.to_json()
+    if args.out:
+        _write_atomically(Path(args.out), json.dumps(data, indent=1) + "\n")
+    print(json.dumps(data) if args.json else "\n".join(text_report(data)))
+    return 130 if result.partial else 0
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write beside the target, then rename over it: a reader never sees half a file."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+
+
 def run_roll(args) -> int:
     limits = Limits().with_overrides(dict(args.limit))
     results = roll_many(args.expr, args.n or 1, seed=args.seed, faces=args.faces, limits=limits)
@@ -175,8 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
-    commands = {"roll": run_roll, "run": run_script, "check": run_check}
-    if args.command in ("run", "check") and args.file != "-" and not Path(args.file).is_file():
+    commands = {"roll": run_roll, "run": run_script, "check": run_check, "sim": run_sim}
+    if args.command in ("run", "check", "sim") and args.file != "-" and not Path(args.file).is_file():
         print(f"mech {args.command}: no such file: {args.file}", file=sys.stderr)
         return 2
     try:

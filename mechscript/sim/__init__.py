@@ -1,0 +1,1 @@
+"""Batch resolution: a script's encounter fought many times (`mech sim`), and its statistics."""

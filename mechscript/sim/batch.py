@@ -1,0 +1,169 @@
+"""A script's encounter fought N times.
+
+Run i is seeded from the master seed and i alone (`run_seed`), so a run can be replayed with
+`mech run FILE --seed S`, and the batch gives the same numbers however it is split: the runs are cut
+into chunks, the chunks fought by worker processes (the standard library's process pool, or any
+`concurrent.futures` executor given), and the outcomes added up in the order of their index.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..dice.faces import RandomFaces
+from ..interpreter.characters import module_rule
+from ..interpreter.errors import MechError
+from ..interpreter.limits import Limits
+from ..interpreter.script import Script, compile_script
+from .stats import Tally
+
+
+def run_seed(seed: int, index: int) -> int:
+    """The seed of run `index` of a batch seeded `seed`: the same on every machine."""
+    digest = hashlib.sha256(f"{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:4], "little")
+
+
+@dataclass
+class Batch:
+    """What a worker needs to compile the script on its own: its text and where it lives."""
+    text: str
+    filename: str
+    folder: str
+    limits: Limits
+
+    def compile(self) -> Script:
+        return compile_script(self.text, self.filename, Path(self.folder), self.limits)
+
+
+@dataclass
+class Chunk:
+    """The outcomes of runs start..stop-1, or the first run that failed."""
+    start: int
+    outcomes: list = field(default_factory=list)
+    encounter: str | None = None
+    sides: list | None = None
+    failure: str | None = None      # the failed run's error, as the user would read it
+    failed_seed: int | None = None
+
+
+def fight_once(script: Script, seed: int):
+    """One run: (winner, rounds, {name: (standing, {numeric state})}), the encounter's name, its sides."""
+    ev = script.run(RandomFaces(seed))
+    if ev.result is None:
+        raise MechError("this script declares no encounter, so there is nothing to simulate",
+                        hint='declare one: encounter "name" { side a: ...  side b: ... }').located("", script.filename)
+    encounter = ev.encounter
+    standing = module_rule(encounter.characters[0].kind.home, "standing", encounter)
+    characters = {}
+    for character, (name, state) in zip(encounter.characters, ev.result["characters"].items()):
+        numbers = {key: value for key, value in state.items()
+                   if isinstance(value, (int, float)) and not isinstance(value, bool)}
+        characters[name] = (ev.call(standing, [character], encounter.span) is True, numbers)
+    outcome = (ev.result["winner"], ev.result["rounds"], characters)
+    return outcome, encounter.name, [name for name, _ in encounter.sides]
+
+
+_script: Script | None = None   # a worker's compiled script
+
+
+def _start_worker(batch: Batch) -> None:
+    global _script
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle
+    _script = batch.compile()
+
+
+def _fight_chunk(seed: int, start: int, stop: int, script: Script | None = None) -> Chunk:
+    script = script or _script
+    chunk = Chunk(start)
+    for index in range(start, stop):
+        s = run_seed(seed, index)
+        try:
+            outcome, chunk.encounter, chunk.sides = fight_once(script, s)
+        except MechError as error:
+            chunk.failure, chunk.failed_seed = error.render(), s
+            break
+        chunk.outcomes.append(outcome)
+    return chunk
+
+
+@dataclass
+class SimResult:
+    encounter: str
+    seed: int
+    tally: Tally
+    requested: int
+    partial: bool = False
+
+    def to_json(self) -> dict:
+        data = {"encounter": self.encounter, "seed": self.seed, **self.tally.to_json()}
+        data = {"runs": data.pop("runs"), **data}
+        if self.partial:
+            data["partial"] = True
+            data["requested"] = self.requested
+        return data
+
+
+def chunks(n: int, jobs: int) -> list[tuple[int, int]]:
+    """Runs cut in pieces small enough to share out evenly and report progress, big enough to be cheap."""
+    size = max(1, min(200, n // (jobs * 8) or 1))
+    return [(start, min(start + size, n)) for start in range(0, n, size)]
+
+
+def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor | None = None,
+             progress=None) -> SimResult:
+    """Fight the batch's encounter n times. `progress(done, n)` is told after each chunk. On Ctrl-C
+    (KeyboardInterrupt) the runs finished so far are added up, and the result says it is partial."""
+    pieces = chunks(n, jobs)
+    done: dict[int, Chunk] = {}
+    interrupted = False
+    try:
+        if jobs <= 1 and executor is None:
+            script = batch.compile()
+            for start, stop in pieces:
+                done[start] = _note(_fight_chunk(seed, start, stop, script), progress, done, n)
+        else:
+            own = executor is None
+            executor = executor or ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(batch,))
+            try:
+                futures = [executor.submit(_fight_chunk, seed, start, stop) for start, stop in pieces]
+                for future in futures:
+                    chunk = future.result()
+                    done[chunk.start] = _note(chunk, progress, done, n)
+            finally:
+                if own:
+                    executor.shutdown(wait=False, cancel_futures=True)
+    except KeyboardInterrupt:
+        interrupted = True
+    except MechError as error:
+        raise error.located("", batch.filename)
+    return _result(batch, done, seed, n, interrupted)
+
+
+def _note(chunk: Chunk, progress, done: dict, n: int) -> Chunk:
+    if chunk.failure is not None:
+        index = chunk.start + len(chunk.outcomes)
+        raise MechError(f"run {index + 1} of the batch failed; replay it with `mech run FILE --seed "
+                        f"{chunk.failed_seed}`:\n{chunk.failure}")
+    if progress is not None:
+        progress(sum(len(c.outcomes) for c in done.values()) + len(chunk.outcomes), n)
+    return chunk
+
+
+def _result(batch: Batch, done: dict, seed: int, n: int, interrupted: bool) -> SimResult:
+    ordered = [done[start] for start in sorted(done)]
+    named = next((c for c in ordered if c.encounter is not None), None)
+    tally = Tally(named.sides if named else [])
+    for chunk in ordered:
+        for outcome in chunk.outcomes:
+            tally.add(outcome)
+    return SimResult(named.encounter if named else "", seed, tally, n, interrupted or tally.runs < n)
+
+
+def default_jobs() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

@@ -1,0 +1,59 @@
+"""`mech sim` as a game master reads it: win rates with their intervals, the rounds, who survives,
+with bars drawn in text; and the progress bar shown while a batch runs on a terminal."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+BAR = 30
+
+
+def bar(fraction: float, width: int = BAR) -> str:
+    cells = round(fraction * width * 8)
+    full, part = divmod(cells, 8)
+    return "█" * full + ("▏▎▍▌▋▊▉"[part - 1] if part else "")
+
+
+def text_report(data: dict) -> list[str]:
+    partial = " (partial: interrupted)" if data.get("partial") else ""
+    lines = [f"{data['encounter']}: {data['runs']} runs, seed {data['seed']}{partial}", "", "winner"]
+    width = max(len(side) for side in data["winners"])
+    for side, won in data["winners"].items():
+        low, high = won["ci95"]
+        lines.append(f"  {side:<{width}}  {won['rate']:6.1%}  [{low:6.1%}, {high:6.1%}]  {bar(won['rate'])}")
+    rounds = data["rounds"]
+    lines += ["", f"rounds (mean {rounds['mean']:.2f})"]
+    most = max(rounds["histogram"].values(), default=1)
+    for count_of_rounds, count in rounds["histogram"].items():
+        lines.append(f"  {count_of_rounds:>4}  {count:>7}  {bar(count / most)}")
+    lines += ["", "characters (survival, and the mean of their end state)"]
+    width = max((len(name) for name in data["characters"]), default=0)
+    for name, character in data["characters"].items():
+        means = "  ".join(f"{key} {value:.2f}" for key, value in character["mean"].items())
+        lines.append(f"  {name:<{width}}  survives {character['survival_rate']:6.1%}  {means}".rstrip())
+    return lines
+
+
+class Progress:
+    """A progress bar on standard error, with the rate and the time left; rewritten in place."""
+
+    def __init__(self, stream=sys.stderr):
+        self.stream = stream
+        self.started = time.monotonic()
+        self.shown = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if done < total and now - self.shown < 0.1:
+            return
+        self.shown = now
+        elapsed = max(now - self.started, 1e-9)
+        rate = done / elapsed
+        left = (total - done) / rate if rate else 0
+        self.stream.write(f"\r  {bar(done / total, 20):<20}  {done}/{total}  {rate:,.0f} runs/s  {left:,.0f} s left ")
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.write("\r" + " " * 70 + "\r")
+        self.stream.flush()
