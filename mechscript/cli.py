@@ -4,6 +4,7 @@ error, 3 an internal error (a bug in mechscript: please report it)."""
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import re
@@ -105,6 +106,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="worker processes (default: the number of cores)")
     sim.add_argument("--json", action="store_true", help="print the result as JSON")
     sim.add_argument("--out", default=None, metavar="FILE", help="also write the JSON result to FILE")
+    sim.add_argument("--plot", default=None, metavar="FILE.png",
+                     help="also draw the win rates and rounds to a picture (needs: pip install 'mechscript[plot]')")
     _add_limit_option(sim)
 
     check = commands.add_parser("check", help="parse and check a script without running it",
@@ -163,7 +166,10 @@ def run_script(args) -> int:
 
 def run_sim(args) -> int:
     from .sim.batch import Batch, default_jobs, simulate
-    from .sim.report import Progress, text_report
+    from .sim.report import Progress, plot, text_report
+    if args.plot is not None and importlib.util.find_spec("matplotlib") is None:
+        print("mech sim: --plot needs matplotlib: pip install 'mechscript[plot]'", file=sys.stderr)
+        return 2
     limits = Limits().with_overrides(dict(args.limit))
     path = Path(args.file)
     script = load_script(path, limits)  # errors in the script are shown before any fight
@@ -178,6 +184,8 @@ def run_sim(args) -> int:
     data = result.to_json()
     if args.out:
         _write_atomically(Path(args.out), json.dumps(data, indent=1) + "\n")
+    if args.plot:
+        plot(data, args.plot)
     print(json.dumps(data) if args.json else "\n".join(text_report(data)))
     return 130 if result.partial else 0
 

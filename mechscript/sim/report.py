@@ -57,3 +57,26 @@ class Progress:
     def close(self) -> None:
         self.stream.write("\r" + " " * 70 + "\r")
         self.stream.flush()
+
+
+def plot(data: dict, path) -> None:
+    """Win rates with their intervals and the rounds histogram, as a picture (`--plot FILE.png`).
+    Needs matplotlib: `pip install 'mechscript[plot]'`."""
+    import matplotlib
+    matplotlib.use("Agg")  # files only, no window
+    import matplotlib.pyplot as plt
+    figure, (wins, rounds) = plt.subplots(1, 2, figsize=(10, 4))
+    sides = list(data["winners"])
+    rates = [data["winners"][side]["rate"] for side in sides]
+    errors = [[rate - data["winners"][side]["ci95"][0] for side, rate in zip(sides, rates)],
+              [data["winners"][side]["ci95"][1] - rate for side, rate in zip(sides, rates)]]
+    wins.bar(sides, rates, yerr=errors, capsize=4)
+    wins.set_ylim(0, 1)
+    wins.set_title("win rate (95% interval)")
+    counts = data["rounds"]["histogram"]
+    rounds.bar([int(r) for r in counts], list(counts.values()))
+    rounds.set_title(f"rounds (mean {data['rounds']['mean']:.2f})")
+    figure.suptitle(f"{data['encounter']}: {data['runs']} runs, seed {data['seed']}")
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
