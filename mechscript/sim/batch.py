@@ -50,14 +50,22 @@ class Chunk:
     sides: list | None = None
     failure: str | None = None      # the failed run's error, as the user would read it
     failed_seed: int | None = None
+    no_encounter: bool = False      # the script declares none: no run of it can be fought
+
+
+class NothingToSimulate(MechError):
+    """The script declares no encounter: the batch's error, not one run's (no seed replays it)."""
+
+    def __init__(self):
+        super().__init__("this script declares no encounter, so there is nothing to simulate",
+                         hint='declare one: encounter "name" { side a: ...  side b: ... }')
 
 
 def fight_once(script: Script, seed: int):
     """One run: (winner, rounds, {name: (standing, {numeric state})}), the encounter's name, its sides."""
     ev = script.run(RandomFaces(seed))
     if ev.result is None:
-        raise MechError("this script declares no encounter, so there is nothing to simulate",
-                        hint='declare one: encounter "name" { side a: ...  side b: ... }').located("", script.filename)
+        raise NothingToSimulate()
     encounter = ev.encounter
     standing = module_rule(encounter.characters[0].kind.home, "standing", encounter)
     characters = {}
@@ -70,21 +78,33 @@ def fight_once(script: Script, seed: int):
 
 
 _script: Script | None = None   # a worker's compiled script
+_script_of: Batch | None = None  # the batch it was compiled from
 
 
 def _start_worker(batch: Batch) -> None:
-    global _script
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle
-    _script = batch.compile()
+    _worker_script(batch)
 
 
-def _fight_chunk(seed: int, start: int, stop: int, script: Script | None = None) -> Chunk:
-    script = script or _script
+def _worker_script(batch: Batch) -> Script:
+    """The batch's script compiled once per worker: by the pool's initializer, or on the first chunk
+    in a worker of another executor, which knows nothing of the initializer."""
+    global _script, _script_of
+    if _script is None or _script_of != batch:
+        _script, _script_of = batch.compile(), batch
+    return _script
+
+
+def _fight_chunk(batch: Batch, seed: int, start: int, stop: int, script: Script | None = None) -> Chunk:
+    script = script or _worker_script(batch)
     chunk = Chunk(start)
     for index in range(start, stop):
         s = run_seed(seed, index)
         try:
             outcome, chunk.encounter, chunk.sides = fight_once(script, s)
+        except NothingToSimulate:
+            chunk.no_encounter = True
+            break
         except MechError as error:
             chunk.failure, chunk.failed_seed = error.render(), s
             break
@@ -126,16 +146,23 @@ def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor 
         if jobs <= 1 and executor is None:
             script = batch.compile()
             for start, stop in pieces:
-                done[start] = _note(_fight_chunk(seed, start, stop, script), progress, done, n)
+                done[start] = _note(_fight_chunk(batch, seed, start, stop, script), progress, done, n)
         else:
             own = executor is None
             executor = executor or ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(batch,))
+            futures = []
             try:
-                futures = [executor.submit(_fight_chunk, seed, start, stop) for start, stop in pieces]
+                for start, stop in pieces:
+                    futures.append(executor.submit(_fight_chunk, batch, seed, start, stop))
                 for future in futures:
                     chunk = future.result()
                     done[chunk.start] = _note(chunk, progress, done, n)
             finally:
+                # Cancel the chunks not started here: shutdown's cancel_futures is carried out by the
+                # pool's manager thread only while the executor is alive, and it is not once we return,
+                # so the whole batch would be fought before the process could exit.
+                for future in futures:
+                    future.cancel()
                 if own:
                     executor.shutdown(wait=False, cancel_futures=True)
     except KeyboardInterrupt:
@@ -146,6 +173,8 @@ def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor 
 
 
 def _note(chunk: Chunk, progress, done: dict, n: int) -> Chunk:
+    if chunk.no_encounter:
+        raise NothingToSimulate()
     if chunk.failure is not None:
         index = chunk.start + len(chunk.outcomes)
         raise MechError(f"run {index + 1} of the batch failed; replay it with `mech run FILE --seed "
