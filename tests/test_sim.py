@@ -298,10 +298,10 @@ def test_a_failing_run_is_named_with_the_seed_that_replays_it(tmp_path):
     forked = mech_forked(["sim", str(script), "-n", "200", "--seed", "7", "--jobs", "1", "--json"], tmp_path)
     assert (forked.code, forked.out) == (1, "")
     _one_message(forked.err)
-    found = re.match(r"(.*): run (\d+) of the batch failed; replay it with `mech run FILE --seed (\d+)`:\n",
+    found = re.match(r"(.*): run (\d+) of the batch failed; replay it with `mech run (.*) --seed (\d+)`:\n",
                      forked.err)
-    assert found and found[1] == str(script), forked.err
-    run, seed = int(found[2]), found[3]
+    assert found and found[1] == str(script) and found[3] == str(script), forked.err
+    run, seed = int(found[2]), found[4]
     assert f"boom.mech:9:21: boom\n" in forked.err and "fail(\"boom\")" in forked.err
 
     # the runs before it are fine, so it is the first failure; the seed replays it

@@ -146,7 +146,7 @@ def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor 
         if jobs <= 1 and executor is None:
             script = batch.compile()
             for start, stop in pieces:
-                done[start] = _note(_fight_chunk(batch, seed, start, stop, script), progress, done, n)
+                done[start] = _note(_fight_chunk(batch, seed, start, stop, script), progress, done, n, batch.filename)
         else:
             own = executor is None
             executor = executor or ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(batch,))
@@ -156,7 +156,7 @@ def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor 
                     futures.append(executor.submit(_fight_chunk, batch, seed, start, stop))
                 for future in futures:
                     chunk = future.result()
-                    done[chunk.start] = _note(chunk, progress, done, n)
+                    done[chunk.start] = _note(chunk, progress, done, n, batch.filename)
             finally:
                 # Cancel the chunks not started here: shutdown's cancel_futures is carried out by the
                 # pool's manager thread only while the executor is alive, and it is not once we return,
@@ -172,12 +172,12 @@ def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor 
     return _result(batch, done, seed, n, interrupted)
 
 
-def _note(chunk: Chunk, progress, done: dict, n: int) -> Chunk:
+def _note(chunk: Chunk, progress, done: dict, n: int, filename: str) -> Chunk:
     if chunk.no_encounter:
         raise NothingToSimulate()
     if chunk.failure is not None:
         index = chunk.start + len(chunk.outcomes)
-        raise MechError(f"run {index + 1} of the batch failed; replay it with `mech run FILE --seed "
+        raise MechError(f"run {index + 1} of the batch failed; replay it with `mech run {filename} --seed "
                         f"{chunk.failed_seed}`:\n{chunk.failure}")
     if progress is not None:
         progress(sum(len(c.outcomes) for c in done.values()) + len(chunk.outcomes), n)
