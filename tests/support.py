@@ -26,7 +26,8 @@ class Ran(NamedTuple):
 def mech_forked(argv: list[str], cwd: Path) -> Ran:
     """`mech ARGV` as the console script runs it (`sys.exit(main())`), in a forked child of this
     process: the grammar is already loaded, so it costs milliseconds instead of a new interpreter.
-    An exception escaping `main` prints its traceback and exits 1, as Python does."""
+    An exception escaping `main` prints its traceback and exits 1, as Python does. The child leaves
+    with os._exit, without the clean-up of a process pool: `mech sim` here takes `--jobs 1`."""
     from mechscript import cli
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         pid = os.fork()
