@@ -1,0 +1,201 @@
+"""Duels per second: `mech sim` of examples/pbem_ambush.mech side by side with the same fight written
+by hand in plain Python (bench/hand_pbem.py), in one run, on one machine.
+
+    python bench/bench_sim.py [-n N] [--hand-n M] [--seed S] [--repeats R] [--profile [RUNS]] [--json]
+
+Timed, with `time.perf_counter` (wall time) around each call:
+  - `mechscript.simulate("examples/pbem_ambush.mech", N, seed=S, jobs=1)`, and the same with jobs=2
+    (that one includes starting the two worker processes and compiling the script in each);
+  - `hand_pbem.simulate(M, seed=S)`: M fights (default 20*N, as it is much faster) of the same rules,
+    default options and tactics as mechscript/stdlib/pbem.mech, dice from one `random.Random(S)`.
+The script is compiled once before timing, so lark's one-time grammar set-up is not counted; each
+simulate call still compiles the script again (tens of milliseconds).
+
+Printed: the win rates of both with 95% Wilson intervals (they roll different dice, so they agree
+only statistically; z is the two-proportion z score of the difference), the rates in duels per
+second, the ratio hand-written / mechscript (one job), and the two-job speedup. `--repeats R` times
+each measurement R times, interleaved (hand, 1 job, 2 jobs, hand, ...), and shows the best.
+`--profile` adds a cProfile of a one-job simulate (300 runs unless given): the top functions by
+their own time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import math
+import os
+import platform
+import pstats
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+EXAMPLE = ROOT / "examples" / "pbem_ambush.mech"
+sys.path.insert(0, str(BENCH))
+
+import hand_pbem  # bench/ is not a package: its folder is on sys.path above
+
+TARGET_SHARE = 1 / 3     # issue 6: mechscript at least a third of the hand-written rate, one job
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def timed(call):
+    start = time.perf_counter()
+    result = call()
+    return time.perf_counter() - start, result
+
+
+def cpus() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def git_commit() -> str | None:
+    try:
+        run = lambda *cmd: subprocess.run(["git", *cmd], cwd=ROOT, capture_output=True, text=True,
+                                          check=True).stdout.strip()
+        return run("rev-parse", "--short", "HEAD") + (" + uncommitted changes" if run("status", "--porcelain",
+                                                                                     "--", "mechscript") else "")
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def load_average() -> float | None:
+    """The 1-minute load average (Unix): how many processes wanted a CPU, on average."""
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return None
+
+
+def z_score(a: int, n: int, b: int, m: int) -> float:
+    """The two-proportion z score of a/n - b/m (pooled); 0 when both are 0 or 1."""
+    pooled = (a + b) / (n + m)
+    spread = math.sqrt(pooled * (1 - pooled) * (1 / n + 1 / m))
+    return 0.0 if spread == 0 else (a / n - b / m) / spread
+
+
+def profile(runs: int, seed: int, top: int = 10) -> str:
+    import mechscript
+    profiler = cProfile.Profile()
+    profiler.enable()
+    mechscript.simulate(str(EXAMPLE), runs, seed=seed, jobs=1)
+    profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
+    return out.getvalue()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-n", type=int, default=2000, help="mechscript's runs, for each job count (default 2000)")
+    parser.add_argument("--hand-n", type=int, help="the hand-written implementation's runs (default 20*N)")
+    parser.add_argument("--seed", type=int, default=1, help="the seed of both (default 1)")
+    parser.add_argument("--repeats", type=int, default=1, help="time each measurement R times, show the best")
+    parser.add_argument("--profile", type=int, nargs="?", const=300, metavar="RUNS",
+                        help="also profile a one-job simulate of RUNS runs (default 300): the top 10 by tottime")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args(argv)
+    hand_n = args.hand_n or 20 * args.n
+    if args.n < 1 or hand_n < 1 or args.repeats < 1:
+        parser.error("-n, --hand-n and --repeats must be at least 1")
+
+    import mechscript
+    from mechscript.sim.stats import wilson
+
+    mechscript.simulate(str(EXAMPLE), 1, seed=args.seed, jobs=1)   # warm up: lark's grammar, imports
+    load_before = load_average()
+    measurements = {
+        "hand": (hand_n, lambda: hand_pbem.simulate(hand_n, seed=args.seed)),
+        "mech1": (args.n, lambda: mechscript.simulate(str(EXAMPLE), args.n, seed=args.seed, jobs=1)),
+        "mech2": (args.n, lambda: mechscript.simulate(str(EXAMPLE), args.n, seed=args.seed, jobs=2)),
+    }
+    seconds = {key: [] for key in measurements}
+    results = {}
+    for repeat in range(args.repeats):
+        for key, (n, call) in measurements.items():
+            log(f"repeat {repeat + 1}/{args.repeats}: {key}, {n} runs ...")
+            elapsed, results[key] = timed(call)
+            seconds[key].append(elapsed)
+    rates = {key: measurements[key][0] / min(times) for key, times in seconds.items()}
+    load_after = load_average()
+
+    hand, mech1, mech2 = results["hand"], results["mech1"], results["mech2"]
+    sides = [*hand_pbem.SIDES, "draw"]
+    agreement = []
+    for side in sides:
+        a, b = mech1["winners"][side]["count"], hand["winners"][side]
+        agreement.append({"side": side, "mechscript": {"count": a, "rate": a / args.n, "ci95": wilson(a, args.n)},
+                          "hand": {"count": b, "rate": b / hand_n, "ci95": wilson(b, hand_n)},
+                          "z": z_score(a, args.n, b, hand_n)})
+    report = {
+        "env": {"python": sys.version.split()[0], "implementation": platform.python_implementation(),
+                "machine": platform.machine(), "cpus": cpus(), "mechscript": mechscript.__version__,
+                "commit": git_commit(), "load_average": [load_before, load_after]},
+        "settings": {"n": args.n, "hand_n": hand_n, "seed": args.seed, "repeats": args.repeats},
+        "seconds": seconds,
+        "duels_per_second": rates,
+        "ratio_hand_to_mech1": rates["hand"] / rates["mech1"],
+        "speedup_2_jobs": rates["mech2"] / rates["mech1"],
+        "jobs_identical": mech1 == mech2,
+        "rounds_mean": {"mechscript": mech1["rounds"]["mean"], "hand": hand["rounds_mean"]},
+        "win_rates": agreement,
+    }
+    if args.profile:
+        log(f"profiling a one-job simulate of {args.profile} runs ...")
+        report["profile"] = profile(args.profile, args.seed)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print_report(report)
+    return 0
+
+
+def print_report(r: dict) -> None:
+    env, s = r["env"], r["settings"]
+    print(f"Python {env['python']} ({env['implementation']}, {env['machine']}, {env['cpus']} CPUs); "
+          f"mechscript {env['mechscript']}{' at ' + env['commit'] if env['commit'] else ''}")
+    print(f"examples/pbem_ambush.mech, seed {s['seed']}; mechscript {s['n']} runs, hand-written "
+          f"{s['hand_n']} runs; wall time, best of {s['repeats']}")
+    before, after = env["load_average"]
+    if before is not None:
+        # our own processes count in `after` (1 to 2), hardly in `before` (only the short warm-up)
+        busy = "; other processes were running: the rates are low, the 2-job speedup most of all" \
+            if before > 1 else ""
+        print(f"load average (1 min) {before:.2f} before timing, {after:.2f} after{busy}")
+    print()
+    rows = [("mechscript, 1 job", "mech1", s["n"]), ("mechscript, 2 jobs", "mech2", s["n"]),
+            ("hand-written", "hand", s["hand_n"])]
+    print(f"{'':<20}{'runs':>8}{'seconds':>10}{'duels/s':>11}")
+    for label, key, n in rows:
+        print(f"{label:<20}{n:>8}{min(r['seconds'][key]):>10.2f}{r['duels_per_second'][key]:>11,.0f}")
+    ratio = r["ratio_hand_to_mech1"]
+    print()
+    print(f"hand-written / mechscript (1 job): {ratio:.1f}x  (issue 6 target: at most {1 / TARGET_SHARE:g}x, "
+          f"mechscript at a third of the hand-written rate; {'met' if ratio <= 1 / TARGET_SHARE else 'not met'})")
+    print(f"2 jobs / 1 job: {r['speedup_2_jobs']:.2f}x on {env['cpus']} CPUs; the same numbers with 1 and 2 jobs: "
+          f"{'yes' if r['jobs_identical'] else 'NO'}")
+    print()
+    print("win rates with 95% Wilson intervals (different dice: they should agree within the intervals, |z| < ~2)")
+    print(f"{'':<13}{'mechscript (1 job)':<26}{'hand-written':<26}{'z':>6}")
+    cell = lambda x: f"{x['rate']:.3f} [{x['ci95'][0]:.3f}, {x['ci95'][1]:.3f}]"
+    for row in r["win_rates"]:
+        print(f"{row['side']:<13}{cell(row['mechscript']):<26}{cell(row['hand']):<26}{row['z']:>6.2f}")
+    rounds = r["rounds_mean"]
+    print(f"{'mean rounds':<13}{rounds['mechscript']:<26.3f}{rounds['hand']:<26.3f}")
+    if "profile" in r:
+        print()
+        print("cProfile of a one-job simulate, top 10 by tottime:")
+        print(r["profile"].strip())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
