@@ -32,16 +32,20 @@ AMBUSH = Path(__file__).resolve().parent.parent / "examples" / "pbem_ambush.mech
 AMBUSH_SIDES = ["autobots", "decepticons"]
 AMBUSH_CHARACTERS = ["Punch", "Triggerhappy", "Ransack"]
 
-# One opposed roll, d10 + 6 against d10 + 4, the attacker winning only if strictly higher (a tie goes
-# to the defender). The attacker wins when A + 6 > D + 4, i.e. A - D >= -1. Of the 100 equally likely
-# pairs (A, D), A - D = -k for k >= 1 has 10 - k of them, so A - D <= -2 has 8 + 7 + ... + 1 = 36:
-# the attacker wins with probability exactly 64/100 = 0.64, the defender 0.36, never a draw.
-DUEL_RULES = """\
+# A kind and its `standing`, for the small rules modules below
+MECH_KIND = """\
 kind Mech {
     stat skill 0..20
     state hp = 1
 }
 fn standing(m) = m.hp > 0
+"""
+
+# One opposed roll, d10 + 6 against d10 + 4, the attacker winning only if strictly higher (a tie goes
+# to the defender). The attacker wins when A + 6 > D + 4, i.e. A - D >= -1. Of the 100 equally likely
+# pairs (A, D), A - D = -k for k >= 1 has 10 - k of them, so A - D <= -2 has 8 + 7 + ... + 1 = 36:
+# the attacker wins with probability exactly 64/100 = 0.64, the defender 0.36, never a draw.
+DUEL_RULES = MECH_KIND + """\
 fn fight(enc) {
     enc.round = 1
     let att = enc.sides[0].members[0]
@@ -56,12 +60,7 @@ fn fight(enc) {
 """
 
 # Rules that break in a run whose d10 rolls 10: about one run in ten.
-BOOM_RULES = """\
-kind Mech {
-    stat skill 0..20
-    state hp = 1
-}
-fn standing(m) = m.hp > 0
+BOOM_RULES = MECH_KIND + """\
 fn fight(enc) {
     enc.round = 1
     let roll = d10
@@ -302,7 +301,7 @@ def test_a_failing_run_is_named_with_the_seed_that_replays_it(tmp_path):
                      forked.err)
     assert found and found[1] == str(script) and found[3] == str(script), forked.err
     run, seed = int(found[2]), found[4]
-    assert f"boom.mech:9:21: boom\n" in forked.err and "fail(\"boom\")" in forked.err
+    assert "boom.mech:9:21: boom\n" in forked.err and "fail(\"boom\")" in forked.err
 
     # the runs before it are fine, so it is the first failure; the seed replays it
     assert run > 1
