@@ -224,8 +224,5 @@ def simulate(path_or_source: str | Path, n: int, seed: int | None = None, jobs: 
     """Fight the script's encounter n times (`mech sim`): the contract's JSON as a dict. Run i is
     seeded from `seed` and i, so the numbers are the same for any `jobs` (or executor)."""
     from .sim.batch import Batch, simulate as simulate_batch
-    script = load_script(path_or_source, limits)
-    text = str(path_or_source)
-    folder = Path(text).resolve().parent if script.filename != "<script>" else Path.cwd()
-    batch = Batch(script.source_text, script.filename, str(folder), limits)
+    batch = Batch.of(load_script(path_or_source, limits))
     return simulate_batch(batch, n, new_seed() if seed is None else seed, jobs, executor).to_json()

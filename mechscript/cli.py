@@ -173,9 +173,7 @@ def run_sim(args) -> int:
         print("mech sim: --plot needs matplotlib: pip install 'mechscript[plot]'", file=sys.stderr)
         return 2
     limits = Limits().with_overrides(dict(args.limit))
-    path = Path(args.file)
-    script = load_script(path, limits)  # errors in the script are shown before any fight
-    batch = Batch(script.source_text, script.filename, str(path.resolve().parent), limits)
+    batch = Batch.of(load_script(Path(args.file), limits))  # errors in the script are shown before any fight
     seed = args.seed if args.seed is not None else new_seed()
     progress = Progress() if sys.stderr.isatty() and not args.json else None
     try:

@@ -14,6 +14,21 @@ from typing import NamedTuple
 
 from hypothesis import strategies as st
 
+# The real `mech` console script of this Python's environment (as the README installs it)
+BIN = os.path.dirname(sys.executable)
+MECH = os.path.join(BIN, "mech") if os.path.exists(os.path.join(BIN, "mech")) else "mech"
+
+# A small module the tests write beside a script as `pbem.mech` (standing in for, and hiding, the
+# standard one): an option, two rules and a table.
+PBEM = """\
+let bonus = 2
+fn to_hit(att, def) = att + bonus > def
+fn damage(x) {
+    return x * 2
+}
+table hits { 10 => "crit", 5 => "hit", else => "miss" }
+"""
+
 HANG_GUARD = 120  # seconds: a guard against a hang, generous on purpose, not a speed check
 
 

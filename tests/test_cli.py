@@ -20,9 +20,8 @@ import sys
 import pytest
 
 import mechscript
+from support import MECH
 
-BIN = os.path.dirname(sys.executable)
-MECH = os.path.join(BIN, "mech") if os.path.exists(os.path.join(BIN, "mech")) else "mech"
 
 E01 = "2,3,5,6,8,9,10,4"
 

@@ -5,12 +5,9 @@ giving the same output byte for byte, and the exit statuses."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 
-BIN = os.path.dirname(sys.executable)
-MECH = os.path.join(BIN, "mech") if os.path.exists(os.path.join(BIN, "mech")) else "mech"
+from support import MECH
 
 SCRIPT = """\
 # a duel in three lines

@@ -31,7 +31,6 @@ import re
 import shlex
 import shutil
 import subprocess
-import sys
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,14 +39,14 @@ import pytest
 
 from mechscript import cli
 
+from support import MECH
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 LANGUAGE = DOCS / "language.md"
 README = ROOT / "README.md"
 EXAMPLES = ROOT / "examples"
 
-BIN = os.path.dirname(sys.executable)
-MECH = os.path.join(BIN, "mech") if os.path.exists(os.path.join(BIN, "mech")) else "mech"
 
 SEED = "1"
 SCRIPT_NAME = "example.mech"  # the name a doc example is saved under; its errors show this name

@@ -37,7 +37,7 @@ from hypothesis.extra.lark import from_lark
 
 import mechscript
 from mechscript import Limits, MechError
-from support import deadline, dice_token_strategies
+from support import PBEM, deadline, dice_token_strategies
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -54,17 +54,6 @@ def examples(n: int):
     return settings(max_examples=EXAMPLES or n, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                                            HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
-
-
-# A module every generated program may `use`, and the modules the example scripts use.
-PBEM = """\
-let bonus = 2
-fn to_hit(att, def) = att + bonus > def
-fn damage(x) {
-    return x * 2
-}
-table hits { 10 => "crit", 5 => "hit", else => "miss" }
-"""
 
 
 @pytest.fixture(scope="module")

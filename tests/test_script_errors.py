@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,19 +26,8 @@ import pytest
 
 import mechscript
 from mechscript import MechError
-from support import Ran, api_errors, error_file, mech_forked, write_case
+from support import MECH, PBEM, Ran, api_errors, error_file, mech_forked, write_case
 
-BIN = os.path.dirname(sys.executable)
-MECH = os.path.join(BIN, "mech") if os.path.exists(os.path.join(BIN, "mech")) else "mech"
-
-PBEM = """\
-let bonus = 2
-fn to_hit(att, def) = att + bonus > def
-fn damage(x) {
-    return x * 2
-}
-table hits { 10 => "crit", 5 => "hit", else => "miss" }
-"""
 BOOM = """\
 let z = 1
 fn crash(x) = x / (z - 1)

@@ -16,7 +16,6 @@ import pty
 import re
 import signal
 import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -24,10 +23,8 @@ from pathlib import Path
 import pytest
 
 import mechscript
-from support import mech_forked
+from support import MECH, mech_forked
 
-BIN = os.path.dirname(sys.executable)
-MECH = os.path.join(BIN, "mech") if os.path.exists(os.path.join(BIN, "mech")) else "mech"
 AMBUSH = Path(__file__).resolve().parent.parent / "examples" / "pbem_ambush.mech"
 AMBUSH_SIDES = ["autobots", "decepticons"]
 AMBUSH_CHARACTERS = ["Punch", "Triggerhappy", "Ransack"]

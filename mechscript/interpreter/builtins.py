@@ -10,11 +10,13 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from ..dice.rollkeep import Pool
+from ..dice.engine import DiceRoll
+from ..dice.rollkeep import KeepRoll, Pool
 from ..numbers import normal
 from .errors import MechError
 from .limits import limit_error
-from .values import equal, plain, type_name
+from .show import roll_text
+from .values import Encounter, equal, format_value, plain, type_name
 
 
 class Builtin:
@@ -186,8 +188,7 @@ def _contains(ev, args, options, call):
 @builtin("ended", 1, 1, "ended(encounter): whether the encounter's `until` holds before its next round "
          "(rules modules call it in `fight`): while not ended(encounter) { ... }")
 def _ended(ev, args, options, call):
-    from .characters import ended
-    from .values import Encounter
+    from .characters import ended  # characters needs the evaluator, which needs these builtins
     if type(args[0]) is not Encounter:
         raise MechError(f"`ended` takes an encounter, not {type_name(args[0])}", call.args[0].span)
     return ended(ev, args[0], call.span)
@@ -195,23 +196,13 @@ def _ended(ev, args, options, call):
 
 @builtin("fail", 1, 1, 'fail(message): stop the script with this message as its error: fail("no such side")')
 def _fail(ev, args, options, call):
-    from .values import format_value
     raise MechError(format_value(args[0], ev.limits), call.span)
 
 
 @builtin("breakdown", 1, 1, 'breakdown(roll): a roll as text with its dice, as `mech roll` shows it: '
          'breakdown(roll(7k3)) is "7k3: 14 9 8 (6 5 3 2) = 31"')
 def _breakdown(ev, args, options, call):
-    from ..dice.engine import DiceRoll
-    from ..dice.rollkeep import KeepRoll
-    from .show import dice_text
-    from .values import format_value
-    roll = args[0]
-    if type(roll) is KeepRoll and roll.auto_fail:
-        return f"{roll.pool.notation}: automatic failure"
-    if type(roll) is KeepRoll:
-        return f"{roll.normalized.notation}: {dice_text(roll)} = {format_value(roll.total)}"
-    if type(roll) is DiceRoll:
-        return f"{dice_text(roll)} = {format_value(roll.total)}"
-    raise MechError(f"`breakdown` shows a roll, not {type_name(roll)}", call.args[0].span,
-                    hint="breakdown(roll(7k3)), or breakdown(3d6) where 3d6 is rolled")
+    if type(args[0]) not in (DiceRoll, KeepRoll):
+        raise MechError(f"`breakdown` shows a roll, not {type_name(args[0])}", call.args[0].span,
+                        hint="breakdown(roll(7k3)), or breakdown(3d6) where 3d6 is rolled")
+    return roll_text(args[0])

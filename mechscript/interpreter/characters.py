@@ -188,11 +188,12 @@ class Schema:
     """A kind's items as compiled, in the order written: ("stat", name, (low, high, choices),
     default, span), ("derived" | "state", name, None, formula, span), ("gear", slot, kind name, span)."""
 
-    __slots__ = ("name", "items", "state", "stats", "source_text", "filename")
+    __slots__ = ("name", "items", "state", "changes", "stats", "source_text", "filename")
 
     def __init__(self, name: str, items: list, source_text: str, filename: str):
         self.name, self.items = name, items
         self.state = [item[1] for item in items if item[0] == "state"]  # in the order declared
+        self.changes = frozenset(self.state)  # what a fight may set: looked up on every assignment
         self.stats = [item[1] for item in items if item[0] == "stat"]
         self.source_text, self.filename = source_text, filename
 
@@ -565,7 +566,7 @@ def get_field(value, name: str, span: Span):
         if name in value.fields:
             field = value.fields[name]
             # only state changes: a gear list (or a list stat) is given as a copy
-            return list(field) if type(field) is list and name not in value.kind.schema.state else field
+            return list(field) if type(field) is list and name not in value.kind.schema.changes else field
         if name in OWN_FIELDS:
             return value.kind.name if name == "kind" else getattr(value, name)
         raise MechError(f"{value.name} (a {value.kind.name}) has no `{name}`", span,
@@ -584,7 +585,7 @@ def set_field(value, name: str, new, span: Span) -> None:
     """Only a character's state changes (`punch.hp -= 2`), and an encounter's round count."""
     if type(value) is Character:
         schema = value.kind.schema
-        if name in schema.state:
+        if name in schema.changes:
             value.fields[name] = new
             return
         if name in value.fields or name in OWN_FIELDS:

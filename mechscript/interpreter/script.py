@@ -809,8 +809,9 @@ def compile_expression(node: ast.Node, limits: Limits, record: bool = True):
 class Script:
     """A compiled script, ready to run any number of times."""
 
-    def __init__(self, code, filename: str, source_text: str, limits: Limits):
+    def __init__(self, code, filename: str, source_text: str, limits: Limits, folder: Path):
         self.code, self.filename, self.source_text, self.limits = code, filename, source_text, limits
+        self.folder = folder  # where its `use` looks first
 
     def run(self, source: FaceSource) -> Run:
         ev = Run(source, self.limits)
@@ -839,4 +840,4 @@ def compile_script(source_text: str, filename: str, folder: Path, limits: Limits
         raise error.located(source_text, filename) from None
     except RecursionError:
         raise too_deep().located(source_text, filename) from None
-    return Script(code, filename, source_text, limits)
+    return Script(code, filename, source_text, limits, folder)

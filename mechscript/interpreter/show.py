@@ -39,6 +39,16 @@ def dice_text(roll) -> str:
     return " ".join(shown)
 
 
+def roll_text(roll) -> str:
+    """One roll as `mech roll` shows a lone roll, with the notation it was rolled as:
+    `7k3: 14 9 8 (6 5 3 2) = 31`, `0k3: automatic failure`, `3 (1) 6 = 9` for NdS."""
+    if type(roll) is KeepRoll:
+        if roll.auto_fail:
+            return f"{roll.pool.notation}: automatic failure"
+        return f"{roll.normalized.notation}: {dice_text(roll)} = {format_value(roll.total)}"
+    return f"{dice_text(roll)} = {format_value(roll.total)}"
+
+
 def _label(roll, source: str) -> str:
     written = source[roll.span.start:roll.span.end]
     if type(roll) is KeepRoll and roll.normalized.notation != written and not roll.auto_fail:

@@ -40,6 +40,10 @@ class Batch:
     def compile(self) -> Script:
         return compile_script(self.text, self.filename, Path(self.folder), self.limits)
 
+    @classmethod
+    def of(cls, script: Script) -> "Batch":
+        return cls(script.source_text, script.filename, str(script.folder), script.limits)
+
 
 @dataclass
 class Chunk:
