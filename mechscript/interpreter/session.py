@@ -1,0 +1,275 @@
+"""A persistent session: what the REPL types in, entry after entry.
+
+Each entry is parsed as a little program and compiled against the session's one top static scope,
+then run in the session's one top runtime scope (the same pairing a script's top level has), so
+`let`, `fn`, `use`, `table`, `kind` and `character` stay for the entries after it. Declaring a name
+again in a later entry replaces it, as a user expects at a prompt; within one entry a name is still
+declared once. An entry that fails to compile leaves the session as it was.
+
+The limits count per entry: a runaway loop at the prompt stops with the limit's error and the
+session goes on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..dice.engine import DiceRoll
+from ..dice.faces import RandomFaces
+from ..dice.rollkeep import KeepRoll, Pool
+from . import ast, characters
+from .errors import MechError, Span
+from .limits import Limits, too_deep
+from .names import UNSET, Binding, StaticScope
+from .parser import parse_program
+from .script import ModuleLoader, Run, ScriptCompiler, _instantiate
+from .values import Character, Encounter, Record, Scope
+
+ENTRY_FILE = "<repl>"
+
+# The statements that declare a name at the top level, and the name they declare.
+_DECLARED = {ast.Let: "name", ast.TableDef: "name", ast.CharacterDef: "name", ast.KindDef: "name",
+             ast.Use: "name"}
+
+
+@dataclass
+class Shown:
+    """The value of an expression typed at the prompt, with the rolls it made itself (rolls made
+    inside functions it called point into other entries' text, so they are left out)."""
+
+    source: str        # the entry's text, blanked outside the expression: offsets stay those of the entry
+    value: object
+    rolls: list
+
+
+@dataclass
+class Entry:
+    """What an entry gave, in order: lines it said (str) and values shown (Shown); and its error."""
+
+    output: list = field(default_factory=list)
+    error: MechError | None = None
+
+
+class _SessionCompiler(ScriptCompiler):
+    """A ScriptCompiler whose top-level expression statements keep their values to be shown."""
+
+    echo = False  # whether this entry's top-level expressions are shown (typed at the prompt: yes)
+
+    def compile_ExprStatement(self, node: ast.ExprStatement):
+        if not self.echo or self.static.parent is not None:
+            return super().compile_ExprStatement(node)
+        expr, span, source = self.compile(node.expr), node.span, self.source_text
+        blanked = "".join(c if c == "\n" else " " for c in source[:span.start]) + source[span.start:span.end]
+        own = {id(s) for s in _spans(node)}
+
+        def show(ev: SessionRun):
+            ev.step(span)
+            first = len(ev.rolls)
+            value = expr(ev)
+            if type(value) is Pool:  # a pool left standing is rolled, as `mech roll` does
+                value = ev.roll_pool(value)
+            rolls = [roll for roll in ev.rolls[first:] if id(roll.span) in own]
+            ev.shown.append((len(ev.log), Shown(blanked, value, rolls)))
+        return show
+
+
+def _spans(node) -> list[Span]:
+    """Every Span in an AST subtree: a roll made by this expression carries one of them."""
+    found, stack = [], [node]
+    while stack:
+        item = stack.pop()
+        if type(item) is Span:
+            found.append(item)
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif hasattr(item, "__dataclass_fields__"):
+            stack.extend(getattr(item, name) for name in item.__dataclass_fields__)
+    return found
+
+
+class SessionRun(Run):
+    """The session's run: one face source, one top scope, the modules used, for every entry."""
+
+    __slots__ = ("shown",)
+
+    def __init__(self, source, limits: Limits):
+        super().__init__(source, limits)
+        self.shown: list = []  # (lines said before it, Shown) of the entry being run
+
+
+class Session:
+    def __init__(self, seed: int, limits: Limits = Limits(), folder: Path | None = None):
+        self.limits = limits
+        self.folder = folder or Path.cwd()
+        self.seed = seed
+        self.compiler = _SessionCompiler(limits, ModuleLoader(limits), "", ENTRY_FILE, self.folder)
+        self.static: StaticScope = self.compiler.static  # the one top static scope...
+        self.run = SessionRun(RandomFaces(seed), limits)
+        self.scope = self.run.scope = Scope(None)        # ...and its one runtime scope
+
+    # -- what the session holds --
+
+    @property
+    def modules(self) -> list[str]:
+        return [info.name for info in self.static.uses]
+
+    def names(self) -> set[str]:
+        """Every name an entry can use now (besides the built-ins)."""
+        return self.static.visible()
+
+    def value(self, name: str):
+        """The value of a name in scope, or None when it has none (yet)."""
+        scope = self.scope.find(name)
+        value = scope.vars[name] if scope is not None else None
+        return None if value is UNSET else value
+
+    def reseed(self, seed: int) -> None:
+        """`:seed N`: the dice from here on are those of seed N (the first roll is `mech roll --seed N`'s)."""
+        self.seed = seed
+        self.run.source = RandomFaces(seed)
+
+    # -- entries --
+
+    def enter(self, text: str, filename: str = ENTRY_FILE, folder: Path | None = None, echo: bool = True) -> Entry:
+        """Compile and run one entry; an error is returned in the Entry, never raised."""
+        entry = Entry()
+        try:
+            code = self._compile(text, filename, folder or self.folder, echo)
+        except MechError as error:
+            entry.error = error.located(text, filename)
+            return entry
+        except RecursionError:
+            entry.error = too_deep().located(text, filename)
+            return entry
+        ev = self._fresh_limits()
+        try:
+            code(ev)
+        except MechError as error:
+            entry.error = error.located(text, filename)
+        except RecursionError:
+            entry.error = too_deep().located(text, filename)
+        finally:
+            ev.scope, ev.depth = self.scope, 0  # even after Ctrl-C in the middle of a function
+            entry.output = _in_order(ev.log, ev.shown)
+        return entry
+
+    def _fresh_limits(self) -> SessionRun:
+        """Limits count per entry: steps, dice, output lines."""
+        ev = self.run
+        ev.steps = ev.dice = 0
+        ev.rolls, ev.log, ev.shown = [], [], []
+        return ev
+
+    def _compile(self, text: str, filename: str, folder: Path, echo: bool):
+        program = parse_program(text, filename, self.limits)
+        compiler, static = self.compiler, self.static
+        saved = dict(static.names), list(static.uses)
+        compiler.source_text, compiler.filename, compiler.folder, compiler.echo = text, filename, folder, echo
+        compiler.encounter_span = None  # a new encounter replaces the session's
+        uses = [s for s in program.statements if type(s) is ast.Use]
+        others = [s for s in program.statements if type(s) is not ast.Use]
+        try:
+            for use in uses:
+                self._use(use, folder)
+            for statement in others:  # declared again: the new declaration replaces the old
+                name = _declared_name(statement)
+                if name is not None and name in static.names and static.names[name].kind != "module":
+                    del static.names[name]
+            body = compiler._compile_statements(others) if others else (lambda ev: None)
+        except BaseException:
+            static.names.clear()
+            static.names.update(saved[0])
+            static.uses[:] = saved[1]
+            raise
+        declared = [name for name in static.names if name not in saved[0] or static.names[name] is not saved[0][name]]
+        infos, scope = list(static.uses), self.scope
+
+        def run_entry(ev: SessionRun):
+            for name in declared:
+                scope.vars.setdefault(name, UNSET)
+            modules = tuple(_instantiate(ev, info) for info in infos)
+            scope.uses = modules
+            for module in modules:
+                scope.vars[module.name] = module
+            body(ev)
+        return run_entry
+
+    def _use(self, node: ast.Use, folder: Path) -> None:
+        info = self.compiler.loader.load(node, folder)
+        old = self.static.names.get(node.name)
+        if old is not None and old.kind == "module" and old.module.path == info.path:
+            return  # already in use
+        if old is not None:
+            del self.static.names[node.name]
+            self.static.uses[:] = [u for u in self.static.uses if u.name != node.name]
+        self.static.declare(node.name, Binding("module", node.span, module=info))
+        self.static.uses.append(info)
+
+    # -- the session's encounter --
+
+    @property
+    def encounter(self) -> Encounter | None:
+        return self.run.encounter
+
+    def fight(self) -> tuple[list[str], dict | None, MechError | None]:
+        """`:run`: fights the session's encounter on copies of its characters, so the characters
+        stay as declared and the fight can be fought again. (log, result, error)."""
+        declared = self.run.encounter
+        ev = self._fresh_limits()
+        result, error = None, None
+        try:
+            ev.result = result = characters.fight(ev, _copy_encounter(declared))
+        except MechError as error_:
+            error = error_.located(*declared.source)
+        except RecursionError:
+            error = too_deep().located(*declared.source)
+        finally:
+            ev.scope, ev.depth = self.scope, 0
+        return ev.log, result, error
+
+
+def _declared_name(statement) -> str | None:
+    if type(statement) is ast.FnDef:
+        return statement.name if statement.module is None else None
+    attribute = _DECLARED.get(type(statement))
+    return getattr(statement, attribute) if attribute else None
+
+
+def _in_order(log: list[str], shown: list) -> list:
+    """Said lines and shown values merged in the order they happened."""
+    out, said = [], 0
+    for before, item in shown:
+        out.extend(log[said:before])
+        said = before
+        out.append(item)
+    out.extend(log[said:])
+    return out
+
+
+def _copy_encounter(encounter: Encounter) -> Encounter:
+    copies: dict[int, Character] = {}
+    sides = [(name, [_copy(member, copies) for member in members]) for name, members in encounter.sides]
+    return Encounter(encounter.name, sides, encounter.until, encounter.scope, encounter.settings, encounter.span,
+                     encounter.source)
+
+
+def _copy(value, copies: dict):
+    """A character with its own state (and gear), so a fight does not change the declared one."""
+    kind = type(value)
+    if kind is Character:
+        if id(value) not in copies:
+            copy = copies[id(value)] = Character(value.name, value.kind, {})
+            copy.fields.update({name: _copy(item, copies) for name, item in value.fields.items()})
+        return copies[id(value)]
+    if kind is list:
+        return [_copy(item, copies) for item in value]
+    if kind is Record:
+        return Record({name: _copy(item, copies) for name, item in value.fields.items()})
+    return value
+
+
+def is_roll(value) -> bool:
+    return type(value) is DiceRoll or type(value) is KeepRoll
