@@ -35,11 +35,41 @@ class ModuleInfo:
 
 
 class StaticScope:
-    def __init__(self, parent: "StaticScope | None", function: bool = False):
+    """The names one scope declares. Each static scope that has a runtime scope (values.Scope)
+    stands for exactly that one, so a name resolves, before anything runs, to a number of hops up
+    the chain of runtime scopes (`locate`). Scripts, modules, function calls, loops, a kind's
+    formulas and `until` always have a runtime scope (`always`); a block has one only if it
+    declares names, all of which it declares before any of its statements is compiled."""
+
+    def __init__(self, parent: "StaticScope | None", function: bool = False, always: bool = True):
         self.names: dict[str, Binding] = {}
         self.parent = parent
         self.in_function = function or (parent is not None and parent.in_function)
         self.uses: list[ModuleInfo] = []
+        self.always = always
+
+    @property
+    def runtime(self) -> bool:
+        return self.always or bool(self.names)
+
+    def locate(self, name: str, span: Span) -> tuple[Binding, int, int | None] | None:
+        """Where `name` lives at run time: its binding, the hops up from the innermost runtime scope
+        to the runtime scope holding it, and the index of the used module (in that scope's `uses`)
+        that holds it, if one does. None for a name no scope declares."""
+        scope, hops = self, 0
+        while scope is not None:
+            if name in scope.names:
+                return scope.names[name], hops, None
+            found = [i for i, m in enumerate(scope.uses) if name in m.exports]
+            if len(found) > 1:
+                first, second = scope.uses[found[0]], scope.uses[found[1]]
+                raise MechError(f"`{name}` is defined by both `{first.name}` and `{second.name}`", span,
+                                hint=f"say which: `{first.name}.{name}`")
+            if found:
+                return scope.uses[found[0]].exports[name], hops, found[0]
+            hops += scope.runtime
+            scope = scope.parent
+        return None
 
     def declare(self, name: str, binding: Binding) -> None:
         if name in CONSTANTS:
@@ -55,18 +85,8 @@ class StaticScope:
         self.names[name] = binding
 
     def resolve(self, name: str, span: Span) -> Binding | None:
-        scope = self
-        while scope is not None:
-            if name in scope.names:
-                return scope.names[name]
-            found = [m for m in scope.uses if name in m.exports]
-            if len(found) > 1:
-                raise MechError(f"`{name}` is defined by both `{found[0].name}` and `{found[1].name}`", span,
-                                hint=f"say which: `{found[0].name}.{name}`")
-            if found:
-                return found[0].exports[name]
-            scope = scope.parent
-        return None
+        found = self.locate(name, span)
+        return found[0] if found is not None else None
 
     def visible(self) -> set[str]:
         names, scope = set(), self

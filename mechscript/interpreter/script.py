@@ -53,8 +53,19 @@ class Run(Evaluation):
         return call_function(self, function, args, span)
 
 
+class Returned:
+    """What a statement gives when a `return` ran in it: blocks and loops stop and hand it on to the
+    function call. Every other statement gives None."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
 class ReturnSignal(Exception):
-    """`return` unwinds to its function call."""
+    """A `return` in a block that is an arm of a `match` expression unwinds to its function call
+    this way, as an expression cannot hand a Returned on."""
 
     def __init__(self, value):
         self.value = value
@@ -216,7 +227,9 @@ class ScriptCompiler(Compiler):
 
         def statements_code(ev):
             for statement in code:
-                statement(ev)
+                returned = statement(ev)
+                if returned is not None:
+                    return returned
         return statements_code
 
     def _refuse_shadowing_a_rule(self, node: ast.FnDef) -> None:
@@ -234,20 +247,20 @@ class ScriptCompiler(Compiler):
             raise MechError("a block of statements can only be used in a script", node.span,
                             hint="write it in a file and run it with `mech run FILE`")
         outer = self.static
-        self.static = StaticScope(outer)
+        self.static = StaticScope(outer, always=False)
         try:
             body = self._compile_statements(node.statements) if node.statements else (lambda ev: None)
             declared = dict.fromkeys(self.static.names, UNSET)
         finally:
             self.static = outer
-        if not declared:
+        if not declared:  # no scope of its own at run time (StaticScope.runtime)
             return body
 
         def scoped_block(ev):
             saved = ev.scope
             ev.scope = Scope(saved, declared.copy())
             try:
-                body(ev)
+                return body(ev)
             finally:
                 ev.scope = saved
         return scoped_block
@@ -288,7 +301,7 @@ class ScriptCompiler(Compiler):
         value = self.compile(node.value) if node.value is not None else (lambda ev: None)
 
         def return_(ev):
-            raise ReturnSignal(value(ev))
+            return Returned(value(ev))
         return return_
 
     def compile_If(self, node: ast.If):
@@ -302,7 +315,7 @@ class ScriptCompiler(Compiler):
                 if _truth(condition(ev), condition_span):
                     return block(ev)
             if otherwise is not None:
-                otherwise(ev)
+                return otherwise(ev)
         return if_
 
     def compile_While(self, node: ast.While):
@@ -312,7 +325,9 @@ class ScriptCompiler(Compiler):
             rounds = 0
             while _truth(condition(ev), condition_span):
                 rounds = _loop_round(ev, rounds, span)
-                body(ev)
+                returned = body(ev)
+                if returned is not None:
+                    return returned
         return while_
 
     def compile_Repeat(self, node: ast.Repeat):
@@ -329,7 +344,9 @@ class ScriptCompiler(Compiler):
             rounds = 0
             for _ in range(count):
                 rounds = _loop_round(ev, rounds, span)
-                body(ev)
+                returned = body(ev)
+                if returned is not None:
+                    return returned
         return repeat
 
     def compile_For(self, node: ast.For):
@@ -355,7 +372,9 @@ class ScriptCompiler(Compiler):
                 for item in list(items):
                     rounds = _loop_round(ev, rounds, span)
                     loop_scope.vars[name] = item
-                    body(ev)
+                    returned = body(ev)
+                    if returned is not None:
+                        return returned
             finally:
                 ev.scope = saved
         return for_
@@ -382,8 +401,8 @@ class ScriptCompiler(Compiler):
                 block_body = self.compile_Block(node.body)
 
                 def body(ev):
-                    block_body(ev)
-                    return None
+                    returned = block_body(ev)
+                    return None if returned is None else returned.value
         finally:
             self.static = outer
         source_text, filename = self.source_text, self.filename
@@ -493,11 +512,14 @@ class ScriptCompiler(Compiler):
         if binding.kind not in ("let", "param", "for"):
             raise MechError(f"`{target.id}` is a {KIND_WORDS[binding.kind]} and cannot be assigned to", target.span)
         name, name_span = target.id, target.span
+        _, hops, _ = self.static.locate(name, target.span)  # a let, param or loop variable: never a module's
 
         def assign_name(ev):
             ev.step(span)
-            scope = ev.scope.find(name)
-            if scope is None or scope.vars[name] is UNSET:
+            scope = ev.scope
+            for _ in range(hops):
+                scope = scope.parent
+            if scope.vars[name] is UNSET:
                 raise MechError(f"`{name}` has no value yet: its `let` has not run", name_span)
             scope.vars[name] = value(ev) if update is None else update(ev, scope.vars[name])
         return assign_name
@@ -511,14 +533,7 @@ class ScriptCompiler(Compiler):
                 return super().compile_Name(node)
             raise MechError(f"unknown name `{node.id}`", node.span,
                             hint=did_you_mean(node.id, self.static.visible() | set(CONSTANTS) | set(BUILTINS)))
-        name, span = node.id, node.span
-
-        def load(ev):
-            scope = ev.scope.find(name)
-            if scope is None or scope.vars[name] is UNSET:
-                raise MechError(f"`{name}` has no value yet: its `let` has not run", span)
-            return scope.vars[name]
-        return load
+        return _loader(*self.static.locate(node.id, node.span)[1:], node.id, node.span)
 
     def compile_Call(self, node: ast.Call):
         callee = node.callee
@@ -624,10 +639,63 @@ class ScriptCompiler(Compiler):
             for patterns, body, is_block in arms:
                 if patterns is None or any(equal(value, pattern(ev), ev) for pattern in patterns):
                     result = body(ev)
-                    return None if is_block else result
+                    if not is_block:
+                        return result
+                    if result is not None:  # a `return` ran in the arm's block
+                        raise ReturnSignal(result.value)
+                    return None
             raise MechError(f"no arm of this `match` fits {format_value(value)}", span,
                             hint="add a last arm `else => ...`")
         return match
+
+
+def _loader(hops: int, module: int | None, name: str, span: Span):
+    """Reads a name `hops` runtime scopes up (in the `module`-th module used there, if given); the
+    common cases without a loop."""
+    def unset():
+        return MechError(f"`{name}` has no value yet: its `let` has not run", span)
+
+    if module is not None:
+        def load_used(ev):
+            scope = ev.scope
+            for _ in range(hops):
+                scope = scope.parent
+            value = scope.uses[module].scope.vars.get(name, UNSET)
+            if value is UNSET:
+                raise unset()
+            return value
+        return load_used
+    if hops == 0:
+        def load_here(ev):
+            value = ev.scope.vars[name]
+            if value is UNSET:
+                raise unset()
+            return value
+        return load_here
+    if hops == 1:
+        def load_outer(ev):
+            value = ev.scope.parent.vars[name]
+            if value is UNSET:
+                raise unset()
+            return value
+        return load_outer
+    if hops == 2:
+        def load_outer2(ev):
+            value = ev.scope.parent.parent.vars[name]
+            if value is UNSET:
+                raise unset()
+            return value
+        return load_outer2
+
+    def load(ev):
+        scope = ev.scope
+        for _ in range(hops):
+            scope = scope.parent
+        value = scope.vars[name]
+        if value is UNSET:
+            raise unset()
+        return value
+    return load
 
 
 def _instantiate(ev: Run, info: ModuleInfo) -> Module:
