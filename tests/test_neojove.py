@@ -1,0 +1,301 @@
+"""Golden tests of the `neojove` module (rule text 004, Rise of Neo-Jove; digest
+shared/rules/neo-jove.md, original text shared/seeds/004_74dfcb7ebf85d23a.txt, cited as `L<n>`;
+`P<n>` is item n of the digest's section 7).
+
+- the worked examples NJ1-NJ16 of the digest's section 5, and its derived vectors;
+- the damage pipeline of 4.8, step by step and in its order;
+- a short fight with fixed faces, every line checked against a hand computation;
+- options changing what they name, user errors, and the two examples (`mech run` reads well and ends
+  with a result; `mech sim` gives the same JSON twice).
+
+Every script runs as a user runs it, `mech run FILE [--faces ...] --json`, in a forked child
+(support.mech_forked). Faces are d10 faces in the order the dice fall (2d10: two faces).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from support import mech_forked
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(tmp_path: Path, script: str, faces: list[int] | None = None, code: int = 0) -> dict | str:
+    """`mech run FILE --faces ... --json` (or `--seed 1`): the JSON, or the error text when code != 0."""
+    path = tmp_path / "script.mech"
+    path.write_text(script)
+    dice = ["--faces", ",".join(map(str, faces))] if faces is not None else ["--seed", "1"]
+    ran = mech_forked(["run", str(path), *dice, "--json"], tmp_path)
+    assert ran.code == code, ran.err
+    return json.loads(ran.out) if code == 0 else ran.err
+
+
+def pilot(name: str, **stats) -> str:
+    body = "  ".join(f"{key} {value}" for key, value in stats.items())
+    return f"character {name} is Pilot {{ {body} }}\n"
+
+
+# ---- formulas: one script, its lines `KEY: value` read by the tests below ----
+
+FORMULAS = """use neojove
+let q_moderately_close = "Moderately Close"
+let q_moderately_near = "Moderately Near"
+let q_easy = "easy"
+let q_electronic = "electronic"
+let q_fore = "fore"
+let q_hard = "hard"
+let q_kinetic = "kinetic"
+let q_melee = "melee"
+let q_moderate = "moderate"
+let q_rear = "rear"
+let q_very_hard = "very_hard"
+let costs = []
+for n in range(10) { push(costs, level_cost(n)) }
+say "NJ1: {costs} {step_cost(0)} {step_cost(4)} {step_cost(9)}"
+say "NJ2: {quirks_for(1)} {quirks_for(2)} {quirks_for(3)} {quirk_refund(1)} {quirk_refund(2)} {quirk_refund(3)} {quirk_refund(5)} {quirk_refund(6)}"
+let throws = []
+for t in range(0, 6) { push(throws, pluck_from_throws(t)) }
+say "NJ3: {throws}"
+say "NJ4: {aleph_slots_cost(1)} {aleph_slots_cost(2)} {aleph_slots_cost(3)} {aleph_slots_cost(4)}"
+fn pipe(dmg, shield, armor) = damage_pipeline(dmg, 0, shield, 0, false, 1, armor, 0, false, 0, 1)
+let nj5 = pipe(3, 2, 3)
+say "NJ5: {nj5.after_shield} {nj5.final} {nj5.crit_allowed} {nj5.stopped}"
+let nj5b = pipe(3, 2, 4)
+say "NJ5 armor 4: {nj5b.final} {nj5b.crit_allowed}"
+let nj6 = pipe(3, 0, 5)
+say "NJ6: {nj6.final} {nj6.crit_allowed}"
+let nj6s = pipe(3, 2, 5)
+say "NJ6 with the shields of NJ5: {nj6s.final}"
+let nj7 = damage_pipeline(5, 0, 0, 0, false, 1, 2, 0, false, 0, 4)
+say "NJ7: {nj7.after_armor} {nj7.final}"
+let gatling = {glance: 4, assault_at: 2, assault_max: 10}
+let hits = assault_hits(7, 2, 10)
+let total = 0
+let crits = 0
+repeat hits {
+    let h = pipe(4, 0, 2)
+    total += h.final
+    if h.crit_allowed { crits += 1 }
+}
+say "NJ8: {hits} {total} {crits}"
+say "NJ9: {concentrate_damage(2, 5, 1, 1, 10)}"
+say "NJ10: {concentrate_damage(2, 10, 1, 1, 10)} {2 + 10 * 1}"
+let sword = {solid: 6, solid_at: 4, smash: none, smash_at: 8, glance: 4}
+say "NJ11: {hit_class(sword, 1, threshold_shift(q_rear, none))} {hit_class(sword, 2, threshold_shift(q_rear, none))} {hit_class(sword, 3, threshold_shift(q_fore, none))} {hit_class(sword, 4, threshold_shift(q_fore, none))}"
+let nj12 = damage_pipeline(10, 0, 2, 0, false, 1, 3, 0, false, 0, 5)
+let nj12b = damage_pipeline(10, 0, 0, 0, false, 1, 5, 0, false, 0, 5)
+let nj12c = damage_pipeline(10, 0, 5, 0, false, 1, 0, 0, false, 0, 5)
+say "NJ12: {nj12.final} {nj12b.final} {nj12c.final}"
+say "NJ13: {fabrication(none, 6, [1, 1, 1, 1, 1, 1]).done} {fabrication(none, 6, [6]).done} {fabrication(none, 6, [2, 2, 2]).done} {fabrication(none, 6, [2, 2]).done}"
+say "NJ14: {fabrication(4, 8, [4, 4]).done} {fabrication(4, 8, [4, 3]).done} {fabrication(4, 8, [8]).allowed} {fabrication(4, 8, [2, 2, 2, 2]).done}"
+say "NJ15: {hit_class(sword, 3, 0)} {hit_class(sword, 4, 0)}"
+character Average is Pilot { clarity 2 }
+character Dull is Pilot { clarity 1 }
+character Keen is Pilot { clarity 3 }
+say "NJ16: {mind_trick(Dull)} {mind_trick(Average)} {mind_trick(Keen)}"
+let bonuses = []
+for diff in [0, 1, 2, 3, 5, 6, 9, 10, 14, 15, 20, 21, 27, 28, 35, 36, 44, 45, 54, 55, 200] { push(bonuses, positioning_bonus(diff)) }
+say "positioning: {bonuses}"
+let shielded = pipe(3, 3, 0)
+say "shield >= damage: {shielded.final} {shielded.crit_allowed} {shielded.stopped}"
+let over = damage_pipeline(5, 0, 0, 0, false, 1, 2, 0, false, 4, 1)
+say "overpenetration: {over.overpenetration} {over.final}"
+let over_all = damage_pipeline(2, 0, 0, 0, false, 1, 0, 0, false, 4, 1)
+say "overpenetration whole: {over_all.final} {over_all.crit_allowed}"
+say "assault: {assault_hits(0, 2, 10)} {assault_hits(1, 2, 10)} {assault_hits(2, 2, 10)} {assault_hits(100, 2, 10)}"
+say "concentrate: {concentrate_damage(2, 5, 2, 1, 10)}"
+let moves = []
+for t in [1, 10, 11, 20, 25] { push(moves, movement_allowance(t, none)) }
+say "movement: {moves} {movement_allowance(25, 1)} {movement_allowance(none, none)} {movement_allowance(0, none)}"
+say "difficulty: {skill_check_total(3, 2, q_easy, 0, 11)} {skill_check_total(3, 2, q_moderate, 0, 11)} {skill_check_total(3, 2, q_hard, 0, 11)} {skill_check_total(3, 2, q_very_hard, 0, 11)} {skill_check_total(3, 0, q_hard, 0, 11)}"
+say "attribute check: {attribute_check_total(3, q_easy, 1, 11)} {attribute_check_total(3, q_very_hard, 0, 11)}"
+character Dodger is Pilot { perception 4 piloting 3 }
+say "full dodge: {full_dodge_total(Dodger, 11)} {per_five(full_dodge_total(Dodger, 11))}"
+character Thrower is Pilot { wits 2 }
+say "sacrificial parry: {sacrificial_parry_total(Thrower, 8) >= 15} {sacrificial_parry_total(Thrower, 9) >= 15}"
+let crowd = []
+for prior in [0, 1, 2] { push(crowd, crowding_penalty(prior, q_kinetic)) }
+say "crowding: {crowd} {crowding_penalty(3, q_electronic)} {crowding_penalty(3, q_melee)}"
+say "multi-action: {multi_action_penalty(1, 1)} {multi_action_penalty(2, 1)} {multi_action_penalty(2, 2)} {multi_action_penalty(3, 1)} {multi_action_penalty(3, 2)} {multi_action_penalty(3, 3)}"
+say "scarlet: {scarlet_strength([4, 4])} {scarlet_strength([4, 4, 4, 4])} {scarlet_strength([4, 2])} {scarlet_strength([4, 4, 4, 4, 4, 4, 4, 4])}"
+let fractions = []
+for n in range(0, 5) { push(fractions, scarlet_fraction(n)) }
+say "scarlet range: {fractions} {scarlet_electronic(5, 6, 4, 4)}"
+say "initiative: {initiative_bonus(7)} {initiative_bonus(2)} {initiative_bonus(3)}"
+character Trans is Pilot { genotype "high_transhuman" physique 3 wits 3 intellect 3 clarity 3 perception 3 charisma 3 }
+say "CP high transhuman: {cp_spent(Trans) - pluck_cost(0) - level_cost(0)} {Trans.eff.physique} {Trans.eff.wits} {Trans.pluck_max}"
+let ranges = []
+for b in ["Brawl", "Point Blank", "Very Close", "Close", "Extreme", "Extreme x2"] { push(ranges, range_steps(ordinal(b))) }
+say "range steps: {ranges} {ordinal(q_moderately_close) == ordinal(q_moderately_near)}"
+say "components: {component_condition(2, 5)} {component_condition(3, 6)} {component_condition(5, 5)} {component_condition(9, 6)} {component_condition(10, 6)}"
+say "fittings: {fittings_penalty(4, 4)} {fittings_penalty(5, 4)} {fittings_penalty(8, 4)} {fittings_penalty(9, 4)} {fittings_penalty(0, 0)}"
+say "triangle: {triangle_steps(0, 10)} {triangle_steps(2, 10)} {triangle_steps(3, 10)}"
+"""
+
+
+@pytest.fixture(scope="module")
+def formulas(tmp_path_factory) -> dict[str, str]:
+    log = run(tmp_path_factory.mktemp("formulas"), FORMULAS)["log"]
+    return dict(line.split(": ", 1) for line in log)
+
+
+# ---- the worked examples of the digest's section 5 ----
+
+def test_nj1_attribute_and_skill_levels_cost_the_triangular_numbers(formulas):
+    # L57-68: 1, 3, 6, ... 55; "the base cost to improve a stat costs (current level + 1)"
+    assert formulas["NJ1"] == "[1, 3, 6, 10, 15, 21, 28, 36, 45, 55] 1 5 10"
+
+
+def test_nj2_quirks_return_points_on_the_same_scale(formulas):
+    # L144: 1 CP needs 1 quirk, 2 need 3, 3 need 6; so 1, 2, 3, 5 and 6 quirks return 1, 1, 2, 2, 3
+    assert formulas["NJ2"] == "1 3 6 1 1 2 2 3"
+
+
+def test_nj3_thrown_rolls_recover_pluck_on_the_same_scale(formulas):
+    # L150: the 1st throw gives 1 Pluck, two more give the 2nd, three more the 3rd (0..6 throws)
+    assert formulas["NJ3"] == "[0, 1, 1, 2, 2, 2, 3]"
+
+
+def test_nj4_extra_aleph_slots_cost_1_3_6_10(formulas):
+    assert formulas["NJ4"] == "1 3 6 10"
+
+
+def test_nj5_shields_first_then_armor_more_than_twice_the_damage_stops_it(formulas):
+    # L455: 3 damage, Shield 2 -> 1; Armor 3 > 2 x 1 -> 0. Derived: Armor 3 <= 3 x 1 still lets a
+    # critical roll through (L565); Armor 4 does not.
+    assert formulas["NJ5"] == "1 0 true armor"
+    assert formulas["NJ5 armor 4"] == "0 false"
+
+
+def test_nj6_three_damage_on_armor_5_without_shields_is_1(formulas):
+    # L455 as the digest reads it: no shield; 3 - 5 < 1, but 5 <= 2 x 3, so at least 1.
+    # With the 2 shields of the sentence before it would be 0 (the reason the digest drops them).
+    assert formulas["NJ6"] == "1 true"
+    assert formulas["NJ6 with the shields of NJ5"] == "0"
+
+
+def test_nj7_after_armor_effect_multiplies_the_damage_left(formulas):
+    # L627: 3 damage after shield and armor, AAE x4 -> 12 (5 damage on Armor 2 leaves 3)
+    assert formulas["NJ7"] == "3 12"
+
+
+def test_nj8_assault_gatling_four_hits_of_two_and_four_critical_chances(formulas):
+    # L631: margin 7, threshold +2, max 10: hits at 0, +2, +4, +6 = 4; (4 - 2) x 4 = 8; 4 crit rolls
+    assert formulas["NJ8"] == "4 8 4"
+
+
+def test_nj9_nj10_concentrate_beam_sweeper(formulas):
+    # L635: 2 + (5 x 1) = 7; margin 10 would be 12 but the maximum is 10
+    assert formulas["NJ9"] == "7"
+    assert formulas["NJ10"] == "10 12"
+
+
+def test_nj11_the_rear_arc_lowers_solid_from_plus_4_to_plus_2(formulas):
+    # L530: from the rear, margin 1 is Glancing, 2 Solid; from the fore, 3 Glancing, 4 Solid
+    assert formulas["NJ11"] == "glance solid glance solid"
+
+
+def test_nj12_warship_beam_cannon_aae_5(formulas):
+    # L685: 10 damage, shield + armor 5 (any split: 2 + 3, 0 + 5, 5 + 0) -> 5, x5 = 25
+    assert formulas["NJ12"] == "25 25 25"
+
+
+def test_nj13_an_item_of_6_work_units_takes_any_split(formulas):
+    # L772: 1 every cycle, 6 in one cycle, 2 for three cycles; 2 + 2 is not enough
+    assert formulas["NJ13"] == "true true true false"
+
+
+def test_nj14_a_4x2_item_takes_8_work_units_at_most_4_a_cycle(formulas):
+    # L774: total 8, no more than 4 at any time
+    assert formulas["NJ14"] == "true false false true"
+
+
+def test_nj15_a_plus_4_threshold_needs_a_margin_of_4(formulas):
+    # L611: "needs to beat the target's defense by 4 or more"
+    assert formulas["NJ15"] == "glance solid"
+
+
+def test_nj16_mind_trick_on_an_average_human_gives_1_to_3(formulas):
+    # L231: Clarity + Aleph, Aleph 0: "An average human is going to get 1-3"
+    assert formulas["NJ16"] == "1 2 3"
+
+
+# ---- derived vectors (digest section 5, second table) ----
+
+def test_positioning_table(formulas):
+    # L509-518: 1-2 +1, 3-5 +2, 6-9 +3, 10-14 +4, 15-20 +5, 21-27 +6, 28-35 +7, 36-44 +8, 45-54 +9, 55+ +10
+    assert formulas["positioning"] == "[0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10]"
+
+
+def test_shield_at_or_above_the_damage_stops_it_and_its_critical(formulas):
+    assert formulas["shield >= damage"] == "0 false shield"       # L457
+
+
+def test_overpenetration_costs_the_excess_ap_with_no_minimum(formulas):
+    # L459: 5 damage, Armor 2, AP 4: excess 2 -> 3; P17: 2 damage with excess 4 -> 0, and no critical
+    assert formulas["overpenetration"] == "2 3"
+    assert formulas["overpenetration whole"] == "0 false"
+
+
+def test_assault_edges_and_concentrate_tick(formulas):
+    assert formulas["assault"] == "1 1 2 10"
+    assert formulas["concentrate"] == "4"          # base 2, tick +2, +1 a tick, margin 5: 2 + 2
+
+
+def test_movement_one_bracket_per_ten_or_part(formulas):
+    # L589-591: Thrust 1-10 -> 1, 11 -> 2, 20 -> 2, 25 -> 3; a bracketed value wins; no entry: immobile
+    assert formulas["movement"] == "[1, 1, 2, 2, 3] 1 0 0"
+
+
+def test_difficulty_multipliers_and_the_untrained_halving(formulas):
+    # L407-417: Attribute 3, Skill 2, 2d10 = 11: Easy 20, Moderate 18, Hard 16, Very Hard floor(18/2) = 9;
+    # untrained (skill 0, Hard): 3 + floor(11/2) = 8
+    assert formulas["difficulty"] == "20 18 16 9 8"
+    # L408: an Easy attribute check, Attribute x3: 9 + 1 + 11 = 21; Very Hard: floor((6 + 11) / 2) = 8
+    assert formulas["attribute check"] == "21 8"
+
+
+def test_full_dodge_and_sacrificial_parry(formulas):
+    # L477: Perception 4 + 3 x Pilot 3 + 11 = 24 -> +4; L485: Wits 2 -> 6 + 2d10 >= 15 needs 9
+    assert formulas["full dodge"] == "24 4"
+    assert formulas["sacrificial parry"] == "false true"
+
+
+def test_crowding_and_multiple_actions(formulas):
+    # L469, P10: 3 Kinetic attacks: 0, -2, -4; an Electronic 4th: -3; melee apart
+    assert formulas["crowding"] == "[0, 2, 4] 3 0"
+    # L465, P9 reading A: 2 actions -4, -6; 3 actions -6, -8, -10
+    assert formulas["multi-action"] == "0 4 6 6 8 10"
+
+
+def test_scarlet_curtain_stacking_and_range(formulas):
+    # L755: 4 and 4 -> ratio 2 -> 5; four 4s -> 4 -> 6; 4 and 2 -> 1.5 -> 4; eight 4s -> 8 -> 7
+    assert formulas["scarlet"] == "5 6 4 7"
+    # L745-751: Brawl, Point Blank 0, Very Close 1/4, Close 1/3, Not So Close 1/2, farther full;
+    # P27: suit 5 halved to 2, + 6 + floor(4 x 1/2) = 10
+    assert formulas["scarlet range"] == "[0, 0, 1/4, 1/3, 1/2, 1] 10"
+
+
+def test_initiative_and_character_points(formulas):
+    # L429: margin 7 -> +2; the High Transhuman minimum, 3 in all six Core: 6 x 6 = 36 CP (L319, L295)
+    assert formulas["initiative"] == "2 0 1"
+    assert formulas["CP high transhuman"] == "36 5 4 1"
+
+
+def test_range_steps_start_at_very_close(formulas):
+    # L613, P14; P5: "Moderately Close" is Moderately Near
+    assert formulas["range steps"] == "[0, 0, 1, 2, 10, 11] true"
+
+
+def test_component_thresholds_follow_l503_505(formulas):
+    # P3: >= 50% disabled, >= 100% destroyed, > 150% trashed (2 of 5 works; 3 of 6 is exactly 50%)
+    assert formulas["components"] == "working disabled destroyed destroyed trashed"
+
+
+def test_external_fittings_penalty(formulas):
+    # P26: a load up to Carrying is free; each further multiple (or part) -1 on Glancing hits
+    assert formulas["fittings"] == "0 1 1 2 0"
