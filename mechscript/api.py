@@ -1,4 +1,4 @@
-"""The Python API, mirroring the command line: `roll`, `roll_many`, `compile_roll`, `run`, `check`."""
+"""The Python API, mirroring the command line: `roll`, `roll_many`, `compile_roll`, `prob`, `run`, `check`."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from .interpreter.values import format_value, to_json
 from .interpreter.parser import parse_expression
 from .interpreter.script import Script, compile_expression, compile_script
 from .interpreter.show import expression_text
+from .odds import ProbResult, prob  # noqa: F401  (`mech prob` and mechscript.prob)
 
 EXPR_FILE = "<expr>"
 

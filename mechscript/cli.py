@@ -29,6 +29,7 @@ EXAMPLES = """examples:
   mech roll 7k3 --seed 42          roll-and-keep: seven d10, keep three, 10s explode
   mech roll '6d10!c>=8f1' -n 5     five rolls counting successes (8+) less failures (1s)
   mech roll 7k3 --faces 2,3,5,6,8,9,10,4   use the faces rolled at the table
+  mech prob '7k3 >= 25'            the exact chance of 25 or more on 7k3
 """
 
 
@@ -91,6 +92,17 @@ def build_parser() -> argparse.ArgumentParser:
     roll.add_argument("expr", metavar="EXPR", help="a dice expression, e.g. 3d6+2, 4d6kh3, 7k3, '6d10!c>=8'")
     roll.add_argument("-n", type=_positive, default=None, metavar="N", help="roll N times")
     _add_run_options(roll, json_help="print JSON: {expr, total, text} (with -n: {expr, totals})")
+
+    prob = commands.add_parser("prob", help="exact odds: mech prob '7k3 >= 25'",
+                               description="The exact distribution of a dice expression (or the probability of a "
+                                           "comparison), with its mean and sd, as a table with a bar chart.")
+    prob.add_argument("expr", metavar="EXPR", help="a dice expression, e.g. 4d6kh3, 7k3, 'd10 + 6 > d10 + 4'")
+    prob.add_argument("--json", action="store_true",
+                      help="print JSON: {expr, exact, distribution: [[outcome, probability], ...], mean, sd}")
+    prob.add_argument("--samples", type=_positive, default=None, metavar="N",
+                      help="estimate by rolling N times instead (for what is not computed exactly)")
+    prob.add_argument("--seed", type=_seed, default=None, metavar="S", help="seed the rolls of --samples")
+    _add_limit_option(prob)
 
     run = commands.add_parser("run", help="run a script: mech run fight.mech",
                               description="Run a script: print what it says (and, with an encounter, its result).")
@@ -218,13 +230,21 @@ def run_roll(args) -> int:
     return 0
 
 
+def run_prob(args) -> int:
+    from .odds import prob
+    limits = Limits().with_overrides(dict(args.limit))
+    result = prob(args.expr, samples=args.samples, seed=args.seed, limits=limits)
+    print(json.dumps(result.to_json()) if args.json else "\n".join(result.text()))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
-    commands = {"roll": run_roll, "run": run_script, "check": run_check, "sim": run_sim}
+    commands = {"roll": run_roll, "prob": run_prob, "run": run_script, "check": run_check, "sim": run_sim}
     if args.command in ("run", "check", "sim") and args.file != "-" and not Path(args.file).is_file():
         print(f"mech {args.command}: no such file: {args.file}", file=sys.stderr)
         return 2

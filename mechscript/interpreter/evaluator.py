@@ -186,6 +186,9 @@ class Compiler:
 
     def compile_Call(self, node: ast.Call):
         callee = node.callee
+        if type(callee) is ast.Name and callee.id in ("prob", "dist", "mean"):  # their argument is not rolled
+            from .odds import compile_call
+            return compile_call(self, node)
         if type(callee) is not ast.Name or callee.id not in BUILTINS:
             name = callee.id if type(callee) is ast.Name else None
             raise MechError(f"unknown function `{name}`" if name else "only functions can be called", callee.span,

@@ -539,6 +539,9 @@ class ScriptCompiler(Compiler):
         callee = node.callee
         if type(callee) is ast.Name:
             binding = self.static.resolve(callee.id, callee.span)
+            if binding is None and callee.id in ("prob", "dist", "mean"):  # their argument is not rolled
+                from .odds import compile_call
+                return compile_call(self, node)
             if binding is None and callee.id in BUILTINS:
                 return self.compile_builtin_call(BUILTINS[callee.id], node)
             if binding is None:

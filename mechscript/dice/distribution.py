@@ -1,0 +1,484 @@
+"""Exact distributions of dice terms: `NdS` with its modifiers, and roll-and-keep pools.
+
+A `Dist` holds integer weights over one denominator (probability = weight / denom): exact, and
+much faster than Fractions in the inner loops (no gcd per step). Its weights may sum to less than
+the denominator: explosions are unbounded, so a chain of extra dice is followed only until the
+mass left is below a bound, and what is beyond is left out (never lumped onto an outcome). Every
+probability is then at most that missing mass below the true one, and `missing()` says how much
+it is; no outcome's probability is ever overstated.
+
+The modifiers are applied as the sampling engine (engine.py) applies them, left to right, on
+the model of each die as a state (value, success bit, failure bit):
+- `r ro mi ma !! c f` change each die on its own, so n dice stay independent and alike;
+- `kh kl dh dl` keep a slice of the sorted dice: a dynamic programme over faces, highest first;
+- `!` and `!p` make each die a chain of dice; what follows may change each die of a chain on its
+  own (`c>=8`, `mi2`), but keeping a slice of them is not computed exactly (an error says so).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections import defaultdict
+from fractions import Fraction
+
+from ..interpreter.errors import MechError, Span
+from ..interpreter.limits import Limits, limit_error
+from .engine import Condition, Modifier, _matches_every_face, highest_face
+from .faces import Die, describe_die
+
+# The mass a whole expression may leave out by following explosions only so far.
+BOUND = Fraction(1, 10**12)
+
+Outcome = int | Fraction | bool
+
+
+class Work:
+    """Counts the work of one exact computation against `Limits.exact_work`: a huge expression is
+    a clear error, never a hang."""
+
+    __slots__ = ("limits", "done")
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.done = 0
+
+    def spend(self, amount: int, span: Span | None = None) -> None:
+        self.done += amount
+        if self.done > self.limits.exact_work:
+            raise limit_error("exact_work", "this is too much work to compute exactly",
+                              self.limits.exact_work, span)
+
+
+class Unsupported(MechError):
+    """An expression the exact engine does not compute; sampling can estimate it."""
+
+
+class Dist:
+    """A (sub-)probability distribution: outcome -> integer weight, over `denom`."""
+
+    __slots__ = ("weights", "denom")
+
+    def __init__(self, weights: dict, denom: int):
+        self.weights = weights
+        self.denom = denom
+
+    @classmethod
+    def constant(cls, value) -> "Dist":
+        return cls({value: 1}, 1)
+
+    @classmethod
+    def uniform(cls, faces) -> "Dist":
+        weights: dict = defaultdict(int)
+        for face in faces:
+            weights[face] += 1
+        return cls(dict(weights), len(faces))
+
+    def mass(self) -> int:
+        return sum(self.weights.values())
+
+    def missing(self) -> Fraction:
+        """The mass left out (beyond the explosions followed)."""
+        return 1 - Fraction(self.mass(), self.denom)
+
+    def probabilities(self) -> list[tuple[Outcome, Fraction]]:
+        denom = self.denom
+        return [(x, Fraction(w, denom)) for x, w in sorted(self.weights.items()) if w]
+
+    def map(self, f) -> "Dist":
+        out: dict = defaultdict(int)
+        for x, w in self.weights.items():
+            out[f(x)] += w
+        return Dist(dict(out), self.denom)
+
+    def scaled(self, factor: int) -> "Dist":
+        return Dist({x: w * factor for x, w in self.weights.items()}, self.denom * factor)
+
+    def reduced(self) -> "Dist":
+        """The same distribution over the smallest denominator."""
+        g = math.gcd(self.denom, *self.weights.values())
+        if g == 1:
+            return self
+        return Dist({x: w // g for x, w in self.weights.items()}, self.denom // g)
+
+
+def combine(a: Dist, b: Dist, f, work: Work, span: Span | None = None) -> Dist:
+    """The distribution of f(x, y) for independent x ~ a, y ~ b."""
+    work.spend(len(a.weights) * len(b.weights), span)
+    out: dict = defaultdict(int)
+    b_items = list(b.weights.items())
+    for x, wx in a.weights.items():
+        for y, wy in b_items:
+            out[f(x, y)] += wx * wy
+    return Dist(dict(out), a.denom * b.denom).reduced()
+
+
+def add(a: Dist, b: Dist, work: Work, span: Span | None = None) -> Dist:
+    """x + y for independent x, y: big-integer multiplication when both are whole numbers."""
+    if len(a.weights) * len(b.weights) > 64 and all(type(x) is int for x in a.weights) \
+            and all(type(y) is int for y in b.weights):
+        return _add_whole(a, b, work, span)
+    return combine(a, b, lambda x, y: x + y, work, span)
+
+
+def _add_whole(a: Dist, b: Dist, work: Work, span: Span | None) -> Dist:
+    """Convolution by Kronecker substitution: each distribution becomes one big integer with a
+    weight per fixed-width slot, so Python's multiplication of big integers does the sums of
+    products (much faster than a loop over pairs)."""
+    low_a, low_b = min(a.weights), min(b.weights)
+    size_a, size_b = max(a.weights) - low_a + 1, max(b.weights) - low_b + 1
+    largest = max(a.weights.values()) * max(b.weights.values()) * min(len(a.weights), len(b.weights))
+    slot = (largest.bit_length() + 8) // 8  # bytes per slot, room for every sum of products
+    work.spend((size_a + size_b) * (slot // 8 + 1), span)
+    pack_a = _pack(a.weights, low_a, size_a, slot)
+    pack_b = _pack(b.weights, low_b, size_b, slot)
+    product = (pack_a * pack_b).to_bytes((size_a + size_b) * slot, "little")
+    low = low_a + low_b
+    out = {}
+    for i in range(size_a + size_b - 1):
+        weight = int.from_bytes(product[i * slot:(i + 1) * slot], "little")
+        if weight:
+            out[low + i] = weight
+    return Dist(out, a.denom * b.denom).reduced()
+
+
+def _pack(weights: dict, low: int, size: int, slot: int) -> int:
+    buffer = bytearray(size * slot)
+    for x, w in weights.items():
+        start = (x - low) * slot
+        buffer[start:start + slot] = w.to_bytes(slot, "little")
+    return int.from_bytes(buffer, "little")
+
+
+def repeat_add(d: Dist, n: int, work: Work, span: Span | None = None) -> Dist:
+    """The sum of n independent copies of d (by doubling)."""
+    result = Dist.constant(0)
+    power = d
+    while n:
+        if n & 1:
+            result = add(result, power, work, span)
+        n >>= 1
+        if n:
+            power = add(power, power, work, span)
+    return result
+
+
+def mix(parts: list[tuple[Fraction, Dist]]) -> Dist:
+    """The mixture: with probability p, a draw from d (the p may sum to less than 1)."""
+    denom = math.lcm(*(Fraction(p).denominator * d.denom for p, d in parts)) if parts else 1
+    out: dict = defaultdict(int)
+    for p, d in parts:
+        p = Fraction(p)
+        factor = p.numerator * (denom // (p.denominator * d.denom))
+        for x, w in d.weights.items():
+            out[x] += w * factor
+    return Dist(dict(out), denom).reduced()
+
+
+# ---- dice terms ----
+
+# A die's state: its value, and whether `c` and `f` marked it (the engine's SUCCESS and FAILURE).
+def _value(state) -> Outcome:
+    return state[0]
+
+
+def raw_die(die: Die) -> Dist:
+    return Dist({face: 1 for face in range(1, die + 1)}, die) if type(die) is int else Dist.uniform(die)
+
+
+def _chain_depth(trigger: Fraction, target: Fraction, limits: Limits) -> int:
+    """How many extra dice of a chain to follow: until the chance of going on is within `target`,
+    and never past the `explosion_depth` limit (where sampling stops with an error)."""
+    depth, going_on = 0, trigger
+    while going_on > target and depth < limits.explosion_depth - 1:
+        depth += 1
+        going_on *= trigger
+    return depth
+
+
+def _compound_chain(raw: Dist, test, depth: int, work: Work, span) -> Dist:
+    """The sum of fresh faces rolled while they meet the condition (`!!`), at most depth + 1."""
+    trigger = Dist({f: w for f, w in raw.weights.items() if test(f)}, raw.denom)
+    stop = Dist({f: w for f, w in raw.weights.items() if not test(f)}, raw.denom)
+    parts, run = [], Dist.constant(0)  # run: the sum of the triggering faces so far
+    for j in range(depth + 1):
+        parts.append((1, add(run, stop, work, span)))
+        run = add(run, trigger, work, span)
+    return _sum_of(parts)
+
+
+def _sum_of(parts: list[tuple[int, Dist]]) -> Dist:
+    """Sub-distributions (of disjoint events) added up."""
+    return mix([(Fraction(p), d) for p, d in parts])
+
+
+def _element(states: Dist, modifier: Modifier, raw: Dist, die: Die, targets, limits: Limits, work: Work) -> Dist:
+    """One modifier that changes each die on its own (r ro mi ma !! c f), as engine.py does."""
+    kind, test = modifier.kind, (modifier.condition or Condition("=", highest_face(die))).test
+    if kind == "mi":
+        low = modifier.count
+        return states.map(lambda s: (low, s[1], s[2]) if s[0] < low else s)
+    if kind == "ma":
+        high = modifier.count
+        return states.map(lambda s: (high, s[1], s[2]) if s[0] > high else s)
+    if kind == "c":
+        return states.map(lambda s: (s[0], s[1] or test(s[0]), s[2]))
+    if kind == "f":
+        return states.map(lambda s: (s[0], s[1], s[2] or test(s[0])))
+    if kind in ("r", "!!") and _matches_every_face(modifier.condition or Condition("=", highest_face(die)), die):
+        what = "rerolls" if kind == "r" else "explodes"
+        raise MechError(f"`{kind}{modifier.condition or ''}` {what} on every face of {describe_die(die)}, "
+                        "so it would never stop", modifier.span, hint="choose a condition some face fails")
+    work.spend(len(states.weights) * len(raw.weights), modifier.span)
+    out: dict = defaultdict(int)
+    if kind == "r":  # a matching die is replaced by a die rolled until it does not match
+        stop = {f: w for f, w in raw.weights.items() if not test(f)}
+        stop_mass = sum(stop.values())
+        for s, w in states.weights.items():
+            if test(s[0]):
+                for f, fw in stop.items():
+                    out[(f, False, False)] += w * fw
+            else:
+                out[s] += w * stop_mass
+        return Dist(dict(out), states.denom * stop_mass).reduced()
+    if kind == "ro":  # a matching die is replaced by one new die, whatever it shows
+        for s, w in states.weights.items():
+            if test(s[0]):
+                for f, fw in raw.weights.items():
+                    out[(f, False, False)] += w * fw
+            else:
+                out[s] += w * raw.denom
+        return Dist(dict(out), states.denom * raw.denom).reduced()
+    # `!!`: a matching die adds fresh faces into itself while they match
+    trigger = Fraction(sum(w for f, w in raw.weights.items() if test(f)), raw.denom)
+    chain = _compound_chain(raw, test, _chain_depth(trigger, targets, limits), work, modifier.span)
+    for s, w in states.weights.items():
+        if test(s[0]):
+            for extra, cw in chain.weights.items():
+                out[(s[0] + extra, s[1], s[2])] += w * cw
+        else:
+            out[s] += w * chain.denom
+    return Dist(dict(out), states.denom * chain.denom).reduced()
+
+
+_ELEMENTWISE = {"r", "ro", "mi", "ma", "!!", "c", "f"}
+_KEEP = {"kh", "kl", "dh", "dl"}
+
+
+def dice_dist(count: int, die: Die, modifiers: tuple, limits: Limits, work: Work, span: Span | None = None,
+              target: Fraction = BOUND) -> Dist:
+    """The exact distribution of the total of `count` dice with these modifiers (engine.roll_dice).
+    Chains of explosions leave out at most about `target` in all."""
+    key = (count, die, tuple((m.kind, m.count, m.condition) for m in modifiers), limits, target)
+    result, done = _dice_dist_cached(key, modifiers, span)
+    work.spend(done, span)
+    return result
+
+
+def _dice_dist_cached(key, modifiers, span):
+    """A script asks for the same odds again and again: each term is computed once per process."""
+    cached = _DICE_CACHE.get(key)
+    if cached is None:
+        count, die, _, limits, target = key
+        work = Work(limits)
+        cached = (_dice_dist(count, die, modifiers, limits, work, span, target), work.done)
+        if len(_DICE_CACHE) >= 256:
+            _DICE_CACHE.pop(next(iter(_DICE_CACHE)))
+        _DICE_CACHE[key] = cached
+    return cached
+
+
+_DICE_CACHE: dict = {}
+
+
+def _dice_dist(count: int, die: Die, modifiers: tuple, limits: Limits, work: Work, span, target) -> Dist:
+    raw = raw_die(die)
+    states = raw.map(lambda f: (f, False, False))
+    counting = False
+    per_chain = target / max(1, count)
+    mods = list(modifiers)
+    i = 0
+    # 1. modifiers that change each die on its own
+    while i < len(mods) and mods[i].kind in _ELEMENTWISE:
+        if mods[i].kind == "f" and not counting:
+            _failures_first(mods[i])
+        counting = counting or mods[i].kind == "c"
+        states = _element(states, mods[i], raw, die, per_chain, limits, work)
+        i += 1
+    if i == len(mods):
+        return repeat_add(_contributions(states, counting), count, work, span)
+    modifier = mods[i]
+    rest = mods[i + 1:]
+    if modifier.kind in ("!", "!p"):
+        return _exploding(states, modifier, rest, raw, die, count, counting, per_chain, limits, work, span)
+    # 2. keep a slice of the sorted dice; after it, only changes that keep the order (mi, ma) and
+    # counting, which touch the kept dice alone
+    low, high = 0, count
+    after = []
+    for modifier in mods[i:]:
+        kind, n, size = modifier.kind, modifier.count, high - low
+        if kind == "kh":
+            low = high - min(size, n)
+        elif kind == "kl":
+            high = low + min(size, n)
+        elif kind == "dh":
+            high -= min(size, n)
+        elif kind == "dl":
+            low += min(size, n)
+        elif kind in ("mi", "ma", "c", "f"):
+            if kind == "f" and not counting:
+                _failures_first(modifier)
+            counting = counting or kind == "c"
+            after.append(modifier)
+        else:
+            raise Unsupported(f"`{kind}{modifier.condition or ''}` after keeping or dropping dice is not computed "
+                              "exactly", modifier.span, hint=SAMPLING_HINT)
+    return _keep_slice(states, after, raw, die, count, low, high, counting, per_chain, limits, work, span)
+
+
+SAMPLING_HINT = "estimate it by sampling: `mech prob EXPR --samples 100000`, or in a script " \
+                "`prob(expr, samples: 100000)`"
+
+
+def _failures_first(modifier: Modifier):
+    raise MechError(f"`f{modifier.condition}` counts failures, which needs successes counted first", modifier.span,
+                    hint=f"count successes with `c`, then failures: `6d10c>=8f{modifier.condition}`")
+
+
+def _contributions(states: Dist, counting: bool) -> Dist:
+    """What each die adds to the total: its value, or when counting, success (1) less failure (1)."""
+    if counting:
+        return states.map(lambda s: int(s[1]) - int(s[2]))
+    return states.map(_value)
+
+
+def _apply_each(states: Dist, modifiers, raw, die, target, limits, work) -> Dist:
+    for modifier in modifiers:
+        states = _element(states, modifier, raw, die, target, limits, work)
+    return states
+
+
+def _exploding(states: Dist, modifier: Modifier, rest: list, raw: Dist, die: Die, count: int, counting: bool,
+               target: Fraction, limits: Limits, work: Work, span) -> Dist:
+    """`!` and `!p`: each die that meets the condition adds a fresh die (`!p`: counting one less),
+    which may explode in turn. What follows must change each die on its own."""
+    condition = modifier.condition or Condition("=", highest_face(die))
+    if _matches_every_face(condition, die):
+        raise MechError(f"`{modifier.kind}{modifier.condition or ''}` explodes on every face of {describe_die(die)}, "
+                        "so it would never stop", modifier.span, hint="choose a condition some face fails")
+    for later in rest:
+        if later.kind not in _ELEMENTWISE:
+            raise Unsupported(f"`{later.kind}{later.count if later.count is not None else later.condition or ''}` "
+                              f"after an explosion (`{modifier.kind}`) is not computed exactly", later.span,
+                              hint=SAMPLING_HINT)
+        if later.kind == "f" and not (counting or any(m.kind == "c" for m in rest[:rest.index(later)])):
+            _failures_first(later)
+    counts_after = counting or any(m.kind == "c" for m in rest)
+    test, less = condition.test, 1 if modifier.kind == "!p" else 0
+
+    def element(state) -> Dist:  # what one die of a chain adds, once the later modifiers changed it
+        return _contributions(_apply_each(Dist.constant(state), rest, raw, die, target, limits, work), counts_after)
+
+    trigger_mass = sum(w for f, w in raw.weights.items() if test(f))
+    go_on = _sum_of([(Fraction(w, raw.denom), element((f - less, False, False)))
+                     for f, w in raw.weights.items() if test(f)]) if trigger_mass else None
+    stop = _sum_of([(Fraction(w, raw.denom), element((f - less, False, False)))
+                    for f, w in raw.weights.items() if not test(f)])
+    # chain: what the fresh dice of one exploding die add: stop + go_on (+) chain, followed `depth` deep
+    depth = _chain_depth(Fraction(trigger_mass, raw.denom), target, limits)
+    chain = stop
+    for _ in range(depth):
+        chain = _sum_of([(1, stop), (1, add(go_on, chain, work, modifier.span))])
+    parts = []
+    for state, w in states.weights.items():
+        own = element(state)
+        parts.append((Fraction(w, states.denom), add(own, chain, work, modifier.span) if test(state[0]) else own))
+    return repeat_add(_sum_of(parts), count, work, span)
+
+
+def _keep_slice(states: Dist, after: list, raw: Dist, die: Die, count: int, low: int, high: int, counting: bool,
+                target, limits: Limits, work: Work, span) -> Dist:
+    """The dice at positions low..high-1 of the sorted dice (lowest first) are kept; the total is
+    what the kept dice add, after the modifiers `after` changed each kept die."""
+    by_value: dict = {}
+    for state, w in states.weights.items():
+        added = _contributions(_apply_each(Dist.constant(state), after, raw, die, target, limits, work), counting)
+        (contribution, _), = added.weights.items()  # mi, ma, c and f give one state from one state
+        known = by_value.get(state[0])
+        if known is not None and known[1] != contribution:
+            raise Unsupported("dice of the same face count differently here (rerolled dice lose their marks), "
+                              "so which are kept matters; this is not computed exactly", span, hint=SAMPLING_HINT)
+        by_value[state[0]] = ((known[0] if known else 0) + w, contribution)
+    faces = [(v, w, g) for v, (w, g) in sorted(by_value.items(), reverse=True)]
+    return keep_slice(faces, states.denom, count, low, high, False, work, span)
+
+
+def keep_slice(faces: list, denom: int, n: int, low: int, high: int, halve: bool, work: Work, span) -> Dist:
+    """n independent dice, each showing value v with weight w / denom (`faces`: (v, w, g), highest v
+    first; the weights may sum to less than denom). Sort the dice lowest first and keep positions
+    low..high-1; the total is the sum of the kept dice's g. `halve`: the lowest kept die counts
+    half its value, rounded down (roll-and-keep, rule text 000 L28).
+
+    A dynamic programme over the faces, highest first, deciding how many dice show each face
+    (c dice on a face of weight w: comb(free, c) * w**c ways). Highest first, the dice placed take
+    the sorted positions n-1, n-2, ...: so the state is (dice placed, sum kept so far), and once
+    every position down to the lowest kept one is taken, the other dice only have to show lower
+    faces: below**rest ways. exact.keep_highest is the same programme for a plain keep-highest."""
+    first, last = n - high, n - low  # the kept positions counted from the highest: first..last-1
+    if last <= first or n == 0:
+        return Dist.constant(0)
+    below = sum(w for _, w, _ in faces)
+    partial: dict = {(0, 0): 1}
+    result: dict = defaultdict(int)
+    comb = [[math.comb(free, c) for c in range(n + 1)] for free in range(n + 1)]
+    for v, w, g in faces:
+        below -= w
+        w_pow = [w**c for c in range(n + 1)]
+        below_pow = [below**r for r in range(n + 1)]
+        complete: dict = {}  # (free, need): the ways for `need` or more of `free` dice to show v, the rest lower
+        nxt: dict = defaultdict(int)
+        work.spend(len(partial) * (last + 1), span)
+        for (placed, kept_sum), pw in partial.items():
+            free, need = n - placed, last - placed
+            for c in range(need):
+                overlap = max(0, placed + c - max(placed, first))
+                nxt[(placed + c, kept_sum + overlap * g)] += pw * comb[free][c] * w_pow[c]
+            ways = complete.get((free, need))
+            if ways is None:
+                ways = complete[(free, need)] = sum(comb[free][c] * w_pow[c] * below_pow[free - c]
+                                                    for c in range(need, free + 1))
+            if ways:
+                total = kept_sum + (last - max(placed, first)) * g
+                if halve:  # the lowest kept die shows v
+                    total -= v - v // 2
+                result[total] += pw * ways
+        partial = nxt
+    return Dist({x: w for x, w in result.items() if w}, denom**n).reduced()
+
+
+# ---- roll-and-keep ----
+
+@functools.lru_cache(maxsize=256)
+def _pool_cached(rolled: int, kept: int, halve: bool, explode: bool, limits: Limits, target: Fraction):
+    work = Work(limits)
+    raw = raw_die(10)
+    if explode:  # rule text 000 L20-22: 10s compound-explode
+        chain = _compound_chain(raw, lambda f: f == 10, _chain_depth(Fraction(1, 10), target / rolled, limits),
+                                work, None)
+        die = mix([(Fraction(1, 10), Dist({f: 1}, 1)) for f in range(1, 10)]
+                  + [(Fraction(1, 10), chain.map(lambda extra: 10 + extra))])
+    else:
+        die = raw
+    if kept >= rolled and not halve:
+        return repeat_add(die, rolled, work), work.done
+    faces = [(v, w, v) for v, w in sorted(die.weights.items(), reverse=True)]
+    return keep_slice(faces, die.denom, rolled, rolled - kept, rolled, halve, work, None), work.done
+
+
+def pool_dist(rolled: int, kept: int, halve: bool, explode: bool, limits: Limits, work: Work,
+              span: Span | None = None, target: Fraction = BOUND) -> Dist:
+    """The total of a normalized roll-and-keep pool (rollkeep.normalize), before its flat bonus:
+    `rolled` d10s, the `kept` highest summed, the lowest kept halved if `halve`."""
+    result, done = _pool_cached(rolled, kept, halve, explode, limits, target)
+    work.spend(done, span)
+    return result

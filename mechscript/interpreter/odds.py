@@ -1,0 +1,439 @@
+"""Distributions as values: `prob(expr)`, `dist(expr)` and `mean(expr)` in expressions and scripts,
+and the exact distribution behind `mech prob`.
+
+The argument of these functions is not rolled: its AST is compiled into a closure giving its exact
+distribution (dice/distribution.py), with the same meaning the evaluator gives it when it rolls.
+Parts without dice (`skill`, `att.skill`, `floor(2.5 * tn)`) are compiled as usual and read when the
+call runs; a name holding a distribution (`let d = dist(2d6)`) counts as a fresh draw of it each
+time it is used. What cannot be computed exactly (a call of a script's function, a keep after an
+explosion) is an error with a hint, or is estimated by sampling when asked: `prob(x, samples: N)`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+from ..dice.distribution import SAMPLING_HINT, Dist, Unsupported, Work, add, combine, dice_dist, mix, pool_dist
+from ..dice.engine import DiceRoll
+from ..dice.rollkeep import KeepRoll, Pool, normalize
+from ..numbers import normal
+from . import ast
+from .builtins import BUILTINS, round_half_away
+from .errors import MechError, Span, did_you_mean
+from .evaluator import _ARITHMETIC, _COMPARISONS, FUDGE, _may_be_pool, _may_roll, _sum_chain
+from .limits import limit_error
+from .values import equal, format_value, type_name
+
+FUNCTIONS = {
+    "prob": "prob(comparison): its exact probability, not rolled: prob(7k3 >= 25); "
+            "prob(x, samples: 100000) estimates it by rolling",
+    "dist": "dist(expr): its exact distribution, not rolled: let d = dist(2d6 + 3)",
+    "mean": "mean(expr): its exact mean, not rolled: mean(4d6kh3) is 15869/1296",
+}
+
+
+class AutoFail(Dist):
+    """A roll-and-keep pool that automatically fails (rule text 000 L24): a total of 0 that fails
+    any comparison it should pass."""
+
+    __slots__ = ()
+
+
+class Distribution:
+    """A distribution as a script value (`dist(2d6)`): exact, or estimated from `samples` rolls."""
+
+    __slots__ = ("dist", "samples")
+    TYPE_NAME = "a distribution"
+
+    def __init__(self, dist: Dist, samples: int | None = None):
+        self.dist = dist
+        self.samples = samples
+
+    def __str__(self) -> str:
+        pairs = self.dist.probabilities()
+        estimated = f" (estimated from {self.samples} rolls)" if self.samples else ""
+        if len(pairs) > 24:
+            low, high = format_value(pairs[0][0]), format_value(pairs[-1][0])
+            return f"<a distribution of {len(pairs)} outcomes from {low} to {high}, mean " \
+                   f"{float(dist_mean(self.dist)):.4g}{estimated}>"
+        return "{" + ", ".join(f"{format_value(x)}: {_probability_text(p)}" for x, p in pairs) + "}" + estimated
+
+
+def _probability_text(p: Fraction) -> str:
+    return format_value(p) if p.denominator <= 1_000_000 else f"{float(p):.6g}"
+
+
+def dist_mean(dist: Dist) -> Fraction:
+    """The mean, given that no explosion went past the depth followed (weights over their mass)."""
+    return Fraction(sum(x * w for x, w in dist.weights.items()), dist.mass())
+
+
+def _is_builtin_call(host, node, names) -> bool:
+    """Whether `node` calls one of the language's own functions `names` (not a script's function of
+    the same name)."""
+    callee = node.callee
+    if type(callee) is not ast.Name or callee.id not in names:
+        return False
+    static = getattr(host, "static", None)
+    return static is None or static.resolve(callee.id, callee.span) is None
+
+
+def _rolls_dice(host, node) -> bool:
+    """Whether working out `node` the usual way could roll dice (then it is not read as a value):
+    it holds a die, a block, or a call of anything but the language's own functions."""
+    if isinstance(node, (list, tuple)):
+        return any(_rolls_dice(host, item) for item in node)
+    if isinstance(node, dict):
+        return any(_rolls_dice(host, item) for item in node.values())
+    if not dataclasses.is_dataclass(node) or isinstance(node, type):
+        return False
+    kind = type(node)
+    if kind is ast.Dice or kind is ast.Block:
+        return True
+    if kind is ast.Call:
+        if _is_builtin_call(host, node, FUNCTIONS):
+            return False  # prob, dist and mean do not roll their argument
+        if not _is_builtin_call(host, node, BUILTINS) or node.callee.id == "roll":
+            return True
+    return any(_rolls_dice(host, getattr(node, field.name)) for field in dataclasses.fields(node))
+
+
+class ExactCompiler:
+    """Turns an expression's AST into `code(ev, work) -> Dist | Pool`: its exact distribution (a
+    pool stays unrolled while pool arithmetic goes on, as in the evaluator). `host` is the
+    compiler of the script or expression, which compiles the parts without dice."""
+
+    def __init__(self, host):
+        self.host = host
+
+    def compile(self, node: ast.Node):
+        method = getattr(self, "compile_" + type(node).__name__, None)
+        if method is not None and (type(node) not in _LEAVES or _rolls_dice(self.host, node)):
+            return method(node)
+        if _rolls_dice(self.host, node):
+            raise Unsupported("this part is not computed exactly: it rolls dice in a way the exact odds do not follow",
+                              node.span, hint=SAMPLING_HINT)
+        return self._value(node)
+
+    def _value(self, node: ast.Node):
+        """A part without dice: worked out as usual when the call runs, then read as a constant."""
+        code, span = self.host.compile(node), node.span
+        return lambda ev, work: lift(code(ev), span)
+
+    def compile_Number(self, node: ast.Number):
+        value = Dist.constant(node.value)
+        return lambda ev, work: value
+
+    def compile_PoolLiteral(self, node: ast.PoolLiteral):
+        pool = Pool(node.unkept, node.kept, 0, node.span)
+        return lambda ev, work: pool
+
+    def compile_Group(self, node: ast.Group):
+        return self.compile(node.inner)
+
+    def compile_Unary(self, node: ast.Unary):
+        operand, negate, span = self.compile(node.operand), node.op == "-", node.operand.span
+
+        def unary(ev, work):
+            value = operand(ev, work)
+            if type(value) is Pool:
+                return value.negated(node.span) if negate else value
+            value = numbers(rolled(value, ev, work), span)
+            return value.map(lambda x: -x) if negate else value
+        return unary
+
+    def compile_BinOp(self, node: ast.BinOp):
+        if node.op in ("+", "-"):
+            chain = _sum_chain(node)
+            if any(_may_be_pool(term) for _, term in chain):
+                return self._pool_sum(chain)
+        left, right, op = self.compile(node.left), self.compile(node.right), node.op
+        return lambda ev, work: arithmetic(ev, work, op, left(ev, work), right(ev, work), node)
+
+    def _pool_sum(self, chain):
+        """As the evaluator's pool sum: terms that roll dice wait until the pool is rolled; the
+        others add into it (a number into its bonus, a pool into its dice)."""
+        terms = [(binop, self.compile(term), _may_roll(term)) for binop, term in chain]
+
+        def pool_sum(ev, work):
+            total, waiting = None, []
+            for binop, code, may_roll in terms:
+                if may_roll and type(total) is Pool:
+                    waiting.append((binop, code))
+                    continue
+                value = code(ev, work)
+                total = value if binop is None else arithmetic(ev, work, binop.op, total, value, binop)
+            if waiting:
+                total = rolled(total, ev, work)
+                for binop, code in waiting:
+                    value = code(ev, work)
+                    if type(value) is Pool:
+                        raise MechError("this pool rolls dice to know its size, after another pool of the same "
+                                        "sum", binop.right.span, hint="work it out first: `let p = ...`, then add `p`")
+                    total = arithmetic(ev, work, binop.op, total, value, binop)
+            return total
+        return pool_sum
+
+    def compile_Compare(self, node: ast.Compare):
+        left, right, op = self.compile(node.left), self.compile(node.right), node.op
+        compare = _COMPARISONS[op]
+
+        def comparison(ev, work):
+            a = rolled(left(ev, work), ev, work)
+            b = rolled(right(ev, work), ev, work)
+            # L24 (rule text 000): an automatic failure fails whatever it is compared against.
+            if (type(a) is AutoFail and op in (">", ">=")) or (type(b) is AutoFail and op in ("<", "<=")):
+                return Dist.constant(False)
+            if op in ("==", "!="):
+                return combine(a, b, lambda x, y: equal(x, y) == (op == "=="), work, node.span)
+            return combine(numbers(a, node.left.span), numbers(b, node.right.span), compare, work, node.span)
+        return comparison
+
+    def compile_Logic(self, node: ast.Logic):
+        left, right, is_and = self.compile(node.left), self.compile(node.right), node.op == "and"
+
+        def logic(ev, work):
+            a = truths(left(ev, work), node.left.span)
+            b = truths(right(ev, work), node.right.span)
+            return combine(a, b, (lambda x, y: x and y) if is_and else (lambda x, y: x or y), work, node.span)
+        return logic
+
+    def compile_Not(self, node: ast.Not):
+        operand = self.compile(node.operand)
+        return lambda ev, work: truths(operand(ev, work), node.operand.span).map(lambda x: not x)
+
+    def compile_Call(self, node: ast.Call):
+        if _is_builtin_call(self.host, node, ("floor", "ceil", "round", "abs")) and len(node.args) == 1 \
+                and not node.kwargs:
+            function = _ROUNDING[node.callee.id]
+            arg, span = self.compile(node.args[0]), node.args[0].span
+            return lambda ev, work: numbers(rolled(arg(ev, work), ev, work), span).map(function)
+        if _is_builtin_call(self.host, node, ("min", "max")) and node.args and not node.kwargs:
+            return self._extreme(node)
+        if _is_builtin_call(self.host, node, ("roll",)) and len(node.args) == 1 and set(node.kwargs) <= {"explode"}:
+            return self._roll(node)
+        if type(node.callee) is ast.Name and not _is_builtin_call(self.host, node, BUILTINS):
+            raise Unsupported(f"`{node.callee.id}(...)` is a function of the script: its odds are not computed "
+                              "exactly", node.span, hint="give its result a name first (`let tn = target_number(x)`), "
+                              "then use the name; or " + SAMPLING_HINT)
+        raise Unsupported("the odds through this call are not computed exactly", node.span, hint=SAMPLING_HINT)
+
+    def _extreme(self, node: ast.Call):
+        pick = min if node.callee.id == "min" else max
+        items = node.args[0].items if len(node.args) == 1 and type(node.args[0]) is ast.ListLiteral else node.args
+        if not items:
+            raise MechError("an empty list has no smallest or largest value", node.args[0].span)
+        args = [(self.compile(item), item.span) for item in items]
+
+        def extreme(ev, work):
+            result = None
+            for code, span in args:
+                value = numbers(rolled(code(ev, work), ev, work), span)
+                result = value if result is None else combine(result, value, lambda x, y: pick(x, y), work, node.span)
+            return result
+        return extreme
+
+    def _roll(self, node: ast.Call):
+        pool_code, span = self.compile(node.args[0]), node.args[0].span
+        explode_node = node.kwargs.get("explode")
+        explode_code = self.host.compile(explode_node) if explode_node is not None else None
+
+        def roll(ev, work):
+            pool = pool_code(ev, work)
+            if type(pool) is not Pool:
+                raise MechError("`roll` takes a roll-and-keep pool such as 7k3", span, hint=BUILTINS["roll"].doc)
+            explode = explode_code(ev) if explode_code is not None else True
+            if type(explode) is not bool:
+                raise MechError("`explode` is true or false", explode_node.span)
+            return roll_pool(pool, explode, ev, work)
+        return roll
+
+    def compile_Dice(self, node: ast.Dice):
+        limits, span, modifiers = self.host.limits, node.span, node.modifiers
+        if len(modifiers) > limits.modifiers:
+            raise limit_error("modifiers", f"{len(modifiers)} modifiers on one roll are too many", limits.modifiers,
+                              modifiers[limits.modifiers].span)
+        count_code = self.compile(node.count) if node.count is not None else None
+        sides = node.sides
+        if sides == "%" or sides == "F":
+            die_code = lambda ev, work: Dist.constant(100 if sides == "%" else FUDGE)  # noqa: E731
+        elif type(sides) is ast.ListLiteral:
+            if not sides.items:
+                raise MechError("a die needs at least one face", sides.span, hint="list its faces: d[1,1,2,3,5,8]")
+            faces_code = self.host.compile(sides) if not _rolls_dice(self.host, sides) else None
+            if faces_code is None:
+                raise Unsupported("a die whose faces are rolled is not computed exactly", sides.span, hint=SAMPLING_HINT)
+
+            def die_code(ev, work):
+                faces = tuple(ev.number(face, item.span) for face, item in zip(faces_code(ev), sides.items))
+                return Dist.constant(faces)
+        else:
+            sides_code, sides_span = self.compile(sides), sides.span
+
+            def die_code(ev, work):
+                return whole(rolled(sides_code(ev, work), ev, work), sides_span, "the number of sides").map(
+                    lambda s: self.host._check_sides(s, sides_span))
+
+        def dice(ev, work):
+            counts = Dist.constant(1) if count_code is None else whole(
+                rolled(count_code(ev, work), ev, work), node.count.span, "the number of dice")
+            dies = die_code(ev, work)
+            parts = []
+            for count, wc in counts.weights.items():
+                if count < 0:
+                    raise MechError(f"cannot roll {format_value(count)} dice", node.count.span)
+                if count > limits.dice_per_roll:
+                    raise limit_error("dice_per_roll", f"{format_value(count)} dice in one roll is too many",
+                                      limits.dice_per_roll, span)
+                for die, wd in dies.weights.items():
+                    parts.append((Fraction(wc * wd, counts.denom * dies.denom),
+                                  dice_dist(count, die, modifiers, limits, work, span)))
+            return parts[0][1] if len(parts) == 1 and parts[0][0] == 1 else mix(parts)
+        return dice
+
+
+# Parts that are values unless they hold dice; the rest always go through their compile_ method.
+_LEAVES = {ast.Name, ast.Field, ast.Index, ast.String, ast.Record, ast.ListLiteral, ast.Match, ast.Call}
+
+_ROUNDING = {"floor": lambda x: x.__floor__(), "ceil": lambda x: x.__ceil__(), "round": round_half_away,
+             "abs": abs}
+
+
+def lift(value, span: Span):
+    """A value worked out the usual way, as a distribution (or a pool, still unrolled)."""
+    kind = type(value)
+    if kind is int or kind is Fraction or kind is bool:
+        return Dist.constant(value)
+    if kind is DiceRoll or kind is KeepRoll:
+        return Dist.constant(value.total)
+    if kind is Pool:
+        return value
+    if kind is Distribution:
+        return value.dist
+    raise MechError(f"odds are of numbers or true/false, not {type_name(value)}", span)
+
+
+def roll_pool(pool: Pool, explode: bool, ev, work: Work) -> Dist:
+    normalized = normalize(pool.unkept, pool.kept, pool.flat)
+    if normalized.auto_fail:
+        return AutoFail({0: 1}, 1)
+    total = pool_dist(normalized.rolled, normalized.kept, normalized.halve, explode, ev.limits, work, pool.span)
+    flat = normalized.flat
+    return total.map(lambda x: normal(x + flat)) if flat else total
+
+
+def rolled(value, ev, work: Work) -> Dist:
+    """A pool is rolled where a number is needed, as in the evaluator."""
+    return roll_pool(value, True, ev, work) if type(value) is Pool else value
+
+
+def numbers(dist: Dist, span: Span) -> Dist:
+    if any(type(x) is bool for x in dist.weights):
+        raise MechError("expected a number here, not true/false", span)
+    return dist
+
+
+def truths(dist: Dist, span: Span) -> Dist:
+    if any(type(x) is not bool for x in dist.weights):
+        raise MechError("expected true or false here, not a number", span,
+                        hint="compare to get true or false: `2d6 >= 8`")
+    return dist
+
+
+def whole(dist: Dist, span: Span, what: str) -> Dist:
+    for x in numbers(dist, span).weights:
+        if type(x) is not int:
+            raise MechError(f"{what} must be a whole number, not {format_value(x)}", span)
+    return dist
+
+
+def arithmetic(ev, work: Work, op: str, a, b, node) -> Dist | Pool:
+    """`a op b` as the evaluator's `binary`, over distributions; pools add up into one pool."""
+    if op in ("+", "-") and (type(a) is Pool or type(b) is Pool):
+        sign = 1 if op == "+" else -1
+        constant_a = type(a) is not Pool and len(a.weights) == 1 and a.mass() == a.denom
+        constant_b = type(b) is not Pool and len(b.weights) == 1 and b.mass() == b.denom
+        if type(a) is Pool and type(b) is Pool:
+            return a.combine(b, sign, node.span)
+        if type(a) is Pool and constant_b:
+            return a.plus(sign * next(iter(numbers(b, node.right.span).weights)), node.span)
+        if type(b) is Pool and constant_a:
+            pool = b if sign == 1 else b.negated(node.span)
+            return pool.plus(next(iter(numbers(a, node.left.span).weights)), node.span)
+    a, b = rolled(a, ev, work), rolled(b, ev, work)
+    left_span, right_span = (node.left.span, node.right.span) if type(node) is ast.BinOp else (node.span, node.span)
+    numbers(a, left_span)
+    numbers(b, right_span)
+    if op in ("/", "//", "%") and 0 in b.weights:
+        raise MechError("division by zero can happen here", right_span, hint="the right side of this operator can be 0")
+    if op == "+":
+        return add(a, b, work, node.span)
+    if op == "-":
+        return add(a, b.map(lambda x: -x), work, node.span)
+    return combine(a, b, _ARITHMETIC[op], work, node.span)
+
+
+def exact(host, node: ast.Node):
+    """The closure `code(ev) -> Dist` of an expression's exact distribution (a pool left standing
+    is rolled); `host` compiles the parts without dice."""
+    code = ExactCompiler(host).compile(node)
+
+    def exactly(ev) -> Dist:
+        work = Work(ev.limits)
+        return rolled(code(ev, work), ev, work)
+    return exactly
+
+
+def compile_call(host, node: ast.Call):
+    """`prob(x)`, `dist(x)`, `mean(x)` (and `samples: N`), for the compiler `host`."""
+    name = node.callee.id
+    if len(node.args) != 1:
+        raise MechError(f"`{name}` takes 1 argument, not {len(node.args)}", node.span, hint=FUNCTIONS[name])
+    for key in node.kwargs:
+        if key != "samples":
+            raise MechError(f"`{name}` has no option `{key}`", node.kwargs[key].span,
+                            hint=did_you_mean(key, ["samples"]) or FUNCTIONS[name])
+    arg = node.args[0]
+    if "samples" in node.kwargs:
+        return _sampled(host, name, arg, node)
+    code = exact(host, arg)
+
+    def odds(ev):
+        return answer(name, code(ev), None, arg.span)
+    return odds
+
+
+def answer(name: str, dist: Dist, samples: int | None, span: Span):
+    if name == "dist":
+        return Distribution(dist.reduced(), samples)
+    if name == "prob":
+        if any(type(x) is not bool for x in dist.weights):
+            raise MechError("`prob` takes a comparison, such as `prob(2d6 >= 8)`", span,
+                            hint="for every outcome of a roll, use `dist(...)`; for its mean, `mean(...)`")
+        return normal(Fraction(dist.weights.get(True, 0), dist.denom))
+    return normal(dist_mean(numbers(dist, span)))
+
+
+def _sampled(host, name: str, arg: ast.Node, node: ast.Call):
+    """`prob(x, samples: N)`: x rolled N times with the run's own dice; the answer is an estimate."""
+    code, samples_code, samples_span = host.compile(arg), host.compile(node.kwargs["samples"]), \
+        node.kwargs["samples"].span
+
+    def sampled(ev):
+        n = samples_code(ev)
+        if type(n) is not int or n < 1:
+            raise MechError(f"`samples` is a whole number of at least 1, not {format_value(n)}", samples_span)
+        if n > ev.limits.rolls:
+            raise limit_error("rolls", f"{n} samples are too many", ev.limits.rolls, samples_span)
+        counts: dict = {}
+        for _ in range(n):
+            value = code(ev)
+            if type(value) is Pool:
+                value = ev.roll_pool(value)
+            value = value.total if type(value) in (DiceRoll, KeepRoll) else value
+            if type(value) not in (int, Fraction, bool):
+                raise MechError(f"odds are of numbers or true/false, not {type_name(value)}", arg.span)
+            counts[value] = counts.get(value, 0) + 1
+        return answer(name, Dist(counts, n), n, arg.span)
+    return sampled

@@ -1,0 +1,190 @@
+"""`mech prob` and `mechscript.prob`: the exact distribution of an expression, or the probability of
+a comparison, with its mean and standard deviation, as JSON or as a table with a bar chart.
+
+Explosions are followed until less than `BOUND` (1e-12) of the mass is left: the result is then
+not `exact`, and `truncated` says how much was left out (each probability is at most that much
+below the true one). With `samples`, the expression is rolled instead and the result is an estimate.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from .dice.distribution import BOUND, Dist
+from .dice.faces import RandomFaces
+from .interpreter.errors import MechError
+from .interpreter.evaluator import Evaluation
+from .interpreter.limits import Limits, limit_error, too_deep
+from .interpreter.odds import exact, truths
+from .interpreter.parser import parse_expression
+from .interpreter.values import format_value, to_json
+
+EXPR_FILE = "<expr>"
+BAR_WIDTH = 40
+LONG = 40  # a distribution of more outcomes shows its body, its thin tails summed up
+
+
+@dataclass
+class ProbResult:
+    expr: str
+    distribution: list          # [(outcome, Fraction)], outcomes in order; a comparison: false, true
+    truncated: Fraction         # the mass left out beyond the explosions followed
+    samples: int | None = None  # an estimate from this many rolls
+    seed: int | None = None
+
+    @property
+    def exact(self) -> bool:
+        return self.samples is None and self.truncated == 0
+
+    @property
+    def comparison(self) -> bool:
+        return all(type(x) is bool for x, _ in self.distribution)
+
+    @property
+    def probability(self) -> Fraction | None:
+        """A comparison's chance of being true."""
+        return dict(self.distribution).get(True, Fraction(0)) if self.comparison else None
+
+    @property
+    def mean(self) -> Fraction:
+        """Over the outcomes computed (given that no explosion went past the depth followed)."""
+        mass = sum(p for _, p in self.distribution)
+        return sum((Fraction(int(x) if type(x) is bool else x) * p for x, p in self.distribution), Fraction(0)) / mass
+
+    @property
+    def sd(self) -> float:
+        mass = sum(p for _, p in self.distribution)
+        mu = self.mean
+        return math.sqrt(sum(((int(x) if type(x) is bool else x) - mu) ** 2 * p for x, p in self.distribution) / mass)
+
+    def to_json(self) -> dict:
+        data = {"expr": self.expr, "exact": self.exact,
+                "distribution": [[to_json(x), float(p)] for x, p in self.distribution],
+                "mean": float(self.mean), "sd": self.sd, "truncated": float(self.truncated),
+                "bound": float(BOUND), "estimated": self.samples is not None}
+        if self.comparison:
+            data["probability"] = float(self.probability)
+        if self.exact and self.comparison:
+            data["probability_exact"] = format_value(self.probability)
+        if self.samples is not None:
+            data["samples"] = self.samples
+            data["seed"] = self.seed
+        return data
+
+    def text(self) -> list[str]:
+        return _comparison_text(self) if self.comparison else _table_text(self)
+
+
+def prob(expr: str, samples: int | None = None, seed: int | None = None, limits: Limits = Limits()) -> ProbResult:
+    """The exact distribution of `expr` (a comparison: its chance of being true); with `samples`,
+    an estimate from that many rolls of it, seeded by `seed`. Raises MechError."""
+    if samples is not None:
+        return _estimate(expr, samples, seed, limits)
+    node = parse_expression(expr, EXPR_FILE, limits)
+    from .interpreter.script import ScriptCompiler
+    try:
+        host = ScriptCompiler(limits, None, "", EXPR_FILE, Path.cwd())
+        dist = exact(host, node)(Evaluation(None, limits))
+    except MechError as error:
+        raise error.located(expr, EXPR_FILE) from None
+    except RecursionError:
+        raise too_deep().located(expr, EXPR_FILE) from None
+    return _result(expr, dist, None, None)
+
+
+def _estimate(expr: str, samples: int, seed: int | None, limits: Limits) -> ProbResult:
+    from .api import compile_roll, new_seed
+    if samples > limits.rolls:
+        raise limit_error("rolls", f"{samples} samples are too many", limits.rolls, None).located(expr, EXPR_FILE)
+    compiled = compile_roll(expr, limits)
+    seed = new_seed() if seed is None else seed
+    source = RandomFaces(seed)
+    counts: dict = {}
+    for _ in range(samples):
+        total = compiled.total(source)
+        counts[total] = counts.get(total, 0) + 1
+    return _result(expr, Dist(counts, samples), samples, seed)
+
+
+def _result(expr: str, dist: Dist, samples: int | None, seed: int | None) -> ProbResult:
+    pairs = dist.probabilities()
+    if pairs and type(pairs[0][0]) is bool:
+        truths(dist, None)
+        given = dict(pairs)
+        pairs = [(False, given.get(False, Fraction(0))), (True, given.get(True, Fraction(0)))]
+    return ProbResult(expr, pairs, dist.missing() if samples is None else Fraction(0), samples, seed)
+
+
+# ---- text ----
+
+def _percent(p: Fraction) -> str:
+    if p == 0:
+        return "0%"
+    if p < Fraction(1, 10000):
+        return "<0.01%"
+    return f"{float(p) * 100:.2f}%"
+
+
+def _bar(p: Fraction, top: Fraction) -> str:
+    """A horizontal bar, in eighths of a character."""
+    eighths = round(float(p / top) * BAR_WIDTH * 8) if top else 0
+    return "█" * (eighths // 8) + ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")[eighths % 8]
+
+
+def _status(result: ProbResult) -> str:
+    if result.samples is not None:
+        return f"estimated from {result.samples} rolls (seed {result.seed})"
+    if result.truncated:
+        return (f"exact but for explosions, followed until less than {float(BOUND):g} was left: "
+                f"{float(result.truncated):.2g} left out")
+    return "exact"
+
+
+def _table_text(result: ProbResult) -> list[str]:
+    rows, at_most = [], Fraction(0)
+    total = sum(p for _, p in result.distribution)
+    for x, p in result.distribution:
+        at_least = total - at_most
+        at_most += p
+        rows.append((format_value(x), p, at_least, at_most))
+    shown, before, after = rows, [], []
+    if len(rows) > LONG:  # thin tails in one line each
+        thin = Fraction(1, 2000)
+        start = next((i for i, row in enumerate(rows) if row[3] >= thin), 0)
+        end = next((i for i in range(len(rows) - 1, -1, -1) if rows[i][2] >= thin), len(rows) - 1)
+        shown = rows[start:end + 1]
+        if start:
+            before = [f"{'':>8}  {_percent(rows[start - 1][3]):>11}  in all below "
+                      f"{rows[start][0]} ({start} outcomes)"]
+        if end < len(rows) - 1:
+            after = [f"{'':>8}  {_percent(rows[end + 1][2]):>11}  in all above {rows[end][0]} "
+                     f"({len(rows) - 1 - end} outcomes)"]
+    width = max(7, *(len(row[0]) for row in shown))
+    top = max(row[1] for row in shown)
+    lines = [f"{result.expr}: {_status(result)}",
+             f"{'outcome':>{width}}  {'probability':>11}  {'at least':>8}  {'at most':>8}"]
+    lines += [" " * (width - 8) + line for line in before]
+    for text, p, at_least, at_most in shown:
+        lines.append(f"{text:>{width}}  {_percent(p):>11}  {_percent(at_least):>8}  {_percent(at_most):>8}  "
+                     f"{_bar(p, top)}")
+    lines += [" " * (width - 8) + line for line in after]
+    lines.append(f"mean {_decimal(result.mean)}, sd {result.sd:.4g}")
+    return lines
+
+
+def _comparison_text(result: ProbResult) -> list[str]:
+    p = result.probability
+    exact_text = f" = {format_value(p)}" if result.exact and p.denominator <= 10**6 and p not in (0, 1) else ""
+    lines = [f"{result.expr}: {_status(result)}",
+             f"P(true) = {float(p):.6g}{exact_text} ({_percent(p)})"]
+    top = max(q for _, q in result.distribution)
+    for x, q in reversed(result.distribution):
+        lines.append(f"{format_value(x):>5}  {_percent(q):>7}  {_bar(q, top)}")
+    return lines
+
+
+def _decimal(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{float(x):.6g}"
