@@ -164,9 +164,15 @@ class Compiler:
 
         def comparison(ev) -> bool:
             a = left(ev)
+            b = right(ev) if type(a) is not Pool else None
+            if type(a) is int and type(b) is int or type(a) is str and type(b) is str:
+                return compare(a, b)  # the common case
+            return general(ev, a, b)
+
+        def general(ev, a, b) -> bool:
             if type(a) is Pool:
                 a = ev.roll_pool(a)
-            b = right(ev)
+                b = right(ev)
             if type(b) is Pool:
                 b = ev.roll_pool(b)
             # L24 (rule text 000): an automatic failure fails whatever it is compared against.

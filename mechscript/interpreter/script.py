@@ -312,8 +312,11 @@ class ScriptCompiler(Compiler):
         def if_(ev):
             ev.step(span)
             for condition, condition_span, block in branches:
-                if _truth(condition(ev), condition_span):
+                truth = condition(ev)
+                if truth is True:
                     return block(ev)
+                if truth is not False:
+                    _truth(truth, condition_span)
             if otherwise is not None:
                 return otherwise(ev)
         return if_
@@ -593,7 +596,15 @@ class ScriptCompiler(Compiler):
     def compile_Field(self, node: ast.Field):
         self._check_module_field(node)
         target, name, span = self.compile(node.target), node.name, node.name_span
-        return lambda ev: _get_field(target(ev), name, span)
+
+        def field(ev):
+            value = target(ev)
+            if type(value) is Character:  # the common case: a stat or state that is not a list
+                found = value.fields.get(name, UNSET)
+                if found is not UNSET and type(found) is not list:
+                    return found
+            return _get_field(value, name, span)
+        return field
 
     def compile_Index(self, node: ast.Index):
         target, key, span = self.compile(node.target), self.compile(node.key), node.key.span
@@ -622,8 +633,25 @@ class ScriptCompiler(Compiler):
         left, right = self.compile(node.left), self.compile(node.right)
         left_span, right_span = node.left.span, node.right.span
         if node.op == "and":
-            return lambda ev: _truth(left(ev), left_span) and _truth(right(ev), right_span)
-        return lambda ev: _truth(left(ev), left_span) or _truth(right(ev), right_span)
+            def and_(ev):
+                a = left(ev)
+                if a is False:
+                    return False
+                if a is not True:
+                    _truth(a, left_span)
+                b = right(ev)
+                return b if type(b) is bool else _truth(b, right_span)
+            return and_
+
+        def or_(ev):
+            a = left(ev)
+            if a is True:
+                return True
+            if a is not False:
+                _truth(a, left_span)
+            b = right(ev)
+            return b if type(b) is bool else _truth(b, right_span)
+        return or_
 
     def compile_Not(self, node: ast.Not):
         operand, span = self.compile(node.operand), node.operand.span
@@ -720,7 +748,14 @@ def _instantiate(ev: Run, info: ModuleInfo) -> Module:
 def _show(ev: Run, value, span: Span) -> str:
     """What `say` and "{...}" show: a pool is rolled (as `mech roll` rolls a pool left standing);
     the text may not outgrow `string_size` (a list holding itself, or shared many times)."""
-    if type(value) is Pool:
+    kind = type(value)
+    if kind is str:
+        if len(value) >= 100:
+            ev.step(span, len(value) // 100)
+        return value
+    if kind is int and -10**15 < value < 10**15:
+        return str(value)
+    if kind is Pool:
         value = ev.roll_pool(value)
     try:
         text = format_value(value, ev.limits)
