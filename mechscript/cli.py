@@ -124,6 +124,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="also draw the win rates and rounds to a picture (needs: pip install 'mechscript[plot]')")
     _add_limit_option(sim)
 
+    repl = commands.add_parser("repl", help="the interactive dice table (also `mech` alone)",
+                               description="Roll and script at a prompt: definitions stay, rolls show their dice, "
+                                           ":help lists the commands. Reading from a pipe, lines are answered plainly.")
+    repl.add_argument("--seed", type=_seed, default=None, metavar="S", help="seed the dice (a fresh one if not given)")
+    _add_limit_option(repl)
+
     check = commands.add_parser("check", help="parse and check a script without running it",
                                 description="Check a script (and the modules it uses) without running it.")
     check.add_argument("file", metavar="FILE", help="the script, or - to read it from standard input")
@@ -238,12 +244,16 @@ def run_prob(args) -> int:
     return 0
 
 
+def run_repl(args) -> int:
+    from .repl import start  # prompt_toolkit is loaded only for the REPL
+    return start(getattr(args, "seed", None), Limits().with_overrides(dict(getattr(args, "limit", []))))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help(sys.stderr)
-        return 2
+    if args.command in (None, "repl"):  # `mech` alone is the REPL
+        return run_repl(args)
     commands = {"roll": run_roll, "prob": run_prob, "run": run_script, "check": run_check, "sim": run_sim}
     if args.command in ("run", "check", "sim") and args.file != "-" and not Path(args.file).is_file():
         print(f"mech {args.command}: no such file: {args.file}", file=sys.stderr)

@@ -15,9 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..dice.engine import DiceRoll
 from ..dice.faces import RandomFaces
-from ..dice.rollkeep import KeepRoll, Pool
+from ..dice.rollkeep import Pool
 from . import ast, characters
 from .errors import MechError, Span
 from .limits import Limits, too_deep
@@ -204,9 +203,13 @@ class Session:
             return  # already in use
         if old is not None:
             del self.static.names[node.name]
-            self.static.uses[:] = [u for u in self.static.uses if u.name != node.name]
         self.static.declare(node.name, Binding("module", node.span, module=info))
-        self.static.uses.append(info)
+        # a module replaced keeps its place: code compiled before reads used modules by their place
+        places = [i for i, used in enumerate(self.static.uses) if used.name == node.name]
+        if places:
+            self.static.uses[places[0]] = info
+        else:
+            self.static.uses.append(info)
 
     # -- the session's encounter --
 
@@ -269,7 +272,3 @@ def _copy(value, copies: dict):
     if kind is Record:
         return Record({name: _copy(item, copies) for name, item in value.fields.items()})
     return value
-
-
-def is_roll(value) -> bool:
-    return type(value) is DiceRoll or type(value) is KeepRoll

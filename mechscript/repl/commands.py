@@ -1,0 +1,226 @@
+"""What the REPL does with what is typed, whatever reads it (a terminal or a pipe): an entry of
+mechscript runs in the session; a line starting with `:` is a command. The answer is a Reply of
+lines to print, never an exception: the session always goes on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..api import RunResult, new_seed, read_script
+from ..interpreter.builtins import BUILTINS
+from ..interpreter.errors import MechError, did_you_mean
+from ..interpreter.limits import Limits
+from ..interpreter.names import KIND_WORDS
+from ..interpreter.session import Session, Shown
+from . import display
+from .display import Fragments
+from .lexer import keywords
+
+HELP = """\
+Type dice or mechscript. An expression shows its value, a roll its dice (dropped dice in parentheses):
+  3d6+2    4d6kh3    7k3 + 2k0 > 20    let bonus = 2    fn hit(x) = d20 + x >= 15
+Definitions stay for the whole session; defining a name again replaces it. A line with an open
+bracket goes on to the next: a block ends with its `}`.
+Commands:
+  :help [NAME]   this help, or what a built-in function, rule or name is
+  :load FILE     run a script in the session: its definitions stay
+  :seed [N]      show the seed, or roll from seed N (its first roll is `mech roll --seed N`'s)
+  :prob EXPR     the exact odds of EXPR
+  :run           fight the session's encounter (on copies of its characters: run it again and again)
+  :reset         a new session: no names, a fresh seed
+  :quit          leave (or Ctrl-D); Ctrl-C cancels the line being typed
+Tab completes names, Up and Down go through the history."""
+
+COMMANDS = {
+    ":help": ":help [NAME]   this help, or what a built-in function, rule or name is",
+    ":load": ":load FILE     run a script in the session: its definitions stay",
+    ":seed": ":seed [N]      show the seed, or roll from seed N",
+    ":prob": ":prob EXPR     the exact odds of EXPR",
+    ":run": ":run           fight the session's encounter",
+    ":reset": ":reset         a new session: no names, a fresh seed",
+    ":quit": ":quit          leave (or Ctrl-D)",
+}
+
+
+@dataclass
+class Reply:
+    lines: list[tuple[bool, Fragments]] = field(default_factory=list)  # (is an error, fragments)
+    quit: bool = False
+
+    @property
+    def failed(self) -> bool:
+        return any(is_error for is_error, _ in self.lines)
+
+    def say(self, text: str, style: str = "") -> "Reply":
+        self.lines.extend((False, [(style, line)]) for line in text.split("\n"))
+        return self
+
+    def fail(self, text: str, hint: str | None = None) -> "Reply":
+        self.lines.append((True, [("class:error", text)]))
+        if hint:
+            self.lines.append((True, [("", f"  hint: {hint}")]))
+        return self
+
+    def error(self, problem: MechError) -> "Reply":
+        self.lines.extend((True, line) for line in display.error(problem))
+        return self
+
+
+class Commands:
+    """The session, and what to do with each entry."""
+
+    def __init__(self, seed: int | None = None, limits: Limits = Limits(), folder: Path | None = None):
+        self.limits, self.folder = limits, folder
+        self.session = Session(new_seed() if seed is None else seed, limits, folder)
+
+    def handle(self, text: str) -> Reply:
+        stripped = text.strip()
+        if not stripped:
+            return Reply()
+        if stripped.startswith(":"):
+            name, _, argument = stripped.partition(" ")
+            command = getattr(self, "_" + name[1:], None) if name in COMMANDS else None
+            if command is None:
+                return Reply().fail(f"unknown command `{name}`",
+                                    hint=did_you_mean(name, COMMANDS) or "commands: " + " ".join(COMMANDS))
+            return command(argument.strip())
+        try:
+            return self._entry(self.session.enter(text))
+        except (KeyboardInterrupt, RecursionError, MemoryError):
+            raise
+        except Exception:  # a bug in mechscript: say so, and keep the session
+            return Reply().fail("internal error (this is a bug in mechscript; please report it with what you typed)")
+
+    def _entry(self, entry) -> Reply:
+        reply = Reply()
+        for item in entry.output:
+            if type(item) is not Shown:
+                reply.say(item)
+                continue
+            try:
+                fragments = display.shown(item, self.limits)
+            except MechError as error:  # a value too big to show
+                reply.fail(error.message, error.hint)
+                continue
+            if fragments is not None:
+                reply.lines.append((False, fragments))
+        if entry.error is not None:
+            reply.error(entry.error)
+        return reply
+
+    # -- commands --
+
+    def _help(self, name: str) -> Reply:
+        if not name:
+            return Reply().say(HELP)
+        if name in COMMANDS or ":" + name in COMMANDS:
+            return Reply().say(COMMANDS[name if name in COMMANDS else ":" + name])
+        if name in BUILTINS:
+            return Reply().say(BUILTINS[name].doc)
+        if name in keywords():
+            return Reply().say(f"`{name}` is a word of the language: docs/language.md describes it")
+        return self._help_name(name)
+
+    def _help_name(self, name: str) -> Reply:
+        """A name of the session or of a module it uses (`to_hit`, `pbem.to_hit`): what it is, and
+        for a module's, the comment above its definition and its first line."""
+        static = self.session.static
+        module_name, _, member = name.rpartition(".")
+        if module_name:
+            used = static.names.get(module_name)
+            modules = [used.module] if used is not None and used.kind == "module" else []
+            binding = modules[0].exports.get(member) if modules else None
+        else:
+            binding = static.names.get(name)
+            modules = [info for info in static.uses if binding is None and name in info.exports]
+            binding = binding or (modules[0].exports[name] if modules else None)
+            member = name
+        if binding is None:
+            known = static.visible() | set(BUILTINS)
+            return Reply().fail(f"no built-in, rule or name `{name}`", hint=did_you_mean(name, known))
+        what = KIND_WORDS[binding.kind]
+        signature = f"fn {member}({', '.join(binding.params)})" if binding.kind == "fn" else f"{what} {member}"
+        if not modules:
+            value = self.session.value(name)
+            text = display.describe(value, self.limits) if binding.kind == "character" and value else None
+            return Reply().say(f"{signature}: a {what} of this session" + (f"\n{text}" if text else ""))
+        module = modules[0]
+        reply = Reply().say(f"{signature}: a {what} of module `{module.name}` ({module.path.name}"
+                            f":{binding.span.line})" if binding.span else f"{signature}: of module `{module.name}`")
+        if binding.span is not None:
+            reply.say("\n".join(_definition(module.path, binding.span.line)), "class:note")
+        return reply
+
+    def _load(self, argument: str) -> Reply:
+        if not argument:
+            return Reply().fail("`:load` needs a file: :load fight.mech")
+        path = Path(argument).expanduser()
+        if not path.is_file():
+            return Reply().fail(f"no such file: {argument}")
+        try:
+            text = read_script(path)
+        except MechError as error:
+            return Reply().error(error)
+        entry = self.session.enter(text, str(path), path.resolve().parent, echo=False)
+        reply = self._entry(entry)
+        if entry.error is None:
+            reply.say(f"loaded {argument}", "class:note")
+        return reply
+
+    def _seed(self, argument: str) -> Reply:
+        if not argument:
+            return Reply().say(f"seed {self.session.seed}")
+        try:
+            seed = int(argument)
+        except ValueError:
+            return Reply().fail(f"a seed is a whole number, not `{argument}`", hint=":seed 7")
+        self.session.reseed(seed)
+        return Reply().say(f"seed {seed}", "class:note")
+
+    def _prob(self, argument: str) -> Reply:
+        try:
+            from ..odds import prob
+        except ModuleNotFoundError:
+            return Reply().fail("exact odds are not available in this version yet")
+        if not argument:
+            return Reply().fail("`:prob` needs an expression: :prob 7k3 >= 25")
+        try:
+            result = prob(argument, limits=self.limits)
+        except MechError as error:
+            return Reply().error(error)
+        return Reply().say("\n".join(result.text()))
+
+    def _run(self, argument: str) -> Reply:
+        if self.session.encounter is None:
+            return Reply().fail("this session has no encounter",
+                                hint='declare one (encounter "Ambush" { side a: Punch ... }) or :load a script with one')
+        log, result, error = self.session.fight()
+        reply = Reply()
+        for line in log:
+            reply.say(line)
+        if error is not None:
+            return reply.error(error)
+        for line in RunResult(log, result).summary():
+            reply.say(line, "class:heading" if line.startswith("Result") else "")
+        return reply
+
+    def _reset(self, argument: str) -> Reply:
+        self.session = Session(new_seed(), self.limits, self.folder)
+        return Reply().say(f"a new session, seed {self.session.seed}", "class:note")
+
+    def _quit(self, argument: str) -> Reply:
+        return Reply(quit=True)
+
+
+def _definition(path: Path, line: int) -> list[str]:
+    """The comment lines right above line `line` of a module, and that line."""
+    try:
+        lines = path.read_text(encoding="utf-8-sig").split("\n")
+    except OSError:
+        return []
+    start = line - 1
+    while start > 0 and lines[start - 1].lstrip().startswith("#"):
+        start -= 1
+    return [text.rstrip() for text in lines[start:line]]

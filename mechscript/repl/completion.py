@@ -1,0 +1,95 @@
+"""Tab completion at the prompt: the language's words, the built-ins and the session's names; the
+modules after `use`; a character's stats and state (a record's fields, a module's rules, a table's
+rows) after `name.`; commands after `:`, and files after `:load`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion, PathCompleter
+from prompt_toolkit.document import Document
+
+from ..interpreter.builtins import BUILTINS
+from ..interpreter.characters import ENCOUNTER_FIELDS, OWN_FIELDS
+from ..interpreter.errors import MechError
+from ..interpreter.evaluator import CONSTANTS
+from ..interpreter.names import KIND_WORDS
+from ..interpreter.script import STDLIB
+from ..interpreter.session import Session
+from ..interpreter.values import Character, Encounter, Module, Record, Table
+from .commands import COMMANDS
+from .lexer import keywords
+
+# A name being typed, not part of a number or a dice term (`4d6k` is no name)
+_WORD = re.compile(r"(?<![\w.])[A-Za-z_]\w*$")
+_FIELD = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\.(\w*)$")
+_USE = re.compile(r"(?:^|[\s;])use\s+(\w*)$")
+
+
+class MechCompleter(Completer):
+    def __init__(self, session: Callable[[], Session]):
+        self.session = session  # the current one: `:reset` makes a new session
+        self.files = PathCompleter(expanduser=True)
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent):
+        text = document.text_before_cursor
+        if text.lstrip().startswith(":"):
+            yield from self._command(text.lstrip(), complete_event)
+            return
+        if match := _USE.search(text):
+            yield from _starting(match.group(1), self._modules(), "module")
+        elif match := _FIELD.search(text):
+            yield from _starting(match.group(2), self._fields(match.group(1)), "field")
+        elif match := _WORD.search(text):
+            yield from _starting(match.group(), *self._names())
+
+    def _command(self, text: str, complete_event: CompleteEvent):
+        name, space, argument = text.partition(" ")
+        if not space:
+            yield from _starting(name, COMMANDS, "command")
+        elif name == ":load":
+            yield from self.files.get_completions(Document(argument), complete_event)
+        elif name == ":help" and _WORD.search(argument):
+            yield from _starting(_WORD.search(argument).group(), *self._names())
+
+    def _names(self) -> tuple[list[str], dict[str, str]]:
+        session = self.session()
+        kinds = {name: "builtin" for name in BUILTINS}
+        kinds.update({name: "keyword" for name in (*keywords(), *CONSTANTS)})
+        for name in session.names():
+            try:
+                binding = session.static.resolve(name, None)
+            except MechError:  # defined by two modules used: it needs its module's name
+                continue
+            kinds[name] = KIND_WORDS.get(binding.kind, binding.kind) if binding is not None else ""
+        return sorted(kinds), kinds
+
+    def _modules(self) -> list[str]:
+        folder = self.session().folder
+        return sorted({path.stem for path in [*STDLIB.glob("*.mech"), *Path(folder).glob("*.mech")]})
+
+    def _fields(self, name: str) -> list[str]:
+        session = self.session()
+        value = session.value(name)
+        kind = type(value)
+        if kind is Character:
+            return [*value.fields, *OWN_FIELDS]
+        if kind is Record:
+            return list(value.fields)
+        if kind is Module:
+            return [n for n in value.scope.vars if not n.startswith("_")]
+        if kind is Table:
+            return [row for row in value.rows if row]
+        if kind is Encounter:
+            return list(ENCOUNTER_FIELDS)
+        binding = session.static.names.get(name)  # a module used but not run yet
+        return list(binding.module.exports) if binding is not None and binding.kind == "module" else []
+
+
+def _starting(prefix: str, candidates, meta: str | dict = ""):
+    for candidate in candidates:
+        if candidate.startswith(prefix) and candidate != prefix:
+            yield Completion(candidate, start_position=-len(prefix),
+                             display_meta=meta.get(candidate, "") if isinstance(meta, dict) else meta)

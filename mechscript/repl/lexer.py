@@ -1,0 +1,122 @@
+"""mechscript for Pygments: the REPL's colours (and any documentation tool's), with tokens from the
+grammar's own lexer, so highlighting reads text exactly as the parser does (`d6` is a die, `dodge`
+a name, `4d6kh3` one dice term). Also: whether an entry still has a bracket open.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from lark.exceptions import UnexpectedCharacters
+from lark.lexer import PatternStr
+from pygments.lexer import Lexer
+from pygments.token import Comment, Error, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
+
+from ..interpreter.builtins import BUILTINS
+from ..interpreter.evaluator import CONSTANTS
+from ..interpreter.parser import _lark
+
+DICE = Number.Dice  # dice terms and their modifiers: `4d6kh3`, `7k3`, `dF`
+
+_TOKENS = {
+    "NUMBER": Number, "POOL": DICE, "DIE_D": DICE, "DIE_F": DICE,
+    "KEEP": DICE, "EXPLODE": DICE, "REROLL": DICE, "CLAMP": DICE, "COUNT": DICE, "FAIL": DICE,
+    "STRING": String, "COMMENT": Comment.Single,
+    "COMP_OP": Operator, "AUG_OP": Operator, "ADD_OP": Operator, "MUL_OP": Operator, "PERCENT": Operator,
+    "EQUAL": Operator,
+}
+_OPENING, _CLOSING = {"LPAR", "LSQB", "LBRACE"}, {"RPAR", "RSQB", "RBRACE"}
+_COMMENTS = re.compile(r"#[^\n]*")
+
+
+@functools.cache
+def keywords() -> frozenset[str]:
+    """The grammar's words: its terminals that are a plain word (`let`, `fn`, `character`...)."""
+    return frozenset(t.pattern.value for t in _lark().terminals
+                     if isinstance(t.pattern, PatternStr) and t.pattern.value.isalpha())
+
+
+def grammar_tokens(text: str):
+    """(start, terminal name, text) for all of `text`, whitespace and comments included. A character
+    the grammar cannot read is an `ERROR` token (an unclosed string: the rest of its line), and
+    lexing goes on after it, so half-typed text is still coloured."""
+    pos = 0
+    while pos < len(text):
+        try:
+            for token in _lark().lex(text[pos:], dont_ignore=True):
+                yield pos + token.start_pos, token.type, str(token)
+            return
+        except UnexpectedCharacters as error:
+            at = pos + error.pos_in_stream
+            end = text.find("\n", at) if text[at] == '"' else at + 1
+            end = len(text) if end < 0 else end
+            yield at, "ERROR", text[at:end]
+            pos = end
+
+
+class MechscriptLexer(Lexer):
+    name = "mechscript"
+    aliases = ["mechscript", "mech"]
+    filenames = ["*.mech"]
+
+    def get_tokens_unprocessed(self, text):
+        pos, previous = 0, None
+        tokens = list(grammar_tokens(text))
+        for i, (start, kind, value) in enumerate(tokens):
+            if start > pos:  # text the post-lexer dropped (a newline inside brackets)
+                yield pos, Whitespace, text[pos:start]
+            pos = start + len(value)
+            following = tokens[i + 1] if i + 1 < len(tokens) else None
+            if kind.startswith("__IGNORE") or kind == "_NL":
+                yield from _spaces_and_comments(start, value)
+            elif kind == "ERROR":
+                yield start, String if value.startswith('"') else Error, value
+            elif kind == "NAME":
+                yield start, (Keyword.Constant if value in CONSTANTS else Name.Builtin if value in BUILTINS
+                              else Name), value
+            elif kind == "NUMBER" and (_touches(previous, "DIE_D", start) or _touches_next(following, pos)):
+                yield start, DICE, value  # the count and sides of `4d6`
+            elif kind == "PERCENT" and _touches(previous, "DIE_D", start):
+                yield start, DICE, value  # `d%`
+            elif kind in _TOKENS:
+                yield start, _TOKENS[kind], value
+            elif value.isalpha():
+                yield start, Keyword, value
+            else:
+                yield start, Operator if value in ("=>", "..") else Punctuation, value
+            previous = (kind, pos)
+        if pos < len(text):
+            yield pos, Text, text[pos:]
+
+
+def _touches(previous, kind: str, start: int) -> bool:
+    return previous is not None and previous[0] == kind and previous[1] == start
+
+
+def _touches_next(following, end: int) -> bool:
+    return following is not None and following[1] in ("DIE_D", "DIE_F") and following[0] == end
+
+
+def _spaces_and_comments(start: int, value: str):
+    pos = 0
+    for match in _COMMENTS.finditer(value):
+        if match.start() > pos:
+            yield start + pos, Whitespace, value[pos:match.start()]
+        yield start + match.start(), Comment.Single, match.group()
+        pos = match.end()
+    if pos < len(value):
+        yield start + pos, Whitespace, value[pos:]
+
+
+def needs_more(text: str) -> bool:
+    """Whether an entry goes on to the next line: a bracket is still open, or the line ends in `\\`."""
+    return open_brackets(text) > 0 or text.rstrip(" \t").endswith("\\")
+
+
+def open_brackets(text: str) -> int:
+    """How many brackets are open at the end of `text` (the next line is indented by as many)."""
+    depth = 0
+    for _, kind, _ in grammar_tokens(text):
+        depth += (kind in _OPENING) - (kind in _CLOSING)
+    return max(depth, 0)
