@@ -299,3 +299,137 @@ def test_component_thresholds_follow_l503_505(formulas):
 def test_external_fittings_penalty(formulas):
     # P26: a load up to Carrying is free; each further multiple (or part) -1 on Glancing hits
     assert formulas["fittings"] == "0 1 1 2 0"
+
+
+# ---- the damage pipeline of 4.8: every step, in its order ----
+
+ORDER = """use neojove
+fn show(r) = "{r.base} {r.shield} {r.after_shield} {r.fitted} {r.effective} {r.overpenetration} {r.after_armor} {r.final} {r.crit_allowed} {r.stopped}"
+say "all steps: {show(damage_pipeline(12, 2, 3, 1, false, 2, 5, 1, true, 2, 3))}"
+say "range before shields: {show(damage_pipeline(4, 1, 3, 0, false, 1, 0, 0, false, 0, 1))}"
+say "SP before ESW: {show(damage_pipeline(10, 0, 3, 1, false, 2, 0, 0, false, 0, 1))}"
+say "ignore: {show(damage_pipeline(10, 0, 3, 1, true, 2, 0, 0, false, 0, 1))}"
+say "fittings before AP, glance: {show(damage_pipeline(5, 0, 0, 0, false, 1, 3, 1, true, 3, 1))}"
+say "fittings only on a glance: {show(damage_pipeline(5, 0, 0, 0, false, 1, 3, 1, false, 3, 1))}"
+say "minimum 1 before AAE: {show(damage_pipeline(3, 0, 0, 0, false, 1, 5, 0, false, 0, 4))}"
+say "range floor 0: {show(damage_pipeline(2, 5, 0, 0, false, 1, 0, 0, false, 0, 1))}"
+"""
+
+
+@pytest.fixture(scope="module")
+def order(tmp_path_factory) -> dict[str, str]:
+    log = run(tmp_path_factory.mktemp("order"), ORDER)["log"]
+    return dict(line.split(": ", 1) for line in log)
+
+
+def test_damage_pipeline_every_step_in_its_order(order):
+    # base, shield, after shield, armor after fittings, effective armor, overpenetration, after armor,
+    # final, critical allowed, what stopped it.
+    # 12 damage, -2 range (P15) = 10; shield (3 - SP 1) x ESW 2 = 4 (P16) -> 6; armor 5 - 1 fittings
+    # (a Glancing hit, L765) = 4, - AP 2 = 2 (L619); 6 - 2 = 4 (at least 1, L453); x AAE 3 = 12 (L625)
+    assert order["all steps"] == "10 4 6 4 2 0 4 12 true none"
+
+
+def test_each_step_comes_where_4_8_puts_it(order):
+    # the range penalty first: 4 - 1 = 3, which Shield 3 stops, with no critical roll (L457); taken
+    # after the shield it would be 1 - 1 = 0 by other means
+    assert order["range before shields"] == "3 3 0 0 0 0 0 0 false shield"
+    # SP before the Weakness: (3 - 1) x 2 = 4, not 3 x 2 - 1 = 5; E-Shield Ignore drops both (L623)
+    assert order["SP before ESW"] == "10 4 6 0 0 0 6 6 true none"
+    assert order["ignore"] == "10 0 10 0 0 0 10 10 true none"
+    # the fittings penalty before AP: Armor 3 - 1 = 2 < AP 3: overpenetration by 1 (5 -> 4, L459);
+    # on a Solid hit there is no fittings penalty: AP 3 = Armor 3, effective 0, the full 5
+    assert order["fittings before AP, glance"] == "5 0 5 2 0 1 4 4 true none"
+    assert order["fittings only on a glance"] == "5 0 5 3 0 0 5 5 true none"
+    # the minimum of 1 before the After-Armor Effect: 1 x 4 = 4 (not 3 x 4 - 5 = 7)
+    assert order["minimum 1 before AAE"] == "3 0 3 5 5 0 1 4 true none"
+    # P15: the range penalty leaves at least 0, and nothing (even unshielded: 0 >= 0, L457) does nothing
+    assert order["range floor 0"] == "0 0 0 0 0 0 0 0 false shield"
+
+
+# ---- fights with fixed faces ----
+
+UNIT = ("character {name} is Unit {{ pilot {pilot} kinetic 3 energy 3 electronic 2 melee 2 thrust 10 armor 2 shields 1"
+        " durability 10 targeting 1 {extra}\n"
+        '    weapon Rifle {{ type "kinetic" attack 1 glance 4 solid 6 solid_at 4 range "Close" attack_penalty 1 crit 15 }} }}\n')
+CREW = (pilot("Ann", physique=2, wits=2, intellect=1, clarity=2, perception=3, charisma=1, piloting=1, gunnery=2)
+        + pilot("Bo", physique=2, wits=2, intellect=1, clarity=2, perception=3, charisma=1, piloting=1, gunnery=2))
+
+
+def skirmish(*settings: str, lance: str = "", pike: str = "", crew: str = CREW, rules: str = "") -> str:
+    lines = "".join(f"    {s}\n" for s in settings)
+    return ("use neojove\n" + rules + crew + UNIT.format(name="Lance", pilot="Ann", extra=lance)
+            + UNIT.format(name="Pike", pilot="Bo", extra=pike)
+            + 'encounter "Skirmish" {\n    side white: Lance\n    side red: Pike\n    start_range: "Close"\n'
+            + lines + "    until round > 1\n}\n")
+
+
+# Positioning: Lance 6+4 + Thrust 10 + Clarity 2 = 22, Pike 3+2 + 12 = 17: difference 5, +2 (L509-518).
+# Lance fires: 7+5 = 12 + 7 (Rifle 1, Gunnery 2, Targeting 1, Perception 3) + 2 positioning - 2 range
+# (-1 per bracket from Very Close: Close is the 2nd, L613) = 19 against Kinetic Defense 3 + Physique 2 +
+# Pilot 1 = 6 (L829): margin 13 >= 4, Solid 6; shield 1 -> 5, armor 2 -> 3; critical 8+7 = 15 >= 15: Vital.
+# Pike fires: 2+2 = 4 + 7 - 2 - 2 = 7 against 6: margin 1, Glancing 4; shield -> 3, armor -> 1; crit 1+1.
+SKIRMISH_FACES = [6, 4, 3, 2, 7, 5, 8, 7, 2, 2, 1, 1]
+
+
+def test_a_turn_line_by_line(tmp_path):
+    ran = run(tmp_path, skirmish(), SKIRMISH_FACES)
+    assert ran["log"] == [
+        "Skirmish: white (Lance) against red (Pike)",
+        "  at Close range, in space",
+        "Turn 1",
+        "  Positioning: Lance 22; Pike 17",
+        "  Lance fires Rifle at Pike (Close): 2d10 7 5 = 12 + 7 + 2 positioning - 2 range = 19 vs Kinetic Defense 6: "
+        "hit by 13, solid",
+        "    solid 6, shield 1 -> 5, armor 2 -> 3: Pike Durability 7 of 10",
+        "      critical roll 8 7 = 15 vs 15: a Vital Hit",
+        "  Pike fires Rifle at Lance (Close): 2d10 2 2 = 4 + 7 - 2 positioning - 2 range = 7 vs Kinetic Defense 6: "
+        "hit by 1, glance",
+        "    glance 4, shield 1 -> 3, armor 2 -> 1: Lance Durability 9 of 10",
+        "      critical roll 1 1 = 2 vs 15: no critical",
+    ]
+    assert ran["result"]["winner"] is None
+    assert ran["result"]["characters"]["Pike"] == {"side": "red", "durability_left": 7, "status": "active",
+                                                   "surface_hits": 0, "vital_hits": 1}
+
+
+def test_positioning_on_attack_and_defense_swings_twice(tmp_path):
+    # P7's alternative: the defender's defense also takes its signed bonus: Pike's 6 - 2 = 4 against
+    # Lance (19 hits by 15), Lance's 6 + 2 = 8 against Pike (7 misses; no critical roll follows)
+    ran = run(tmp_path, skirmish('positioning_mode: "attack_and_defense"'), SKIRMISH_FACES[:10])
+    assert ran["log"][4].endswith("= 19 vs Kinetic Defense 4: hit by 15, solid")
+    assert ran["log"][7].endswith("= 7 vs Kinetic Defense 8: miss")
+
+
+def test_an_untrained_gunner_halves_the_2d10(tmp_path):
+    # L407: Bo without Gunnery: 4 halved to 2, + 5 - 2 - 2 = 3 against 6: a miss
+    crew = CREW.replace("piloting 1  gunnery 2 }\ncharacter Bo", "piloting 1  gunnery 2 }\ncharacter Bo").replace(
+        'character Bo is Pilot { physique 2  wits 2  intellect 1  clarity 2  perception 3  charisma 1  piloting 1  gunnery 2 }',
+        'character Bo is Pilot { physique 2  wits 2  intellect 1  clarity 2  perception 3  charisma 1  piloting 1 }')
+    ran = run(tmp_path, skirmish(crew=crew), SKIRMISH_FACES[:10])
+    assert ran["log"][7] == ("  Pike fires Rifle at Lance (Close): 2d10 2 2 = 4 halved (untrained, L407) 2 + 5 - 2 positioning"
+                             " - 2 range = 3 vs Kinetic Defense 6: miss")
+
+
+def test_every_hit_of_a_warship_weapon_goes_through_the_whole_pipeline(tmp_path):
+    # Two warships that keep their range: the target presents its Flank (L540), Armor 7. The cannon's 20
+    # Glancing - 5 range (Moderate is the 5th bracket, -1 each, P15) = 15; shield (3 - SP 1) x ESW 2 = 4
+    # -> 11; armor 7 - 1 fittings (load 3 on Carrying 2, P26) - AP 2 = 4 -> 7; AAE x3 -> 21; above
+    # Vital Protection 10: Vital, x2 -> 42 (P23); the critical roll of a Vital strike is a Vital Hit.
+    script = ("use neojove\n" + pilot("Captain", perception=3, gunnery=2) + pilot("Skipper")
+              + 'character Haydee is Unit { pilot Captain type "warship" thrust 10 durability 100\n'
+                '    weapon "Test cannon" { type "energy" glance 20 range "Distant" damage_penalty 1 sp 1 esw 2 ap 2'
+                ' aae 3 crit 12 } }\n'
+                'character Picket is Unit { pilot Skipper type "warship" durability 100 shields 3 armor 6 armor_flank 7'
+                ' carrying 2 external_load 3 vital_protection 10 vital_multiplier 2 }\n'
+                'encounter "Pipeline" {\n    side cygnus: Haydee\n    side picket: Picket\n    until round > 1\n}\n')
+    ran = run(tmp_path, script, [9, 9, 1, 1, 5, 5, 6, 6])
+    assert ran["log"][3:7] == [
+        "  Positioning: Haydee 29; Picket 3",
+        "  Haydee fires Test cannon at Picket (Moderate): 2d10 5 5 = 10 + 5 + 6 positioning = 21 vs Energy Defense 1: "
+        "hit by 20, glance, flank arc",
+        "    glance 20, range -5 -> 15, shield 4 (SP 1, ESW x2) -> 11, armor 4 (flank, fittings -1, AP 2) -> 7, "
+        "AAE x3 -> 21, Vital strike x2 -> 42 (L687): Picket Durability 58 of 100",
+        "      critical roll 6 6 = 12 vs 12: a Vital Hit",
+    ]
+    assert ran["result"]["characters"]["Picket"]["vital_hits"] == 1
