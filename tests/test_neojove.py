@@ -433,3 +433,110 @@ def test_every_hit_of_a_warship_weapon_goes_through_the_whole_pipeline(tmp_path)
         "      critical roll 6 6 = 12 vs 12: a Vital Hit",
     ]
     assert ran["result"]["characters"]["Picket"]["vital_hits"] == 1
+
+
+def duel(lance_weapons: str, pike_weapons: str = "", *settings: str, crew: str = CREW, rules: str = "",
+         lance: str = "", pike: str = "", until: str = "round > 1") -> str:
+    """Lance against Pike at Close, each with its own weapons (the skirmish's units otherwise)."""
+    unit = ("character {name} is Unit {{ pilot {pilot} kinetic 3 energy 3 electronic 2 melee 2 thrust 10 armor 2"
+            " durability 10 targeting 1 {extra}\n{weapons} }}\n")
+    lines = "".join(f"    {s}\n" for s in settings)
+    return ("use neojove\n" + rules + crew + unit.format(name="Lance", pilot="Ann", extra=lance, weapons=lance_weapons)
+            + unit.format(name="Pike", pilot="Bo", extra=pike, weapons=pike_weapons)
+            + 'encounter "Duel" {\n    side white: Lance\n    side red: Pike\n    start_range: "Close"\n'
+            + lines + f"    until {until}\n}}\n")
+
+
+GATLING = '    weapon Gatling { type "kinetic" glance 4 assault_at 2 assault_max 10 range "Close" crit 15 }\n'
+
+
+def test_nj8_the_gatling_through_faces_four_hits_eight_damage_four_critical_rolls(tmp_path):
+    # L631 in a fight: Positioning 22 against 17 (+2). 2d10 2+3 = 5 + 6 (Gunnery 2, Perception 3,
+    # Targeting 1) + 2 = 13 against Kinetic Defense 6: margin 7, hits at 0, +2, +4, +6 = 4; each 4 - armor
+    # 2 = 2, 8 in all; four critical rolls (9+6 = 15 makes the third a Surface Hit). Pike has no weapon.
+    ran = run(tmp_path, duel(GATLING), [6, 4, 3, 2, 2, 3, 1, 1, 2, 2, 9, 6, 4, 4])
+    assert ran["log"][4:] == [
+        "  Lance fires Gatling at Pike (Close): 2d10 2 3 = 5 + 6 + 2 positioning = 13 vs Kinetic Defense 6: hit by 7, "
+        "glance, 4 hits (Assault, L629)",
+        "    glance 4, armor 2 -> 2: Pike Durability 8 of 10",
+        "      critical roll 1 1 = 2 vs 15: no critical",
+        "    glance 4, armor 2 -> 2: Pike Durability 6 of 10",
+        "      critical roll 2 2 = 4 vs 15: no critical",
+        "    glance 4, armor 2 -> 2: Pike Durability 4 of 10",
+        "      critical roll 9 6 = 15 vs 15: a Surface Hit",
+        "    glance 4, armor 2 -> 2: Pike Durability 2 of 10",
+        "      critical roll 4 4 = 8 vs 15: no critical",
+        "  Pike has no weapon that can fire",
+    ]
+    assert ran["result"]["characters"]["Pike"]["durability_left"] == 2
+    assert ran["result"]["characters"]["Pike"]["surface_hits"] == 1
+
+
+def test_nj9_the_beam_sweeper_concentrates_through_faces(tmp_path):
+    # L635: base 2, +1 a tick of +1, max 10. Attack -5: 2d10 + 1 + 2 against 6. 2+1: margin 0, 2 damage
+    # (armor 2, at least 1, L453); 2+6: margin 5, 2 + 5 = 7 (armor 2 -> 5); 10+10: margin 17, capped at 10.
+    sweeper = ('    weapon Sweeper { type "kinetic" attack -5 glance 2 concentrate_at 1 concentrate_plus 1'
+               ' concentrate_max 10 range "Close" crit 20 }\n')
+    lines = []
+    for dice in ([2, 1], [2, 6], [10, 10]):
+        lines += run(tmp_path, duel(sweeper), [6, 4, 3, 2, *dice, 1, 1])["log"][4:6]
+    assert lines == [
+        "  Lance fires Sweeper at Pike (Close): 2d10 2 1 = 3 + 1 + 2 positioning = 6 vs Kinetic Defense 6: hit by 0, glance",
+        "    glance 2, armor 2 -> 1: Pike Durability 9 of 10",
+        "  Lance fires Sweeper at Pike (Close): 2d10 2 6 = 8 + 1 + 2 positioning = 11 vs Kinetic Defense 6: hit by 5, glance",
+        "    glance 7, armor 2 -> 5: Pike Durability 5 of 10",
+        "  Lance fires Sweeper at Pike (Close): 2d10 10 10 = 20 + 1 + 2 positioning = 23 vs Kinetic Defense 6: hit by 17, "
+        "glance",
+        "    glance 10, armor 2 -> 8: Pike Durability 2 of 10",
+    ]
+
+
+def test_checks_through_faces(tmp_path):
+    # L407-417 with dice from --faces: Attribute 3, Skill 2, 5+6 = 11: Hard 16, Easy 20; untrained 8;
+    # Very Hard with +1: floor((3 + 4 + 1 + 11) / 2) = 9;
+    # an Easy attribute check (Wits 2 x 3 + 9 = 15) makes a Sacrificial Parry's 15 (L485)
+    script = ('use neojove\nlet hard = "hard"\nlet easy = "easy"\nlet very_hard = "very_hard"\n'
+              'say "{skill_check(3, 2, hard, 0)} {skill_check(3, 2, easy, 0)} {skill_check(3, 0, hard, 0)} '
+              '{skill_check(3, 2, very_hard, 1)} {succeeds(attribute_check(2, easy, 0), 15)}"\n')
+    assert run(tmp_path, script, [5, 6, 5, 6, 5, 6, 5, 6, 4, 5])["log"] == ["16 20 8 9 true"]
+
+
+def test_a_newtype_flash_turns_a_solid_hit_into_a_glance(tmp_path):
+    # L191: Bo (Aleph 1, Newtype Flash) takes Lance's Solid as a Glancing 4: shield 1 -> 3, armor 2 -> 1
+    crew = CREW.replace("piloting 1  gunnery 2 }\n", "piloting 1  gunnery 2  aleph 1  abilities [\"newtype_flash\"] }\n", 2)
+    crew = crew.replace('aleph 1  abilities ["newtype_flash"] }\ncharacter Bo', '}\ncharacter Bo', 1)
+    ran = run(tmp_path, skirmish(crew=crew), SKIRMISH_FACES)
+    assert ran["log"][4:8] == [
+        "  Lance fires Rifle at Pike (Close): 2d10 7 5 = 12 + 7 + 2 positioning - 2 range = 19 vs Kinetic Defense 6: "
+        "hit by 13, solid",
+        "    Bo has a Newtype Flash: solid becomes glance (L191)",
+        "    glance 4, shield 1 -> 3, armor 2 -> 1: Pike Durability 9 of 10",
+        "      critical roll 8 7 = 15 vs 15: a Surface Hit",
+    ]
+
+
+def test_hot_blooded_pluck_full_dodge_and_limit_break(tmp_path):
+    # L84: Ann (Hot-Blooded, Pluck 4 as a Baseline) spends 1 at the start of the turn: +2 to all rolls
+    # and defenses, Positioning 24. Bo declares a Full Dodge (a house rule for `plan`): Easy Perception 3
+    # + 3 x Pilot 1 + 5+5 = 16: +3 to non-melee defenses (L477): Kinetic 6 + 3 = 9 against Ann's
+    # 7+5 + 9 + 3 - 2 = 22. Ann (Aleph 1, Limit Break, used here whenever it can be) acts again (L199),
+    # the second attack on Pike this turn crowded out by 2 (L469).
+    crew = CREW.replace("piloting 1  gunnery 2 }\n",
+                        'piloting 1  gunnery 2  traits ["hot_blooded"]  aleph 1  abilities ["limit_break"] }\n', 1)
+    rules = ('fn neojove.plan(u, enc) = match u.name { "Pike" => "full_dodge"; else => "attack" }\n'
+             "fn neojove.limit_breaks(u, enc) = true\n")
+    ran = run(tmp_path, skirmish(crew=crew, rules=rules), [6, 4, 3, 2, 5, 5, 7, 5, 8, 7, 4, 4, 1, 1])
+    assert ran["log"][3:] == [
+        "  Lance: Ann spends 1 Pluck, Hot-Blooded: +2 to all rolls and defenses this turn (L84)",
+        "  Positioning: Lance 24; Pike 17",
+        "  Pike declares a Full Dodge: Easy Perception + Piloting 10 = 16: +3 to non-melee defenses (L477)",
+        "  Lance fires Rifle at Pike (Close): 2d10 7 5 = 12 + 9 + 3 positioning - 2 range = 22 vs Kinetic Defense 9: "
+        "hit by 13, solid",
+        "    solid 6, shield 1 -> 5, armor 2 -> 3: Pike Durability 7 of 10",
+        "      critical roll 8 7 = 15 vs 15: a Vital Hit",
+        "  Lance: Ann spends 1 aleph, Limit Break: an immediate full action (L199)",
+        "  Lance fires Rifle at Pike (Close): 2d10 4 4 = 8 + 9 + 3 positioning - 2 range - 2 crowding = 16 vs "
+        "Kinetic Defense 9: hit by 7, solid",
+        "    solid 6, shield 1 -> 5, armor 2 -> 3: Pike Durability 4 of 10",
+        "      critical roll 1 1 = 2 vs 15: no critical",
+    ]
