@@ -43,7 +43,7 @@ class Evaluation(Tally):
     """One run of a compiled expression: its face source, the dice it has rolled (counted against
     the limits, and kept in order for showing them)."""
 
-    __slots__ = ("source", "rolls", "steps")
+    __slots__ = ("source", "rolls", "steps", "step_limit")
 
     def __init__(self, source: FaceSource, limits: Limits):
         self.limits = limits
@@ -51,10 +51,12 @@ class Evaluation(Tally):
         self.source = source
         self.rolls: list = []
         self.steps = 0
+        self.step_limit = limits.steps  # hot statements count their step inline against it
 
     def step(self, span: Span | None, work: int = 1) -> None:
         """Counts statements, calls and loop rounds, and the work of list and string operations
-        (one step an item), against `Limits.steps`."""
+        (one step an item), against `Limits.steps`. `step(span, 0)` raises the error of a count
+        already past the limit."""
         self.steps += work
         if self.steps > self.limits.steps:
             raise limit_error("steps", f"the script ran more than {self.limits.steps} steps", self.limits.steps, span)
@@ -130,23 +132,44 @@ class Compiler:
             if any(_may_be_pool(term) for _, term in chain):
                 return self._compile_pool_sum(chain)
         left, right, op = self.compile(node.left), self.compile(node.right), node.op
+        if op in ("+", "-"):
+            sign, small = (1 if op == "+" else -1), self._small()
+
+            def add(ev):
+                a, b = left(ev), right(ev)
+                if type(a) is int and type(b) is int and -small < a < small and -small < b < small:
+                    return a + sign * b
+                return binary(ev, op, a, b, node)
+            return add
         return lambda ev: binary(ev, op, left(ev), right(ev), node)
+
+    def _small(self) -> int:
+        """Whole numbers below this size add and subtract with none of `binary`'s checks: the result
+        cannot outgrow `number_bits`."""
+        return 2 ** max(0, min(60, self.limits.number_bits - 1))
 
     def _compile_pool_sum(self, chain):
         """A sum that may hold roll-and-keep pools, in the order the brief gives faces: terms left
         to right, a pool's dice where the pool stands. A pool's size is known only once every term
         of the sum is (`7k3 + d6 + 2k0` rolls 9k3), so once a pool appears, the terms that may roll
         dice wait: the terms without dice are worked out, the pool is rolled, then the waiting terms."""
-        terms = [(binop, self.compile(term), _may_roll(term)) for binop, term in chain]
+        terms = [(binop, self.compile(term), _may_roll(term), binop is not None and binop.op == "+")
+                 for binop, term in chain]
+        small = self._small()
 
         def pool_sum(ev):
             total, waiting = None, []
-            for binop, code, may_roll in terms:
+            for binop, code, may_roll, plus in terms:
                 if may_roll and type(total) is Pool:
                     waiting.append((binop, code))
                     continue
                 value = code(ev)
-                total = value if binop is None else binary(ev, binop.op, total, value, binop)
+                if binop is None:
+                    total = value
+                elif type(total) is int and type(value) is int and -small < total < small and -small < value < small:
+                    total = total + value if plus else total - value
+                else:
+                    total = binary(ev, binop.op, total, value, binop)
             if waiting:
                 total = ev.roll_pool(total)
                 for binop, code in waiting:

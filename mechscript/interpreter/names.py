@@ -39,18 +39,21 @@ class StaticScope:
     stands for exactly that one, so a name resolves, before anything runs, to a number of hops up
     the chain of runtime scopes (`locate`). Scripts, modules, function calls, loops, a kind's
     formulas and `until` always have a runtime scope (`always`); a block has one only if it
-    declares names, all of which it declares before any of its statements is compiled."""
+    declares names, all of which it declares before any of its statements is compiled. A function's
+    body block keeps its names in the call's runtime scope, beside the parameters (`shares_parent`)."""
 
-    def __init__(self, parent: "StaticScope | None", function: bool = False, always: bool = True):
+    def __init__(self, parent: "StaticScope | None", function: bool = False, always: bool = True,
+                 shares_parent: bool = False):
         self.names: dict[str, Binding] = {}
         self.parent = parent
         self.in_function = function or (parent is not None and parent.in_function)
         self.uses: list[ModuleInfo] = []
         self.always = always
+        self.shares_parent = shares_parent
 
     @property
     def runtime(self) -> bool:
-        return self.always or bool(self.names)
+        return self.always or (bool(self.names) and not self.shares_parent)
 
     def locate(self, name: str, span: Span) -> tuple[Binding, int, int | None] | None:
         """Where `name` lives at run time: its binding, the hops up from the innermost runtime scope

@@ -79,9 +79,14 @@ def call_function(ev: Run, function: Function, args: list, span: Span):
     if ev.depth > ev.limits.recursion:
         raise limit_error("recursion", f"functions called each other more than {ev.limits.recursion} deep",
                           ev.limits.recursion, span)
-    ev.step(span)
+    ev.steps += 1
+    if ev.steps > ev.step_limit:
+        ev.step(span, 0)  # raises the limit's error
+    variables = dict(zip(function.params, args))
+    if function.frame is not None:
+        variables.update(function.frame)
     saved = ev.scope
-    ev.scope = Scope(function.scope, dict(zip(function.params, args)))
+    ev.scope = Scope(function.scope, variables)
     try:
         return function.body(ev)
     except ReturnSignal as signal:
@@ -246,13 +251,7 @@ class ScriptCompiler(Compiler):
         if self.loader is None:  # an expression alone (`mech roll`) has no statements to run
             raise MechError("a block of statements can only be used in a script", node.span,
                             hint="write it in a file and run it with `mech run FILE`")
-        outer = self.static
-        self.static = StaticScope(outer, always=False)
-        try:
-            body = self._compile_statements(node.statements) if node.statements else (lambda ev: None)
-            declared = dict.fromkeys(self.static.names, UNSET)
-        finally:
-            self.static = outer
+        body, declared = self._block(node)
         if not declared:  # no scope of its own at run time (StaticScope.runtime)
             return body
 
@@ -265,13 +264,25 @@ class ScriptCompiler(Compiler):
                 ev.scope = saved
         return scoped_block
 
+    def _block(self, node: ast.Block, shares_parent: bool = False):
+        """A block's code and the names it declares, each UNSET until its `let` runs."""
+        outer = self.static
+        self.static = StaticScope(outer, always=False, shares_parent=shares_parent)
+        try:
+            body = self._compile_statements(node.statements) if node.statements else (lambda ev: None)
+            return body, dict.fromkeys(self.static.names, UNSET)
+        finally:
+            self.static = outer
+
     # -- statements --
 
     def compile_Let(self, node: ast.Let):
         value, name, span = self.compile(node.value), node.name, node.span
 
         def let(ev):
-            ev.step(span)
+            ev.steps += 1
+            if ev.steps > ev.step_limit:
+                ev.step(span, 0)
             ev.scope.vars[name] = value(ev)
         return let
 
@@ -279,7 +290,9 @@ class ScriptCompiler(Compiler):
         expr, span = self.compile(node.expr), node.span
 
         def expression_statement(ev):
-            ev.step(span)
+            ev.steps += 1
+            if ev.steps > ev.step_limit:
+                ev.step(span, 0)
             expr(ev)
         return expression_statement
 
@@ -310,7 +323,9 @@ class ScriptCompiler(Compiler):
         span = node.span
 
         def if_(ev):
-            ev.step(span)
+            ev.steps += 1
+            if ev.steps > ev.step_limit:
+                ev.step(span, 0)
             for condition, condition_span, block in branches:
                 truth = condition(ev)
                 if truth is True:
@@ -385,37 +400,42 @@ class ScriptCompiler(Compiler):
     def compile_FnDef(self, node: ast.FnDef):
         if node.module is not None:
             return self._compile_override(node)
-        function_code = self._function_body(node)
+        function_code, frame = self._function_body(node)
         name, params = node.name, node.params
 
         def define(ev):
-            ev.scope.vars[name] = Function(name, params, function_code, ev.scope)
+            ev.scope.vars[name] = Function(name, params, function_code, ev.scope, frame)
         return define
 
     def _function_body(self, node: ast.FnDef):
+        """The code of a function's body, and the names its block declares (Function.frame)."""
         outer = self.static
         self.static = StaticScope(outer, function=True)
         for param in node.params:
             self.static.declare(param, Binding("param", node.name_span))
         try:
             if node.line_form:
-                body = self.compile(node.body)
+                body, frame = self.compile(node.body), {}
             else:
-                block_body = self.compile_Block(node.body)
-
-                def body(ev):
-                    returned = block_body(ev)
-                    return None if returned is None else returned.value
+                body, frame = self._block(node.body, shares_parent=True)
         finally:
             self.static = outer
         source_text, filename = self.source_text, self.filename
+        if node.line_form:
+            def located_expression(ev):
+                try:
+                    return body(ev)
+                except MechError as error:
+                    raise error.located(source_text, filename)
+            return located_expression, frame
 
-        def located_body(ev):
+        def located_block(ev):
             try:
-                return body(ev)
+                returned = body(ev)
             except MechError as error:
                 raise error.located(source_text, filename)
-        return located_body
+            return None if returned is None else returned.value
+        return located_block, frame
 
     def _compile_override(self, node: ast.FnDef):
         """`fn pbem.to_hit(att, def) = ...`: a house rule replacing a module's rule everywhere."""
@@ -434,12 +454,12 @@ class ScriptCompiler(Compiler):
             raise MechError(f"`{node.module}.{node.name}` takes {_count(len(rule.params), 'argument')}; "
                             f"its replacement must too, not {len(node.params)}", node.name_span,
                             hint=f"fn {node.module}.{node.name}({', '.join(rule.params)})")
-        function_code = self._function_body(node)
+        function_code, frame = self._function_body(node)
         module_name, name, params = node.module, node.name, node.params
 
         def override(ev):
             module = ev.scope.vars[module_name]
-            module.scope.vars[name] = Function(f"{module_name}.{name}", params, function_code, ev.scope)
+            module.scope.vars[name] = Function(f"{module_name}.{name}", params, function_code, ev.scope, frame)
         return override
 
     def compile_TableDef(self, node: ast.TableDef):
@@ -493,7 +513,9 @@ class ScriptCompiler(Compiler):
             field, field_span = target.name, target.name_span
 
             def assign_field(ev):
-                ev.step(span)
+                ev.steps += 1
+                if ev.steps > ev.step_limit:
+                    ev.step(span, 0)
                 place = holder(ev)
                 new = value(ev) if update is None else update(ev, _get_field(place, field, field_span))
                 _set_field(place, field, new, field_span)
@@ -501,7 +523,9 @@ class ScriptCompiler(Compiler):
         key, key_span = self.compile(target.key), target.key.span
 
         def assign_index(ev):
-            ev.step(span)
+            ev.steps += 1
+            if ev.steps > ev.step_limit:
+                ev.step(span, 0)
             place, at = holder(ev), key(ev)
             new = value(ev) if update is None else update(ev, _get_index(ev, place, at, key_span))
             _set_index(ev, place, at, new, key_span)
@@ -518,7 +542,9 @@ class ScriptCompiler(Compiler):
         _, hops, _ = self.static.locate(name, target.span)  # a let, param or loop variable: never a module's
 
         def assign_name(ev):
-            ev.step(span)
+            ev.steps += 1
+            if ev.steps > ev.step_limit:
+                ev.step(span, 0)
             scope = ev.scope
             for _ in range(hops):
                 scope = scope.parent
@@ -599,9 +625,17 @@ class ScriptCompiler(Compiler):
 
         def field(ev):
             value = target(ev)
-            if type(value) is Character:  # the common case: a stat or state that is not a list
+            kind = type(value)
+            if kind is Character:  # the common cases: a stat or state that is not a list, ...
                 found = value.fields.get(name, UNSET)
-                if found is not UNSET and type(found) is not list:
+                if found is UNSET:
+                    if name == "side":
+                        return value.side
+                elif type(found) is not list:
+                    return found
+            elif kind is Record:  # ... and a record's field
+                found = value.fields.get(name, UNSET)
+                if found is not UNSET:
                     return found
             return _get_field(value, name, span)
         return field

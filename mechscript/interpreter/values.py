@@ -37,12 +37,15 @@ class Scope:
 
 
 class Function:
-    """A user function: its parameters, compiled body, and the scope it was defined in."""
+    """A user function: its parameters, compiled body, and the scope it was defined in. A call's
+    scope holds the parameters and, beside them, the names its body block declares (`frame`:
+    each name UNSET until its `let` runs)."""
 
-    __slots__ = ("name", "params", "body", "scope")
+    __slots__ = ("name", "params", "body", "scope", "frame")
 
-    def __init__(self, name: str, params: list[str], body, scope: Scope):
+    def __init__(self, name: str, params: list[str], body, scope: Scope, frame: dict | None = None):
         self.name, self.params, self.body, self.scope = name, params, body, scope
+        self.frame = frame or None
 
 
 class Record:
