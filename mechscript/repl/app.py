@@ -68,7 +68,7 @@ class TerminalRepl:
 
 
 def _continuation(width: int, line_number: int, wrap_count: int) -> str:
-    return "...".rjust(width - 2) + "  "
+    return "...".rjust(width - 1) + " "
 
 
 def _key_bindings() -> KeyBindings:
