@@ -217,9 +217,9 @@ def pipe(text: str, *args: str, monkeypatch, capsys) -> tuple[int, str, str]:
 
 
 def test_pipe_mode_answers_lines_plainly(monkeypatch, capsys):
-    code, out, err = pipe("fn double(x) {\n  return x * 2\n}\ndouble(4)\n:seed 7\n4d6kh3\n", monkeypatch=monkeypatch,
-                          capsys=capsys)
-    assert (code, out, err) == (0, "8\nseed 7\n4d6kh3: 3 (1) 3 5 = 11\n", "")
+    code, out, err = pipe("fn double(x) {\n  return x * 2\n}\ndouble(4)\n:seed 7\n4d6kh3\nlet y = 1 \\\n  + 2\ny\n",
+                          monkeypatch=monkeypatch, capsys=capsys)
+    assert (code, out, err) == (0, "8\nseed 7\n4d6kh3: 3 (1) 3 5 = 11\n3\n", "")
 
 
 def test_pipe_mode_errors_go_to_standard_error_and_the_session_goes_on(monkeypatch, capsys):

@@ -111,7 +111,7 @@ def _spaces_and_comments(start: int, value: str):
 
 def needs_more(text: str) -> bool:
     """Whether an entry goes on to the next line: a bracket is still open, or the line ends in `\\`."""
-    return open_brackets(text) > 0 or text.rstrip(" \t").endswith("\\")
+    return open_brackets(text) > 0 or text.rstrip().endswith("\\")
 
 
 def open_brackets(text: str) -> int:
