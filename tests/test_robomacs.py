@@ -1,0 +1,765 @@
+"""Golden tests of the `robomacs` module (rule text 001, RoboMACs v2.1; digest
+shared/rules/robomacs.md, original text shared/seeds/001_339126d73d002dcf.txt, cited as `L<n>`).
+
+- the Task Resolution Chart against the text's printed rows, and its band counts out of 64 at
+  modifier 0 (digest 2.2): exactly, through `--faces`, and statistically with a fixed seed;
+- the task roll of digest 2.3: degree shifts and flat modifiers apart, impossible above Limit, the
+  clamp at Automatic, the Multiple Attempt Bonus, intentional Overkill;
+- the worked examples E01-E47 of the digest that are about rules (section 5), each named in its test;
+  where the text contradicts its own formulas the module computes from the formula and the test
+  records the printed value as the text's error (PRINTED_ERRORS);
+- the sample combat E37-E47 round by round: examples/robomacs_spartacus.mech replayed with the
+  natural rolls the text gives (`--faces`), and the example under `--seed 1` and `mech sim`.
+
+Every script runs as a user runs it, `mech run FILE --faces ... --json` (or `--seed`), in a forked
+child (support.mech_forked). Faces are d8 faces in the order the dice fall: each task's 2d8 in the
+order the actions are taken (Advantage, NPC, Responsive; the encounter's order in each phase).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from support import MECH, deadline, mech_forked
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "robomacs_spartacus.mech"
+
+DEGREES = ["automatic", "routine", "difficult", "tasking", "limit"]
+BANDS = ["overkill", "success", "mixed", "failure", "mishap"]
+
+# The chart as printed (L1156-1163), one string per row, columns Overkill Success Mixed Failure Mishap
+PRINTED_CHART = """\
+Automatic 13+ 12-4 3-2 --- -----------
+Routine 14+ 13-8 7 6-2 less than 2
+Difficult 15+ 14-10 9 8-3 2 or less
+Tasking 16+ 15-12 11-10 9-5 4 or less
+Limit 17+ 16-14 13-12 11-8 7 or less"""
+
+# Digest 2.2: the 64 outcomes of 2d8 in each band at modifier 0
+COUNTS_OF_64 = {
+    "automatic": [10, 51, 3, 0, 0],
+    "routine": [6, 37, 6, 15, 0],
+    "difficult": [3, 25, 8, 27, 1],
+    "tasking": [1, 14, 13, 30, 6],
+    "limit": [0, 6, 9, 28, 21],
+}
+
+# Digest 4.4.1: Critical/Structure/Metal/Miss out of 64 on the NPC Robo Attack Chart
+NPC_COUNTS_OF_64 = {"CF": [0, 3, 18, 43], "NT": [0, 10, 33, 21], "ET": [3, 12, 34, 15],
+                    "WR": [10, 18, 26, 10], "Cm": [21, 22, 15, 6], "FR": [43, 15, 5, 1]}
+
+# Where the text prints a value its own formulas contradict: (example, printed, computed)
+PRINTED_ERRORS = {
+    "E10 Gigantic Robo wounds (L1077)": ("(5/5/2) 1 12", "(5/5/3) 1 13"),
+    "E29 WarRobo NPC rank (L1562)": ("22", "22"),     # 9 x 2.5 = 22.5, printed 22: floor agrees (A13)
+    "E34 T-MAC wounds and rank (L2226-2228)": ("(17/15/8) 40", "(14/15/8) 5 37"),
+    "E35 T-MAC after advances (L2233-2236)": ("(22/21/12) 55", "(19/21/12) 7 52"),
+    "E40 R4 Weaponmaster Overkill (L1933-1934)": ("Structural", "Critical"),
+    "E46 R15 MACJitsu throw of held Blueblaze (L2019-2020)": ("Metal", "Structure"),
+}
+
+
+def lifted(script: str) -> str:
+    """A string cannot stand inside a string's `{...}`: each such expression of a `say` line is
+    lifted into a `let` before it (in the same order, so the dice fall the same)."""
+    out, n = [], 0
+    for line in script.split("\n"):
+        if line.lstrip().startswith('say "') and '\\"' in line:
+            def lift(m):
+                nonlocal n
+                n += 1
+                out.append(f"let lifted_{n} = {m[1].replace(chr(92) + chr(34), chr(34))}")
+                return f"{{lifted_{n}}}"
+            line = re.sub(r"\{([^{}]*\\\"[^{}]*)\}", lift, line)
+        out.append(line)
+    return "\n".join(out)
+
+
+def run(tmp_path: Path, script: str, faces: list[int] | None = None, seed: int = 1, name: str = "script.mech") -> dict:
+    """`mech run FILE --faces ... --json` (or `--seed`): {"log": [...], "result": ...}."""
+    path = tmp_path / name
+    path.write_text(lifted(script))
+    dice = ["--faces", ",".join(map(str, faces))] if faces is not None else ["--seed", str(seed)]
+    ran = mech_forked(["run", str(path), *dice, "--json"], tmp_path)
+    assert ran.code == 0, ran.err
+    return json.loads(ran.out)
+
+
+def said(tmp_path: Path, body: str, faces: list[int] | None = None) -> dict[str, str]:
+    """The `KEY: value` lines a script says (after `use robomacs`), as {KEY: value}."""
+    log = run(tmp_path, "use robomacs\nlet now = {round: 1}\n" + body, faces)["log"]
+    return dict(line.split(": ", 1) for line in log if re.match(r"^[\w\- ]+: ", line))
+
+
+# ---- the chart ----
+
+def printed_band(row: str, total: int) -> str | None:
+    """The band the printed row gives a total, or None where the row has none."""
+    cells = re.match(r"(\w+) (\S+) (\S+) (\S+) (\S+) (.+)$", row).groups()[1:]
+    for band, cell in zip(BANDS, cells):
+        if m := re.fullmatch(r"(\d+)\+", cell):
+            hit = total >= int(m[1])
+        elif m := re.fullmatch(r"(\d+)-(\d+)", cell):
+            hit = int(m[2]) <= total <= int(m[1])
+        elif m := re.fullmatch(r"(\d+)", cell):
+            hit = total == int(m[1])
+        elif m := re.fullmatch(r"less than (\d+)", cell):
+            hit = total < int(m[1])
+        elif m := re.fullmatch(r"(\d+) or less", cell):
+            hit = total <= int(m[1])
+        else:
+            assert set(cell) == {"-"}, cell
+            hit = False
+        if hit:
+            return band
+    return None
+
+
+def test_the_chart_is_the_printed_one(tmp_path):
+    # band(degree, total) for every total from -3 to 22 against the rows of L1158-1163
+    body = ('for degree in degrees {\n let row = []\n for t in range(-3, 22) { push(row, band(degree, t)) }\n'
+            ' say "{degree}: {row}"\n}\n')
+    got = said(tmp_path, body)
+    for row in PRINTED_CHART.splitlines():
+        degree = row.split()[0].lower()
+        module = json.loads(got[degree])
+        for total, band in zip(range(-3, 22), module):
+            # A01: the Automatic row has no band below 2; the module's default reads it as Mixed
+            assert band == (printed_band(row, total) or "mixed"), (degree, total)
+
+
+def test_the_64_outcomes_of_2d8_through_the_faces(tmp_path):
+    # Each row rolled 64 times with the faces of every 2d8 outcome, through the task roll itself
+    pairs = [face for a, b in itertools.product(range(1, 9), repeat=2) for face in (a, b)]
+    body = ('for degree in degrees {\n let counts = {overkill: 0, success: 0, mixed: 0, failure: 0, mishap: 0}\n'
+            ' repeat 64 { counts[attempt(degree, [], [], 1, false).band] += 1 }\n'
+            ' say "{degree}: {counts.overkill} {counts.success} {counts.mixed} {counts.failure} {counts.mishap}"\n}\n')
+    got = said(tmp_path, body, pairs * 5)
+    assert {d: list(map(int, got[d].split())) for d in DEGREES} == COUNTS_OF_64
+
+
+def test_band_frequencies_with_a_fixed_seed(tmp_path):
+    # 1000 task rolls a row at modifier 0, seed 5: every band within 4 standard deviations (plus one)
+    # of 1000 x count/64. A chart off by one threshold moves a band by 1/64 to 8/64, 15 to 125 rolls.
+    n = 1000
+    body = ('for degree in degrees {\n let counts = {overkill: 0, success: 0, mixed: 0, failure: 0, mishap: 0}\n'
+            f' repeat {n} {{ counts[attempt(degree, [], [], 1, false).band] += 1 }}\n'
+            ' say "{degree}: {counts.overkill} {counts.success} {counts.mixed} {counts.failure} {counts.mishap}"\n}\n')
+    log = run(tmp_path, "use robomacs\n" + body, seed=5)["log"]
+    got = dict(line.split(": ") for line in log)
+    for degree, expected in COUNTS_OF_64.items():
+        for seen, count in zip(map(int, got[degree].split()), expected):
+            p = count / 64
+            assert abs(seen - n * p) <= 4 * (n * p * (1 - p)) ** 0.5 + 1, (degree, seen, count)
+
+
+def test_the_npc_robo_attack_chart_counts(tmp_path):
+    # L1454-1462: each line's totals 2-16 weighted by the 2d8 count 8 - |s - 9|, against digest 4.4.1
+    body = ('for row in ["CF", "NT", "ET", "WR", "Cm", "FR"] {\n'
+            ' let counts = {critical: 0, structure: 0, metal: 0, miss: 0}\n'
+            ' for s in range(2, 16) { counts[npc_chart[row][s]] += 8 - abs(s - 9) }\n'
+            ' say "{row}: {counts.critical} {counts.structure} {counts.metal} {counts.miss}"\n}\n'
+            # E28: a horde of Cannon Fodder rolls once on the Elite Troops line; L1462 the alternative
+            'say "ET 15: {npc_chart.ET[15]}"\nsay "FR_alt: {npc_chart.FR_alt[15]} {npc_chart.FR_alt[8]} '
+            '{npc_chart.FR_alt[7]} {npc_chart.FR_alt[2]}"\n'
+            'say "human: {npc_chart.Warmonger[2]} {npc_chart.HeavyWeapons[15]} {npc_chart.Trooper[6]} {npc_chart.Commando[2]}"\n')
+    got = said(tmp_path, body)
+    assert {row: list(map(int, got[row].split())) for row in NPC_COUNTS_OF_64} == NPC_COUNTS_OF_64
+    assert got["ET 15"] == "critical"
+    assert got["FR_alt"] == "wrecked critical structure miss"          # A18: lower bands as the main line
+    assert got["human"] == "bruise metal bruise miss"                  # L1493-1503 (Warmonger never misses)
+
+
+# ---- the task roll (digest 2.3) ----
+
+def test_shifts_move_the_row_and_modifiers_the_total(tmp_path):
+    body = ('say "shift: {attempt(\\"difficult\\", [because(\\"MAP\\", 1)], [], 1, false).text}"\n'
+            'say "mod: {attempt(\\"difficult\\", [], [because(\\"skill\\", 3)], 1, false).text}"\n'
+            'say "both: {attempt(\\"difficult\\", [because(\\"MAP\\", 1)], [because(\\"skill\\", 3)], 1, false).text}"\n'
+            # above Limit: impossible, no roll (L1215-1216): the d8 after it takes the next face, 1
+            'say "impossible: {attempt(\\"limit\\", [because(\\"unskilled\\", 1)], [], 1, false).band} {d8}"\n'
+            # A02: clamped at Automatic; A01: below 2 on Automatic is Mixed
+            'say "clamp: {attempt(\\"routine\\", [because(\\"GM\\", -2)], [because(\\"rain\\", -4)], 1, false).text}"\n')
+    got = said(tmp_path, body, [6, 5, 6, 5, 6, 5, 1, 1, 1])
+    assert got["shift"] == "Difficult +1 (MAP) = Tasking: 2d8 [6 5] = 11: mixed"
+    assert got["mod"] == "Difficult: 2d8 [6 5] +3 (skill) = 14: success"
+    assert got["both"] == "Difficult +1 (MAP) = Tasking: 2d8 [6 5] +3 (skill) = 14: success"
+    assert got["impossible"] == "impossible 1"
+    assert got["clamp"] == "Routine -2 (GM) = Automatic: 2d8 [1 1] -4 (rain) = -2: mixed"
+
+
+def test_automatic_low_is_an_option(tmp_path):
+    body = ('robomacs.automatic_low = "failure"\nsay "A01: {band(\\"automatic\\", 1)} {band(\\"automatic\\", 2)}"\n')
+    assert said(tmp_path, body)["A01"] == "failure mixed"
+
+
+def test_multiple_attempt_bonus_and_intentional_overkill(tmp_path):
+    body = ('character Quick is RoboMAC { mind 1  fast 3 }\ncharacter Slow is RoboMAC { mind 0 }\n'
+            'character Both is RoboMAC { mind 2  fast 2 }\n'
+            # E19 (L1254-1258): Mind +1 and Fast +3: Mind and Fast at +1 gives 2, Fast Only at +3 gives 3
+            'say "E19: {mab_rolls(Quick)} {mab_rolls(Slow)} {mab_rolls(Both)}"\n'
+            'say "best: {attempt(\\"difficult\\", [], [], 3, false).text}"\n'
+            # L1371-1385: a success becomes an Overkill; a Mixed and a Failure become Mishaps
+            'say "declared: {attempt(\\"difficult\\", [], [], 1, true).band} {attempt(\\"difficult\\", [], [], 1, true).band} '
+            '{attempt(\\"difficult\\", [], [], 1, true).band}"\n')
+    got = said(tmp_path, body, [1, 2, 8, 7, 3, 3, 5, 5, 4, 5, 1, 3])
+    assert got["E19"] == "3 1 3"
+    assert got["best"] == "Difficult: best of 2d8 [1 2], 2d8 [8 7], 2d8 [3 3]: 15 = 15: overkill"
+    assert got["declared"] == "overkill mishap mishap"
+
+
+def test_character_numbers(tmp_path):
+    body = (
+        'character Smart is Pilot { smarts 3 }\n'
+        'character Johnny is Pilot { guts 0  reflexes 0 }\n'
+        'character Quick is Pilot { reflexes 2 }\n'
+        'character Gigantic is Robo { brawn 0  armored 0  gadgets 0  pilot Johnny\n'
+        '    system Cyberinterface  system "Remote Interface" }\n'
+        'character Remote is Robo { pilot Johnny  remote true  system Cyberinterface  system "Remote Interface" }\n'
+        'character Bare is Robo { pilot Quick }\n'
+        'character Mind2 is RoboMAC { mind 2 }\n'
+        'character Blueblaze is RoboMAC { mind 0  weapons 0  gadgets 0  fast 0  transforming true }\n'
+        'character Thresher is RoboMAC { brawn 0  armored 0  transforming true }\n'
+        'character WarRobo is RoboMAC { weapons 0  armored 0  brawn 0 }\n'
+        'character TMAC is RoboMAC { brawn 1  mind 0  armored 2  weapons 2  gadgets 0  fast 0 }\n'
+        'character TMAC2 is RoboMAC { brawn 3  mind 1  armored 3  weapons 2  gadgets 1  fast 0 }\n'
+        'character Bruiser is Pilot { reflexes 1  guts 2 }\n'
+        'character CF is Npc { chart "CF" }\ncharacter NT is Npc { chart "NT" }\ncharacter ET is Npc { chart "ET" }\n'
+        'character WR is Npc { chart "WR" }\ncharacter Cm is Npc { chart "Cm" }\ncharacter FR is Npc { chart "FR" }\n'
+        'fn w(c) = "({c.max_metal}/{c.max_structure}/{c.max_critical}) {c.max_wrecked}"\n'
+        'say "E01: {smarts_bonus(Smart)}"\n'
+        'say "E02: {interface_penalty(Gigantic)} {interface_penalty(Remote)} {interface_penalty(Bare)}"\n'
+        'say "E03: {robo_wounds(\\"critical\\", true, none, none, none, none, 2) - robo_wounds(\\"critical\\", true, none, none, none, none, none)} '
+        '{robo_wounds(\\"wrecked\\", true, none, none, none, none, 2) - robo_wounds(\\"wrecked\\", true, none, none, none, none, none)}"\n'
+        'say "E06: {normal_bruise()} {normal_bruise()}"\n'
+        'say "E07: {Bruiser.max_bruise}"\n'
+        'say "E08: {w(Blueblaze)} {rank(Blueblaze)} {hero_hooks[d8]} {trait_counts[d8]}"\n'
+        'say "E09: {w(Thresher)} {rank(Thresher)}"\n'
+        'say "E10: {w(Gigantic)} {rank(Gigantic)}"\n'
+        'say "E12: ({Johnny.max_flesh}/{Johnny.max_bone}) {Johnny.max_bruise} {rank(Johnny)}"\n'
+        'say "E13: {w(WarRobo)} {rank(WarRobo)}"\n'
+        'say "E29: {rank(CF)} {rank(NT)} {rank(ET)} {rank(WR)} {rank(Cm)} {rank(FR)}"\n'
+        'say "E34: {w(TMAC)} {rank(TMAC)}"\n'
+        'say "E35: {w(TMAC2)} {rank(TMAC2)}"\n'
+        'character Armored3 is RoboMAC { armored 3  fast 0 }\ncharacter Fast3 is RoboMAC { armored 0  fast 3 }\n'
+        'say "E20: {defensive_mod(Armored3)} {defensive_mod(Fast3)} {defensive_mod(Thresher)}"\n'
+        'character Rammer is RoboMAC { skill Brawl { bonus 2 }  skill MACJitsu { bonus 1 }  skill "Stunt Driver" { bonus 3 } }\n'
+        'say "E22: {ram_bonus(Rammer)}"\n'
+        'robomacs.rank_rounding = "round"\nsay "round: {rank(WR)}"\n')
+    got = said(tmp_path, body, [1, 8, 2, 6])
+    assert got["E01"] == "4"                               # L182-186: Smarts +3 gives +4
+    assert got["E02"] == "-1 -2 -1"                        # -3 +1 +1; remote -1 more; Reflexes +2: -1
+    assert got["E03"] == "3 3"                             # L403-404
+    assert got["E06"] == "0 4"                             # L528-530: d8 1 -> 0, 8 -> 4
+    assert got["E07"] == "20"                              # L535-537: (2 + 3) instances x 4
+    assert got["E08"] == "(4/3/3) 2 10 Hyperactive Any three Traits plus Mind (Hero) or Weapons (Villain)"
+    assert got["E09"] == "(5/6/4) 2 15"
+    assert got["E12"] == "(2/1) 8 3"
+    assert got["E13"] == "(6/7/4) 2 17"
+    assert got["E29"] == "3 5 14 22 39 104"
+    assert got["round"] == "23"                            # the option: 22.5 rounded half up
+    # where the text prints other numbers, the module computes from the table (A13); the printed
+    # values are the text's errors, recorded in PRINTED_ERRORS
+    assert got["E10"] == "(5/5/3) 1 13"                  # printed (5/5/2) Wreck 1, Rank 12
+    assert got["E34"] == "(14/15/8) 5 37"                # printed (17/15/8), Rank 40
+    assert got["E35"] == "(19/21/12) 7 52"               # printed (22/21/12), Rank 55
+    for key in ("E10", "E34", "E35"):
+        printed, computed = next(v for k, v in PRINTED_ERRORS.items() if k.startswith(key))
+        assert got[key].startswith(computed.split()[0]) and not got[key].startswith(printed.split()[0])
+    assert got["E20"] == "-1 -2 0"                         # L1275-1276; Armored Only +0 gives 0
+    assert got["E22"] == "3"                               # L1769-1771: the best bonus, not the sum
+
+
+def test_trait_rolls_e21(tmp_path):
+    # L1409-1412: a Routine Fast roll. Thresher has no Fast: Difficult +0; Blueblaze (Fast +1): Routine +1
+    body = ('character Thresher is RoboMAC { brawn 0  armored 0 }\ncharacter Blueblaze is RoboMAC { fast 1 }\n'
+            'say "Thresher: {trait_roll(Thresher, \\"fast\\", \\"routine\\").text}"\n'
+            'say "Blueblaze: {trait_roll(Blueblaze, \\"fast\\", \\"routine\\").text}"\n')
+    got = said(tmp_path, body, [4, 4, 4, 3])
+    assert got["Thresher"] == "Routine +1 (no fast) = Difficult: 2d8 [4 4] = 8: failure"
+    assert got["Blueblaze"] == "Routine: 2d8 [4 3] +1 (fast) = 8: success"
+
+
+# ---- wounds, overflow, pain ----
+
+def test_jonny_overflows_flesh_into_bone_then_passes_out_e04(tmp_path):
+    # L438-447: Jonny (Guts, Reflexes: 2 Flesh, 1 Bone) takes four Flesh wounds
+    body = ('character Jonny is Pilot { guts 0  reflexes 0 }\n'
+            'repeat 4 { wound(Jonny, "flesh", now, "test") }\nsay "E04: ({Jonny.flesh}/{Jonny.bone}) {Jonny.status}"\n'
+            'say "pain: {effects_now(Jonny, \\"penalty\\", 2)[0].by}"\n')
+    log = run(tmp_path, "use robomacs\nlet now = {round: 1}\n" + body)["log"]
+    assert log[:6] == [
+        "    Jonny takes a Flesh wound: wounds (1/1)",
+        "    Jonny takes a Flesh wound: wounds (0/1)",                    # out of Flesh: not yet an overflow
+        "    no Flesh wounds left: Jonny overflows it (L410-416)",
+        "    Jonny takes a Bone wound (overflow): wounds (0/0)",
+        "    no Flesh wounds left",                                       # nothing above: the effect
+        "    Jonny is knocked unconscious",
+    ]
+    assert "E04: (0/0) unconscious" in log
+    assert "pain: -2" in log                                # overflow counts for pain (L480)
+
+
+def test_blueblaze_may_climb_to_critical_thresher_may_not_e05(tmp_path):
+    # L448-457: Metal and Structure empty, Critical left. Mind lets Blueblaze pass System Shutdown;
+    # Thresher (no Mind, not Piloted) has only Automatic Recall
+    body = ('character Blueblaze is RoboMAC { mind 0  weapons 0  gadgets 0  fast 0  metal 0  structure 0 }\n'
+            'character Thresher is RoboMAC { brawn 0  armored 0  metal 0  structure 0 }\n'
+            'character Gigantic is Robo { brawn 0  metal 0  structure 0 }\n'
+            'say "climb: {can_climb(Blueblaze, \\"metal\\")} {can_climb(Thresher, \\"metal\\")} {can_climb(Gigantic, \\"metal\\")}"\n'
+            'wound(Blueblaze, "metal", now, "test")\nwound(Thresher, "metal", now, "test")\n'
+            'say "E05: {Blueblaze.status} {Blueblaze.critical} {Thresher.status} {Thresher.critical}"\n')
+    got = said(tmp_path, body)
+    assert got["climb"] == "true false true"               # a Piloted Robo may override Shutdown (L424)
+    assert got["E05"] == "active 2 recalled 4"
+
+
+def test_blueblaze_chooses_recall_by_a_tactic_e05(tmp_path):
+    # "He decides the battle isn't very important": a script's overflow choice
+    body = ('character Blueblaze is RoboMAC { mind 0  weapons 0  gadgets 0  fast 0  metal 0  structure 0 }\n'
+            'fn robomacs.choose_overflow(c, level) = "effect"\n'
+            'wound(Blueblaze, "metal", now, "test")\nsay "E05: {Blueblaze.status} {Blueblaze.critical}"\n')
+    assert said(tmp_path, body)["E05"] == "recalled 3"
+
+
+def test_critical_is_forced_into_wrecked_and_then_total_destruction(tmp_path):
+    body = ('character Thresher is RoboMAC { brawn 0  armored 0  critical 0  wrecked 1 }\n'
+            'character Trooper is Npc { chart "NT" }\ncharacter Fodder is Npc { chart "CF" }\ncharacter Elite is Npc { chart "ET" }\n'
+            'wound(Thresher, "critical", now, "test")\nsay "first: {Thresher.status} {Thresher.wrecked}"\n'
+            'Thresher.status = "active"\nwound(Thresher, "critical", now, "test")\nsay "second: {Thresher.status}"\n'
+            # L433-435, L1483-1489: Normal Troops usually take the effect; Elite Troops override when they can;
+            # A08: Cannon Fodder have no Critical and no Wrecked: any Critical wrecks them
+            'repeat 3 { wound(Trooper, "metal", now, "test") }\nrepeat 4 { wound(Elite, "metal", now, "test") }\n'
+            'wound(Fodder, "critical", now, "test")\n'
+            'say "npcs: {Trooper.status} {Trooper.structure} {Elite.status} {Elite.structure} {Fodder.status}"\n')
+    got = said(tmp_path, body)
+    assert got["first"] == "wrecked 0"
+    assert got["second"] == "destroyed"
+    assert got["npcs"] == "recalled 2 active 1 destroyed"
+
+
+def test_pain_effects(tmp_path):
+    # L459-480, L928-929, L964-965: Thresher (no Mind) -2 after a Structure, loses a round after a
+    # Critical; Spartacus (Mind) neither; Scrambleguard one step down; a pilot without Cyberinterface
+    # only loses the round after a Critical; chart NPCs ignore pain
+    body = ('character Thresher is RoboMAC { brawn 0  armored 0 }\ncharacter Spartacus is RoboMAC { mind 3 }\n'
+            'character Guarded is RoboMAC { gadgets 0  system Scrambleguard }\n'
+            'character Johnny is Pilot { guts 0  reflexes 0 }\ncharacter Plain is Robo { armored 0  pilot Johnny }\n'
+            'character Trooper is Npc { chart "ET" }\n'
+            'fn pains(c) {\n let found = []\n for e in c.effects { push(found, "{e.what} {e.by} r{e.first}") }\n return found\n}\n'
+            'for c in [Thresher, Spartacus, Guarded, Plain, Trooper] {\n'
+            ' wound(c, "structure", now, "test")\n wound(c, "critical", now, "test")\n say "{c}: {pains(c)}"\n}\n')
+    got = said(tmp_path, body)
+    assert got["Thresher"] == '["penalty -2 r2", "lose 0 r2"]'
+    assert got["Spartacus"] == "[]"
+    assert got["Guarded"] == '["penalty -2 r2"]'
+    assert got["Plain"].startswith('["lose 0 r2"')            # and Johnny's Tricklethrough below
+    assert got["Trooper"] == "[]"
+
+
+def test_tricklethrough_and_the_level_shift_tables_e32(tmp_path):
+    # L485-487 unshielded: -2; L905-908 Passenger Armor: -3 (A12) or the printed list; L966-968 CI+RI remote
+    body = ('character J1 is Pilot { guts 4 }\ncharacter J2 is Pilot { guts 4 }\ncharacter J3 is Pilot { guts 4 }\n'
+            'character J4 is Pilot { guts 4 }\n'
+            'character Open is Robo { armored 4  pilot J1 }\n'
+            'character Armor is Robo { armored 4  pilot J2  system "Passenger Armor" }\n'
+            'character Printed is Robo { armored 4  pilot J3  system "Passenger Armor" }\n'
+            'character Remote is Robo { armored 4  pilot J4  remote true  system Cyberinterface  system "Remote Interface" }\n'
+            'fn hurt(c) {\n let p = c.pilot\n let before = [p.flesh, p.bone]\n wound(c, "structure", now, "t")\n'
+            ' let s = [p.flesh, p.bone]\n wound(c, "critical", now, "t")\n let cr = [p.flesh, p.bone]\n'
+            ' wound(c, "wrecked", now, "t")\n return "{before} {s} {cr} [{p.flesh}, {p.bone}]"\n}\n'
+            'say "open: {hurt(Open)}"\nsay "armor: {hurt(Armor)}"\nsay "remote: {hurt(Remote)}"\n'
+            'robomacs.passenger_armor = "printed"\nsay "printed: {hurt(Printed)}"\n')
+    got = said(tmp_path, body)
+    # Structure -> Bone; Critical -> Metal (a human has none: critically wounded); unshielded
+    assert got["open"].startswith("[5, 5] [5, 4]")
+    assert got["armor"] == "[5, 5] [4, 5] [4, 4] [4, 4]"          # Structure -> Flesh, Critical -> Bone, Wrecked -> Metal
+    assert got["printed"] == "[5, 5] [4, 5] [4, 4] [4, 3]"        # the printed "Wrecked inflicts Bone"
+    assert got["remote"] == "[5, 5] [5, 5] [4, 5] [4, 4]"         # Critical -> Flesh, Wrecked -> Bone
+
+
+def test_human_combat_skills_do_two_levels_less_e31(tmp_path):
+    # L711-717: Johnny's personal Brawl on Advantage does Flesh; Killing Shot with a rifle does Bone
+    body = ('character Johnny is Pilot { guts 0  reflexes 0  skill Brawl  skill Blast  skill "Killing Shot" }\n'
+            'fn level_of(skill, phase) = attack_level(Johnny, act(skill, none), phase, skill_data[lower(skill)])\n'
+            'say "E31: {level_of(\\"Brawl\\", \\"advantage\\")} {level_of(\\"Blast\\", \\"advantage\\")} '
+            '{level_of(\\"Killing Shot\\", \\"advantage\\")} {level_of(\\"Brawl\\", \\"responsive\\")}"\n'
+            'robomacs.bruise = true\nsay "A16: {level_of(\\"Brawl\\", \\"responsive\\")}"\n')
+    got = said(tmp_path, body)
+    assert got["E31"] == "flesh flesh bone none"          # A16: Bone - 2 is below Flesh: nothing
+    assert got["A16"] == "bruise"                         # with the Bruise rule, a Bruise
+
+
+# ---- fights: a helper encounter whose choices the test scripts ----
+
+def duel(first: str, second: str, plans: str, *settings: str, until: str = "round > 1") -> str:
+    """A script: two characters (declarations), `plans` the body of `fn robomacs.plan_for(c, enc)`."""
+    lines = "".join(f"    {s}\n" for s in settings)
+    return ("use robomacs\n" + first + "\n" + second + "\n"
+            "fn robomacs.plan_for(c, enc) {\n" + plans + "\n}\n"
+            f'encounter "Test" {{\n    side a: {first.split()[1]}\n    side b: {second.split()[1]}\n{lines}'
+            f"    until one_side_left or {until}\n}}\n")
+
+
+LYONHEART = "character Lyonheart is RoboMAC { brawn 0  skill Brawl  skill Grab }"
+TROOPER = 'character Trooper is Npc { chart "NT" }'
+
+
+def test_lyonheart_grab_and_the_escape_e30(tmp_path):
+    # L633-637: Lyonheart (Brawn) holds a MACE trooper; Brawl with Brawn on Advantage is Structure, +1 held
+    # = Critical, pending; the trooper rolls 16 and escapes, never taking the Critical
+    plans = ('if c == Trooper {\n if c.held_by != none { return plan("npc", [act("escape", Lyonheart)]) }\n'
+             ' return plan("none", [])\n}\n'
+             'if enc.round == 1 { return plan("advantage", [act("Grab", Trooper)]) }\n'
+             'return plan("advantage", [act("Brawl", Trooper)])')
+    log = run(tmp_path, duel(LYONHEART, TROOPER, plans, until="round > 2"), [5, 5, 6, 6, 8, 8])["log"]
+    assert "    Trooper is held, and needs Tasking to break free" in log      # Difficult +1: Brawn against none
+    assert "    Structure -> Critical (held) to Trooper, pending" in log
+    assert "  NPC: Trooper tries to break Lyonheart's hold, Tasking: 2d8 [8 8] = 16: overkill" in log
+    assert "    Trooper is free, and the squeeze does nothing" in log
+    assert not any("Trooper takes" in line for line in log)
+
+
+def test_map_on_combined_actions_e17(tmp_path):
+    # L1204-1206: three Difficult actions combined all become Tasking; the Range skill and a free
+    # perception roll are exempt (L1205, sample R12)
+    plans = ('if c == Trooper { return plan("none", []) }\n'
+             'let look = gm_degree(act("Perception", none), "routine")\nlook.free = true\n'
+             'return plan("advantage", [gm_degree(act("Aim", none), "difficult"), gm_degree(act("Hack", none), "difficult"), '
+             'gm_degree(act("Spot", none), "difficult"), gm_degree(act("Range", none), "routine"), look])')
+    log = run(tmp_path, duel(LYONHEART, TROOPER, plans), [4, 4] * 5)["log"]
+    assert [line.split(", ", 1)[1] for line in log if line.startswith("  Advantage")] == [
+        "Difficult +1 (MAP) = Tasking: 2d8 [4 4] = 8: failure",
+        "Difficult +1 (MAP) = Tasking: 2d8 [4 4] = 8: failure",
+        "Difficult +1 (MAP) = Tasking: 2d8 [4 4] = 8: failure",
+        "Routine: 2d8 [4 4] = 8: success",
+        "Routine: 2d8 [4 4] = 8: success",
+    ]
+
+
+def test_unskilled_megaweapon_shot_e18(tmp_path):
+    # L1217-1222: Automatic for the skilled (a stationary target); Blueblaze lacks Godcannon Shot, the
+    # GM makes it two degrees harder: Difficult
+    blue = "character Blueblaze is RoboMAC { mind 0  weapons 0  gadgets 0  fast 0 }"
+    wall = 'character Barrier is Npc { chart "Noncombatant" }'
+    plans = ('if c == Barrier { return plan("none", []) }\n'
+             'let shot = gm_degree(act("Godcannon Shot", Barrier), "automatic")\nshot.weapon = "a captured Megaweapon"\n'
+             'return plan("advantage", [shot])')
+    log = run(tmp_path, duel(blue, wall, plans, "unskilled_shift: 2"), [5, 5])["log"]
+    assert ("  Advantage: Blueblaze uses Godcannon Shot on Barrier (a captured Megaweapon), "
+            "Automatic +2 (unskilled) = Difficult: 2d8 [5 5] = 10: success") in log
+
+
+def test_npc_chart_with_dodge_e37_alternative(tmp_path):
+    # E37 (derived, L1887-1888): Antiochus on the Commander line at +2; natural 8: with Spartacus's Dodge
+    # 8 + 2 - 3 = 7, Metal; without it 10, Structure. The Dodge is rolled first (Advantage).
+    spartacus = "character Spartacus is RoboMAC { mind 3  armored 0  brawn 0  weapons 0  skill Dodge }"
+    antiochus = 'character Antiochus is Npc { chart "Cm"  bonus 2 }'
+    plans = ('if c == Antiochus { return plan("npc", [act("chart", Spartacus)]) }\n'
+             'if enc.round == 1 { return plan("advantage", [gm_bonus(act("Dodge", Antiochus), -2, "standing still")]) }\n'
+             'return plan("none", [])')
+    log = run(tmp_path, duel(spartacus, antiochus, plans, until="round > 2"), [5, 5, 4, 4, 4, 4])["log"]
+    assert "  NPC: Antiochus attacks Spartacus on the Cm line: 2d8 [4 4] +2 (Cm bonus) -3 (Dodge) = 7: metal" in log
+    assert "  NPC: Antiochus attacks Spartacus on the Cm line: 2d8 [4 4] +2 (Cm bonus) = 10: structure" in log
+
+
+def test_held_target_takes_one_level_more_e44(tmp_path):
+    # L1996-1997: a Critical on the held Blueblaze would be Wrecked ("would kill"); a Mixed outside
+    # attack on a held pair hits the other party (A14)
+    body = ('character Blueblaze is RoboMAC { mind 0  weapons 0  gadgets 0  fast 0 }\n'
+            'character Antiochus is RoboMAC { brawn 0  weapons 0 }\ncharacter Spartacus is RoboMAC { mind 3 }\n'
+            'Blueblaze.held_by = Antiochus\nAntiochus.holding = Blueblaze\n'
+            'hit(Spartacus, Blueblaze, "critical", "energy", false, {band: "success", total: 12, degree: "tasking", row: none}, "advantage", now, act("Godcannon Shot", Blueblaze))\n'
+            'hit(Spartacus, Antiochus, "metal", "energy", false, {band: "mixed", total: 9, degree: "difficult", row: none}, "advantage", now, act("Blast", Antiochus))\n'
+            'say "E44: {Blueblaze.wrecked} {Blueblaze.status} {Antiochus.metal}"\n')
+    log = run(tmp_path, "use robomacs\nlet now = {round: 1}\n" + body)["log"]
+    assert "    Critical -> Wrecked (held) to Blueblaze" in log
+    assert "    Mixed: the shot hits Blueblaze instead (A14, L630)" in log
+    assert "E44: 1 wrecked 4" in log
+
+
+# ---- the sample combat, E37-E47 (L1861-2049) ----
+
+# The text's natural rolls where it gives them (8, 16, 13, 15, 13, 2, "an Overkill" +3); elsewhere
+# rolls that give the printed result: a success, a failure, "neither hitting the other"
+SAMPLE_FACES = [
+    5, 5, 4, 4,                 # R1: Spartacus's Dodge (a success at -2); Antiochus's natural 8
+    8, 8, 5, 5,                 # R2: MACJitsu natural 16; Antiochus's Grab succeeds
+    6, 7, 5, 5, 5, 5,           # R3: Brawl natural 13; Parry and MACJitsu succeed
+    7, 8,                       # R4: Weaponmaster natural 15 (+1 = 16)
+    *[6, 6, 6, 6] * 6,          # R5-R10: a sword stroke, a Parry
+    6, 7, 1, 1,                 # R11: Brawl 13; Trip natural 2
+    4, 4, 5, 5, 6, 6, 6, 6, 2, 3,   # R12: perception, Grab; escape and Grab (-2 Structure pain); Spartacus's perception
+    2, 3, 4, 5,                 # R13: Blueblaze fails to escape; the sidearm's Godcannon Shot
+    2, 3, 4, 5,                 # R14: the same
+    5, 5, 2, 2,                 # R15: the throw; the Automatic shot
+    6, 6, 6, 6, 6, 6,           # R16: Brawl +3 Overkill; the fall, two Commander rolls
+]
+
+
+def rounds_of(log: list[str]) -> dict[int, list[str]]:
+    rounds, current = {}, 0
+    for line in log:
+        if m := re.fullmatch(r"Round (\d+)", line):
+            current = int(m[1])
+        rounds.setdefault(current, []).append(line)
+    return rounds
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory) -> dict:
+    ran = mech_forked(["run", str(EXAMPLE), "--faces", ",".join(map(str, SAMPLE_FACES)), "--json"],
+                      tmp_path_factory.mktemp("sample"))
+    assert ran.code == 0, ran.err
+    return json.loads(ran.out)
+
+
+def test_sample_round_1_dodge_spoils_the_godcannon_e37(sample):
+    r = rounds_of(sample["log"])[1]
+    assert r[1] == "  Advantage: Spartacus dodges Antiochus, Routine: 2d8 [5 5] -2 (standing still) = 8: success"
+    # L1884-1886: Tasking -1 for the built-in Megaweapon = Difficult; +3 skill -3 Dodge; the 8 misses
+    assert r[3] == ("  NPC: Antiochus uses Godcannon Shot on Spartacus (Massdriver), Tasking -1 (built-in) = Difficult: "
+                    "2d8 [4 4] +3 (skill) -3 (Dodge) = 8: failure")
+    assert r[4] == "    a miss"
+    # "would have hit if not for the Dodge": 8 + 3 = 11 on Difficult
+    assert 8 + 3 >= 10
+
+
+def test_sample_round_2_overkill_disarm_and_grab_e38(sample):
+    r = rounds_of(sample["log"])[2]
+    assert r[1:6] == [
+        "  Advantage: Spartacus uses MACJitsu on Antiochus, Difficult: 2d8 [8 8] = 16: overkill",   # Brawn: Difficult
+        "    Antiochus is disarmed",
+        "    Overkill: the trick does its damage too",                                           # the GM: a Metal too
+        "    Metal to Antiochus",
+        "    Antiochus takes a Metal wound: wounds (3/5/2) Wrecked 1",
+    ]
+    assert "    Spartacus is held, and needs Difficult to break free" in r        # both have Brawn: Difficult
+    assert not any("MACJitsu" in line and "to be hit" in line for line in r)    # the -2 was traded away
+
+
+def test_sample_round_3_parry_cancels_the_pending_critical_e39(sample):
+    r = rounds_of(sample["log"])[3]
+    assert r[1:] == [
+        "  NPC: Antiochus uses Brawl on Spartacus, Difficult: 2d8 [6 7] = 13: success",
+        "    Structure -> Critical (held) to Spartacus, pending",                 # Brawn Brawl, Advantage column (A03), +1 held
+        "  Responsive: Spartacus parries Antiochus, Routine +1 (MAP) = Difficult: 2d8 [5 5] = 10: success",
+        "    Antiochus's attack is blocked",
+        "  Responsive: Spartacus uses MACJitsu on Antiochus, Difficult: 2d8 [5 5] = 10: success",   # MAP waived
+        "    and Spartacus breaks Antiochus's hold",
+        "    Metal to Antiochus",
+        "    Antiochus takes a Metal wound: wounds (2/5/2) Wrecked 1",
+    ]
+
+
+def test_sample_round_4_weaponmaster_overkill_e40(sample):
+    r = rounds_of(sample["log"])[4]
+    assert r[1] == ("  NPC: Antiochus uses Weaponmaster on Spartacus (a shard of debris), Tasking: "
+                    "2d8 [7 8] +1 (skill) = 16: overkill")
+    # The text ignores the Brawn version (improvised: Structural); Overkill +1 makes it a Critical.
+    printed, computed = PRINTED_ERRORS["E40 R4 Weaponmaster Overkill (L1933-1934)"]
+    assert f"    {computed} to Spartacus, pending" in r and printed != computed
+    assert "    Spartacus has Mind: no pain effect" in r
+    assert "  Responsive: Spartacus pulls the shard out to use as a sword" in r
+
+
+def test_sample_rounds_5_to_10_no_hits_e41(sample):
+    rounds = rounds_of(sample["log"])
+    for n in range(5, 11):
+        assert "    Antiochus's attack is blocked" in rounds[n]
+        assert not any("takes a" in line for line in rounds[n])
+
+
+def test_sample_round_11_structural_and_a_mishap_e42(sample):
+    r = rounds_of(sample["log"])[11]
+    assert r[1:4] == ["  Advantage: Spartacus uses Brawl on Antiochus, Difficult: 2d8 [6 7] = 13: success",
+                      "    Structure to Antiochus",
+                      "    Antiochus takes a Structure wound: wounds (2/4/2) Wrecked 1"]
+    assert "  NPC: Antiochus trips Spartacus, Difficult: 2d8 [1 1] = 2: mishap" in r
+    assert "    Mishap: he leans into the attack and goes over a ledge" in r
+
+
+def test_sample_round_12_grab_reversed_e43(sample):
+    r = rounds_of(sample["log"])[12]
+    assert "    Antiochus is held, and needs Routine to break free" in r               # Brawn against none: -1
+    assert ("  NPC: Antiochus tries to break Blueblaze's hold, Routine +1 (MAP) = Difficult: "
+            "2d8 [6 6] -2 (Structure pain) = 10: success") in r
+    assert ("  NPC: Antiochus grabs Blueblaze (declared Routine), Routine +1 (MAP) = Difficult: "
+            "2d8 [6 6] -2 (Structure pain) = 10: success") in r
+    # the declared Routine +1 for Brawn, not the MAP-raised Difficult +1
+    assert "    Blueblaze is held, and needs Difficult to break free" in r
+    assert "  Responsive: Spartacus tries Perception (no action spent), Tasking: 2d8 [2 3] = 5: failure" in r
+    assert "  Advantage: Blueblaze tries Perception (no action spent), Routine: 2d8 [4 4] = 8: success" in r
+
+
+def test_sample_rounds_13_and_14_spartacus_runs_out_of_criticals_e44_e45(sample):
+    rounds = rounds_of(sample["log"])
+    for n, left in ((13, 1), (14, 0)):
+        r = rounds[n]
+        assert "  Advantage: Blueblaze tries to break Antiochus's hold, Difficult: 2d8 [2 3] = 5: failure" in r
+        assert ("  NPC: Antiochus uses Godcannon Shot on Spartacus (a MACE sidearm), Tasking: "
+                "2d8 [4 5] +3 (skill) = 12: success") in r
+        assert f"    Spartacus takes a Critical wound: wounds (6/7/{left}) Wrecked 6" in r
+    # taking the last Critical is not an overflow: he still acts in round 15 (A06)
+    assert "  Responsive: Spartacus falls to the ground" in rounds[15]
+
+
+def test_sample_round_15_overflow_into_wrecked_and_one_more_round_e46(sample):
+    r = rounds_of(sample["log"])[15]
+    printed, computed = PRINTED_ERRORS["E46 R15 MACJitsu throw of held Blueblaze (L2019-2020)"]
+    assert f"    {printed} -> {computed} (held) to Blueblaze, pending" in r               # held +1 (A28)
+    assert "  NPC: Antiochus uses Godcannon Shot on Spartacus (a MACE sidearm), Automatic: 2d8 [2 2] +3 (skill) = 7: success" in r
+    assert r[r.index("  Spartacus takes the Critical from Antiochus's Godcannon Shot") + 1:][:3] == [
+        "    no Critical wounds left: the wound goes on into Wrecked, it cannot be avoided (L423)",
+        "    Spartacus takes a Wrecked wound (overflow): wounds (6/7/0) Wrecked 5",
+        "    Wrecked, but Armored: Spartacus acts one more round before falling (A07, L2021-2024)",
+    ]
+
+
+def test_sample_round_16_both_wrecked_e47(sample):
+    r = rounds_of(sample["log"])[16]
+    assert r[1:4] == ["  Advantage: Spartacus uses Brawl on Antiochus, Difficult: 2d8 [6 6] +3 (fake-out) = 15: overkill",
+                      "    Overkill: one damage level more (A04)",
+                      "    Critical to Antiochus"]
+    assert r.count("    Antiochus takes a hit like a Cm line: 2d8 [6 6] = 12: critical") == 2
+    assert "    Antiochus takes a Wrecked wound (overflow): wounds (2/4/0) Wrecked 0" in r
+    assert "    Antiochus is Wrecked, out of the fight" in r
+    assert "  Spartacus falls, Wrecked, out of the fight" in r
+    assert not any(line.startswith("  NPC: Antiochus") for line in r)    # knocked out on Advantage (L1431-1433)
+    result = sample["result"]
+    assert result["rounds"] == 16 and result["winner"] == "guardians"
+    assert result["characters"]["Antiochus"]["status"] == "wrecked"
+    assert result["characters"]["Spartacus"]["status"] == "wrecked"
+
+
+def test_without_the_referees_grace_spartacus_falls_in_round_15(tmp_path):
+    script = EXAMPLE.read_text().replace("armored_wrecked_grace: true", "armored_wrecked_grace: false")
+    (tmp_path / "sample.mech").write_text(script)
+    # after round 16 the others fight on by the default tactics: faces enough for them
+    ran = mech_forked(["run", "sample.mech", "--faces", ",".join(map(str, SAMPLE_FACES + [4] * 80)), "--json"], tmp_path)
+    assert ran.code == 0, ran.err
+    r = rounds_of(json.loads(ran.out)["log"])
+    assert "    Spartacus is Wrecked, out of the fight" in r[15]
+    assert not any("Spartacus uses Brawl" in line for line in r.get(16, []))
+
+
+# ---- the example under a seed, and in a batch ----
+
+def test_the_example_reads_like_the_sample_and_ends_with_a_result(tmp_path):
+    ran = mech_forked(["run", str(EXAMPLE), "--seed", "1"], tmp_path)
+    assert ran.code == 0, ran.err
+    out = ran.out.splitlines()
+    assert out[0] == "Atop Chiplex: guardians (Spartacus, Blueblaze, Thresher) against mace (Antiochus)"
+    assert out[5] == "Round 1"
+    assert out[6].startswith("  Advantage: Spartacus dodges Antiochus, Routine: 2d8 [")
+    assert any(line.startswith("  NPC: Antiochus uses Godcannon Shot on Spartacus (Massdriver)") for line in out)
+    assert any(line.startswith("Result: ") for line in out)
+
+
+def test_a_batch_of_the_example_gives_the_same_json_twice(tmp_path):
+    # The two batches run side by side (two processes): a batch of 200 fights takes seconds
+    argv = [MECH, "sim", str(EXAMPLE), "-n", "200", "--seed", "1", "--jobs", "1", "--json"]
+    with deadline():
+        batches = [subprocess.Popen(argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                   for _ in range(2)]
+        (one, err), (two, _) = (batch.communicate() for batch in batches)
+    assert batches[0].returncode == 0, err
+    assert one == two
+    data = json.loads(one)
+    assert data["runs"] == 200 and data["seed"] == 1
+    assert sum(w["count"] for w in data["winners"].values()) == 200
+
+
+# ---- vehicles (L1626-1859) ----
+
+def test_vehicle_tables_e22_to_e26(tmp_path):
+    body = ('character Blue is RoboMAC { fast 0  skill "Stunt Driver" }\ncharacter Truck is RoboMAC { }\n'
+            'character Plated is RoboMAC { system Ramplate { facing "front" } }\n'
+            'character Four is RoboMAC { system Ramplate  system Ramplate { facing "back" }  system Ramplate { facing "side" }  '
+            'system Ramplate { facing "left" } }\n'
+            'say "E25: {facing_roll()}"\n'                               # d8 3, 1, 3
+            'say "E26: {road_facing_roll(true)}"\n'                      # d8 4, then 3 (odd): Top
+            'say "initiative: {vehicle_initiative(Blue)} {vehicle_initiative(Truck)}"\n'   # best of 2 with Fast
+            'say "maneuvers: {maneuver_degree(Blue, \\"change facing\\")} {maneuver_degree(Blue, \\"range\\")} '
+            '{maneuver_degree(Truck, \\"range\\")}"\n'
+            'say "E23: {ramplate(Four, \\"top\\")} {ramplate(Plated, \\"front\\")} {ramplate(Plated, \\"top\\")}"\n')
+    got = said(tmp_path, body, [3, 1, 3, 4, 3, 2, 7, 5])
+    assert got["E25"] == '{mine: "left", range: "close", theirs: "left"}'
+    assert got["E26"] == "top"
+    assert got["initiative"] == "7 5"
+    assert got["maneuvers"] == "automatic routine difficult"
+    assert got["E23"] == "true true false"
+
+
+def test_a_ram_e22_and_ramplate(tmp_path):
+    # L1762-1805: a T-Bone (Tasking), +3 ram bonus: Critical to the target, Structural to the rammer,
+    # one level less for the rammer's front Ramplate
+    body = ('character Rammer is RoboMAC { brawn 0  skill "Stunt Driver" { bonus 3 }  system Ramplate }\n'
+            'character Truck is RoboMAC { }\n'
+            'let r = ram(Rammer, Truck, "t-bone", "left", now)\n'
+            'say "wounds: {Truck.critical} {Rammer.structure} {Rammer.metal}"\n')
+    log = run(tmp_path, "use robomacs\nlet now = {round: 1}\n" + body, [5, 5])["log"]
+    assert log[0] == "  Advantage: Rammer rams Truck (t-bone), Tasking: 2d8 [5 5] +3 (ram) = 13: success"
+    assert log[1] == "    Critical to Truck, Metal to Rammer"
+    assert "wounds: 1 4 2" in log
+
+
+# ---- options change what they name ----
+
+def test_options_of_the_band_effects(tmp_path):
+    plans = ('if c == Trooper { return plan("none", []) }\nreturn plan("advantage", [act("Brawl", Trooper)])')
+    mixed = run(tmp_path, duel(LYONHEART, TROOPER, plans), [4, 5])["log"]             # 9: Mixed
+    assert "    Mixed: one damage level less (A05)" in mixed and "    Metal to Trooper" in mixed
+    full = run(tmp_path, duel(LYONHEART, TROOPER, plans, 'mixed_effect: "full"'), [4, 5])["log"]
+    assert "    Structure to Trooper" in full
+    over = run(tmp_path, duel(LYONHEART, TROOPER, plans, 'overkill_effect: "none"'), [8, 8])["log"]
+    assert "    Structure to Trooper" in over
+    broke = run(tmp_path, duel(LYONHEART, TROOPER, plans), [1, 1])["log"]
+    assert "    Mishap: a Really Bad Mistake (L1177)" in broke
+    table = run(tmp_path, duel(LYONHEART, TROOPER, plans, 'mishap_effect: "table"'), [1, 1, 4, 4])["log"]
+    assert "    Mishap table, 8: Brownout" in table
+
+
+def test_the_npc_phase_damage_column_option_a03(tmp_path):
+    antiochus = "character Antiochus is RoboMAC { npc true  brawn 0  skill Brawl }"
+    target = "character Target is RoboMAC { }"
+    plans = ('if c == Antiochus { return plan("npc", [act("Brawl", Target)]) }\nreturn plan("none", [])')
+    adv = run(tmp_path, duel(antiochus, target, plans), [6, 6])["log"]
+    resp = run(tmp_path, duel(antiochus, target, plans, 'npc_phase_column: "responsive"'), [6, 6])["log"]
+    assert "    Structure to Target, pending" in adv
+    assert "    Metal to Target, pending" in resp
+
+
+def test_a_responsive_dodge_spoils_the_npc_phase_attack_a22(tmp_path):
+    blue = "character Blue is RoboMAC { skill Dodge }"
+    plans = ('if c == Trooper { return plan("npc", [act("chart", Blue)]) }\nreturn plan("responsive", [act("Dodge", Trooper)])')
+    log = run(tmp_path, duel(blue, TROOPER, plans), [5, 5, 5, 5])["log"]
+    assert "    Trooper's chart (10) now misses (A22)" in log
+    assert not any("Blue takes" in line for line in log)
+
+
+def test_defensive_modifier_and_an_unknown_option_value(tmp_path):
+    armored = "character Tank is RoboMAC { armored 4  fast 4 }"
+    plans = ('if c == Trooper { return plan("npc", [act("chart", Tank)]) }\nreturn plan("none", [])')
+    log = run(tmp_path, duel(armored, TROOPER, plans, "defensive_modifier: true"), [4, 4])["log"]
+    assert "  NPC: Trooper attacks Tank on the NT line: 2d8 [4 4] -3 (DM) = 5: miss" in log
+    path = tmp_path / "bad.mech"
+    path.write_text(duel(armored, TROOPER, plans, 'mixed_effect: "half"'))
+    ran = mech_forked(["run", str(path), "--seed", "1"], tmp_path)
+    assert ran.code == 1 and "Traceback" not in ran.err
+    assert "mixed_effect" in ran.err
+
+
+def test_a_trait_out_of_range_is_a_clear_error(tmp_path):
+    path = tmp_path / "bad.mech"
+    path.write_text("use robomacs\ncharacter Spartacus is RoboMAC { mind 5 }\n")
+    ran = mech_forked(["run", str(path), "--seed", "1"], tmp_path)
+    assert ran.code == 1 and "Traceback" not in ran.err
+    assert ran.err.startswith(f"{path}:2:") and "mind" in ran.err and "^" in ran.err
