@@ -25,15 +25,24 @@ from .interpreter.values import format_value, to_json
 EXPR_FILE = "<expr>"
 BAR_WIDTH = 40
 LONG = 40  # a distribution of more outcomes shows its body, its thin tails summed up
+ROWS = 60  # and a body of more outcomes than this is shown in ranges of outcomes
 
 
 @dataclass
 class ProbResult:
     expr: str
-    distribution: list          # [(outcome, Fraction)], outcomes in order; a comparison: false, true
+    dist: Dist                  # integer weights over a denominator (a comparison's has false and true)
     truncated: Fraction         # the mass left out beyond the explosions followed
     samples: int | None = None  # an estimate from this many rolls
     seed: int | None = None
+
+    @property
+    def distribution(self) -> list:
+        """[(outcome, probability as a Fraction)], outcomes in order; a comparison: false, true."""
+        return [(x, Fraction(w, self.dist.denom)) for x, w in self._items()]
+
+    def _items(self) -> list:
+        return sorted(self.dist.weights.items())
 
     @property
     def exact(self) -> bool:
@@ -41,28 +50,28 @@ class ProbResult:
 
     @property
     def comparison(self) -> bool:
-        return all(type(x) is bool for x, _ in self.distribution)
+        return all(type(x) is bool for x in self.dist.weights)
 
     @property
     def probability(self) -> Fraction | None:
         """A comparison's chance of being true."""
-        return dict(self.distribution).get(True, Fraction(0)) if self.comparison else None
+        return Fraction(self.dist.weights.get(True, 0), self.dist.denom) if self.comparison else None
 
     @property
     def mean(self) -> Fraction:
         """Over the outcomes computed (given that no explosion went past the depth followed)."""
-        mass = sum(p for _, p in self.distribution)
-        return sum((Fraction(int(x) if type(x) is bool else x) * p for x, p in self.distribution), Fraction(0)) / mass
+        return Fraction(sum(x * w for x, w in self.dist.weights.items()), self.dist.mass())
 
     @property
     def sd(self) -> float:
-        mass = sum(p for _, p in self.distribution)
-        mu = self.mean
-        return math.sqrt(sum(((int(x) if type(x) is bool else x) - mu) ** 2 * p for x, p in self.distribution) / mass)
+        mass = self.dist.mass()
+        square = Fraction(sum(x * x * w for x, w in self.dist.weights.items()), mass)
+        return math.sqrt(square - self.mean ** 2)
 
     def to_json(self) -> dict:
+        denom = self.dist.denom
         data = {"expr": self.expr, "exact": self.exact,
-                "distribution": [[to_json(x), float(p)] for x, p in self.distribution],
+                "distribution": [[to_json(x), w / denom] for x, w in self._items()],
                 "mean": float(self.mean), "sd": self.sd, "truncated": float(self.truncated),
                 "bound": float(BOUND), "estimated": self.samples is not None}
         if self.comparison:
@@ -110,27 +119,25 @@ def _estimate(expr: str, samples: int, seed: int | None, limits: Limits) -> Prob
 
 
 def _result(expr: str, dist: Dist, samples: int | None, seed: int | None) -> ProbResult:
-    pairs = dist.probabilities()
-    if pairs and type(pairs[0][0]) is bool:
+    if any(type(x) is bool for x in dist.weights):
         truths(dist, None)
-        given = dict(pairs)
-        pairs = [(False, given.get(False, Fraction(0))), (True, given.get(True, Fraction(0)))]
-    return ProbResult(expr, pairs, dist.missing() if samples is None else Fraction(0), samples, seed)
+        dist = Dist({False: dist.weights.get(False, 0), True: dist.weights.get(True, 0)}, dist.denom)
+    return ProbResult(expr, dist, dist.missing() if samples is None else Fraction(0), samples, seed)
 
 
 # ---- text ----
 
-def _percent(p: Fraction) -> str:
+def _percent(p) -> str:
     if p == 0:
         return "0%"
-    if p < Fraction(1, 10000):
+    if p < 0.0001:
         return "<0.01%"
     return f"{float(p) * 100:.2f}%"
 
 
-def _bar(p: Fraction, top: Fraction) -> str:
+def _bar(p: float, top: float) -> str:
     """A horizontal bar, in eighths of a character."""
-    eighths = round(float(p / top) * BAR_WIDTH * 8) if top else 0
+    eighths = round(p / top * BAR_WIDTH * 8) if top else 0
     return "█" * (eighths // 8) + ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")[eighths % 8]
 
 
@@ -144,15 +151,16 @@ def _status(result: ProbResult) -> str:
 
 
 def _table_text(result: ProbResult) -> list[str]:
-    rows, at_most = [], Fraction(0)
-    total = sum(p for _, p in result.distribution)
-    for x, p in result.distribution:
+    rows, at_most = [], 0
+    denom = result.dist.denom
+    total = result.dist.mass()
+    for x, w in result._items():  # probabilities as floats: exact ints divided once, for showing
         at_least = total - at_most
-        at_most += p
-        rows.append((format_value(x), p, at_least, at_most))
+        at_most += w
+        rows.append((format_value(x), w / denom, at_least / denom, at_most / denom))
     shown, before, after = rows, [], []
     if len(rows) > LONG:  # thin tails in one line each
-        thin = Fraction(1, 2000)
+        thin = 1 / 2000
         start = next((i for i, row in enumerate(rows) if row[3] >= thin), 0)
         end = next((i for i in range(len(rows) - 1, -1, -1) if rows[i][2] >= thin), len(rows) - 1)
         shown = rows[start:end + 1]
@@ -162,6 +170,10 @@ def _table_text(result: ProbResult) -> list[str]:
         if end < len(rows) - 1:
             after = [f"{'':>8}  {_percent(rows[end + 1][2]):>11}  in all above {rows[end][0]} "
                      f"({len(rows) - 1 - end} outcomes)"]
+    if len(shown) > ROWS:  # too many to read: outcomes in ranges of equal length
+        size = -(-len(shown) // ROWS)
+        shown = [(f"{group[0][0]}..{group[-1][0]}", sum(row[1] for row in group), group[0][2], group[-1][3])
+                 for group in (shown[i:i + size] for i in range(0, len(shown), size))]
     width = max(7, *(len(row[0]) for row in shown))
     top = max(row[1] for row in shown)
     lines = [f"{result.expr}: {_status(result)}",
@@ -180,8 +192,9 @@ def _comparison_text(result: ProbResult) -> list[str]:
     exact_text = f" = {format_value(p)}" if result.exact and p.denominator <= 10**6 and p not in (0, 1) else ""
     lines = [f"{result.expr}: {_status(result)}",
              f"P(true) = {float(p):.6g}{exact_text} ({_percent(p)})"]
-    top = max(q for _, q in result.distribution)
-    for x, q in reversed(result.distribution):
+    shown = [(x, float(q)) for x, q in reversed(result.distribution)]
+    top = max(q for _, q in shown)
+    for x, q in shown:
         lines.append(f"{format_value(x):>5}  {_percent(q):>7}  {_bar(q, top)}")
     return lines
 

@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from ..interpreter.errors import MechError, Span
 from ..interpreter.limits import Limits, limit_error
-from .engine import Condition, Modifier, _matches_every_face, highest_face
+from .engine import Condition, Modifier, _matches_every_face, faces_of, highest_face
 from .faces import Die, describe_die
 
 # The mass a whole expression may leave out by following explosions only so far.
@@ -152,6 +152,8 @@ def _pack(weights: dict, low: int, size: int, slot: int) -> int:
 
 def repeat_add(d: Dist, n: int, work: Work, span: Span | None = None) -> Dist:
     """The sum of n independent copies of d (by doubling)."""
+    if n > 1 and all(type(x) is int for x in d.weights):  # its size, known before any work is done
+        work.spend(n * (max(d.weights) - min(d.weights) + 1), span)
     result = Dist.constant(0)
     power = d
     while n:
@@ -292,6 +294,12 @@ _DICE_CACHE: dict = {}
 
 
 def _dice_dist(count: int, die: Die, modifiers: tuple, limits: Limits, work: Work, span, target) -> Dist:
+    # What is known to be needed, before any of it is done: a few passes through the faces, and a
+    # sum of `count` dice has as many outcomes as the range of its totals.
+    faces = faces_of(die)
+    work.spend(len(faces) * (3 + len(modifiers)), span)
+    if count > 1 and not any(m.kind == "c" for m in modifiers):
+        work.spend(2 * count * math.ceil(max(faces) - min(faces) + 1), span)
     raw = raw_die(die)
     states = raw.map(lambda f: (f, False, False))
     counting = False

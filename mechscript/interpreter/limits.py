@@ -30,7 +30,7 @@ class Limits:
     output_lines: int = 10_000          # lines `say` may print in one run
     rounds: int = 1_000                 # rounds of one encounter
     number_bits: int = 10_000           # size of one whole number (about 3,000 digits)
-    exact_work: int = 20_000_000        # work of one exact distribution (`mech prob`, `prob()`): outcome pairs
+    exact_work: int = 5_000_000         # steps of one exact distribution (`mech prob`, `prob()`)
 
     @classmethod
     def names(cls) -> list[str]:

@@ -1,0 +1,242 @@
+"""`mech prob` end to end (text and JSON per the contract, errors, limits), and prob/dist/mean in
+scripts through `mech run` (issue 7)."""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+import mechscript
+from mechscript.dice import exact
+from support import mech_forked
+
+
+def mech(*argv: str, cwd: Path = Path(".")):
+    return mech_forked(list(argv), cwd)
+
+
+# ---- mech prob: text ----
+
+def test_text_table_of_2d6():
+    ran = mech("prob", "2d6")
+    assert ran.code == 0 and ran.err == ""
+    lines = ran.out.splitlines()
+    assert lines[0] == "2d6: exact"
+    assert lines[1].split() == ["outcome", "probability", "at", "least", "at", "most"]
+    rows = {line.split()[0]: line.split() for line in lines[2:13]}
+    assert list(rows) == [str(s) for s in range(2, 13)]
+    assert rows["7"][1:4] == ["16.67%", "58.33%", "58.33%"]     # P(7), P(>= 7), P(<= 7)
+    assert rows["2"][1:4] == ["2.78%", "100.00%", "2.78%"]
+    assert rows["12"][1:4] == ["2.78%", "2.78%", "100.00%"]
+    bars = {outcome: row[4] for outcome, row in rows.items()}
+    assert bars["7"] == "█" * 40                                 # the likeliest outcome has the full bar
+    assert len(bars["2"]) < len(bars["4"]) < len(bars["6"]) < len(bars["7"])
+    assert lines[13] == "mean 7, sd 2.415"
+
+
+def test_text_of_a_comparison():
+    ran = mech("prob", "d10 + 6 > d10 + 4")
+    assert ran.code == 0
+    lines = ran.out.splitlines()
+    assert lines[0] == "d10 + 6 > d10 + 4: exact"
+    assert lines[1] == "P(true) = 0.64 = 16/25 (64.00%)"
+    assert lines[2].split()[:2] == ["true", "64.00%"] and lines[3].split()[:2] == ["false", "36.00%"]
+
+
+def test_text_of_a_long_distribution_sums_its_thin_tails():
+    ran = mech("prob", "7k3")
+    assert ran.code == 0
+    lines = ran.out.splitlines()
+    assert lines[0].startswith("7k3: exact but for explosions, followed until less than 1e-12 was left")
+    assert any("in all below" in line for line in lines) and any("in all above" in line for line in lines)
+    assert len(lines) < 80
+    assert lines[-1].startswith("mean 28.2")
+
+
+# ---- mech prob --json: the contract ----
+
+def test_json_of_2d6():
+    ran = mech("prob", "2d6", "--json")
+    assert ran.code == 0
+    data = json.loads(ran.out)
+    assert data["expr"] == "2d6" and data["exact"] is True
+    assert data["distribution"] == [[s, (6 - abs(s - 7)) / 36] for s in range(2, 13)]
+    assert data["mean"] == 7 and data["sd"] == pytest.approx(math.sqrt(35 / 6))
+    assert data["truncated"] == 0 and data["estimated"] is False
+
+
+def test_json_of_a_comparison_is_over_false_and_true():
+    data = json.loads(mech("prob", "d10 + 6 > d10 + 4", "--json").out)
+    assert data["distribution"] == [[False, 0.36], [True, 0.64]]
+    assert data["probability"] == 0.64 and data["probability_exact"] == "16/25"
+    assert data["mean"] == pytest.approx(0.64) and data["sd"] == pytest.approx(math.sqrt(0.64 * 0.36))
+    certain = json.loads(mech("prob", "d6 > 0", "--json").out)
+    assert certain["distribution"] == [[False, 0.0], [True, 1.0]]
+
+
+def test_json_with_explosions_is_honest_about_its_bound():
+    data = json.loads(mech("prob", "7k3 >= 25", "--json").out)
+    assert data["exact"] is False
+    assert 0 < data["truncated"] < data["bound"] == 1e-12
+    assert data["probability"] == pytest.approx(0.6015486, abs=1e-7)
+    assert sum(p for _, p in data["distribution"]) == pytest.approx(1 - data["truncated"], abs=1e-15)
+
+
+def test_json_of_fractions_and_the_api_agree():
+    data = json.loads(mech("prob", "d6 / 2", "--json").out)
+    assert [x for x, _ in data["distribution"]] == [0.5, 1, 1.5, 2, 2.5, 3]
+    assert mechscript.prob("d6 / 2").to_json() == data
+
+
+def test_samples_give_an_estimate_marked_as_such():
+    ran = mech("prob", "3d6!kh2", "--samples", "2000", "--seed", "5", "--json")
+    assert ran.code == 0
+    data = json.loads(ran.out)
+    assert data["exact"] is False and data["estimated"] is True
+    assert data["samples"] == 2000 and data["seed"] == 5
+    assert sum(p for _, p in data["distribution"]) == pytest.approx(1)
+    assert json.loads(mech("prob", "3d6!kh2", "--samples", "2000", "--seed", "5", "--json").out) == data
+    text = mech("prob", "3d6!kh2", "--samples", "2000", "--seed", "5").out
+    assert text.splitlines()[0] == "3d6!kh2: estimated from 2000 rolls (seed 5)"
+
+
+# ---- errors ----
+
+def test_bad_dice_is_an_error_with_a_caret():
+    ran = mech("prob", "2d6 + d")
+    assert ran.code == 1 and ran.out == ""
+    assert ran.err.splitlines()[:3] == ["<expr>:1:8: a die needs a number of sides", "  2d6 + d", "         ^"]
+    assert "Traceback" not in ran.err
+
+
+def test_a_die_of_no_sides():
+    ran = mech("prob", "3d0")
+    assert ran.code == 1
+    assert ran.err.startswith("<expr>:1:3: a die needs at least one side, not 0")
+
+
+def test_what_is_not_computed_exactly_says_how_to_estimate_it():
+    ran = mech("prob", "4d6!kh3")
+    assert ran.code == 1
+    lines = ran.err.splitlines()
+    assert lines[0] == "<expr>:1:5: `kh3` after an explosion (`!`) is not computed exactly"
+    assert lines[2] == "      ^~~"
+    assert "--samples" in lines[3]
+
+
+def test_explodes_on_every_face():
+    ran = mech("prob", "d6!>=1")
+    assert ran.code == 1 and "explodes on every face of a d6" in ran.err
+
+
+def test_division_by_zero_that_can_happen():
+    ran = mech("prob", "d6 / (d4 - 1)")
+    assert ran.code == 1 and ran.err.startswith("<expr>:1:6: division by zero can happen here")
+
+
+def test_huge_expression_is_a_limit_error_not_a_hang():
+    ran = mech("prob", "1000d1000000")
+    assert ran.code == 1
+    assert "the limit `exact_work`" in ran.err and "--limit exact_work=N" in ran.err
+    assert mech("prob", "2000d6").err.startswith("<expr>:1:1: 2000 dice in one roll is too many")
+
+
+def test_usage_errors():
+    assert mech("prob").code == 2
+    assert mech("prob", "2d6", "--samples", "0").code == 2
+
+
+def test_no_traceback_for_a_comparison_of_a_string():
+    ran = mech("prob", '"a" == d6')
+    assert ran.code == 1 and "odds are of numbers or true/false, not a string" in ran.err
+
+
+# ---- in scripts: prob, dist, mean through mech run ----
+
+SCRIPT = """\
+let skill = 3
+say prob(2d8 + skill >= 9)
+say mean(4d6kh3)
+let two = dist(2d6)
+say two
+say prob(two >= 10)
+say mean(two + two)
+let attack = 7k3 + 1k0
+say decimal(prob(attack > 20), 3)
+say decimal(mean(roll(7k3, explode: false)), 4)
+let natural = d6
+say prob(natural + d6 > 6) == prob(d6 > 6 - natural)
+fn skill_of(c) = c.skill
+let punch = {skill: 7}
+let need = skill_of(punch)
+say prob(d10 + punch.skill > 2 * need)
+say dist(d6 >= 5, samples: 600)
+"""
+
+
+def test_prob_dist_and_mean_in_a_script(tmp_path):
+    (tmp_path / "odds.mech").write_text(SCRIPT)
+    ran = mech("run", "odds.mech", "--seed", "1", cwd=tmp_path)
+    assert ran.code == 0, ran.err
+    lines = ran.out.splitlines()
+    assert lines[0] == "27/32"                   # 1 - P(2d8 <= 5) = 1 - 10/64
+    assert lines[1] == "15869/1296"
+    assert lines[2] == "{" + ", ".join(f"{s}: {mechscript.roll(f'{6 - abs(s - 7)}/36').text.split()[-1]}"
+                                       for s in range(2, 13)) + "}"
+    assert lines[3] == "1/6"
+    assert lines[4] == "14"
+    assert lines[5] == mechscript.roll("decimal(prob(8k3 > 20), 3)").total     # the pool of the name
+    # without explosions: seven d10 keep three, by exact.keep_highest (another programme)
+    plain = exact.mean(exact.keep_highest(exact.die(10), 7, 3))
+    assert lines[6] == mechscript.roll(f"decimal({plain.numerator}/{plain.denominator}, 4)").total
+    assert lines[7] == "true"                    # a rolled die is a number when the odds are computed
+    assert lines[8] == "3/10"                    # d10 + 7 > 14
+    assert lines[9].endswith("(estimated from 600 rolls)") and lines[9].startswith("{false: ")
+    assert mech("run", "odds.mech", "--seed", "1", cwd=tmp_path).out == ran.out  # the same seed, the same words
+
+
+def test_a_function_of_the_script_is_refused_before_running(tmp_path):
+    (tmp_path / "bad.mech").write_text("fn hard(x) = x + 1\nsay \"start\"\nsay prob(2d6 >= hard(4))\n")
+    ran = mech("check", "bad.mech", cwd=tmp_path)
+    assert ran.code == 1
+    lines = ran.err.splitlines()
+    assert lines[0] == "bad.mech:3:17: `hard(...)` is a function of the script: its odds are not computed exactly"
+    assert lines[2] == "                  ^~~~~~~"
+    assert "let" in lines[3] and "samples" in lines[3]
+
+
+def test_a_script_estimates_when_asked(tmp_path):
+    (tmp_path / "guess.mech").write_text("fn hard(x) = x + 1\nsay prob(2d6 >= hard(6), samples: 4000)\n")
+    ran = mech("run", "guess.mech", "--seed", "3", cwd=tmp_path)
+    assert ran.code == 0, ran.err
+    estimate = Fraction(ran.out.strip())
+    assert estimate.denominator in (1, 2, 4, 5, 8, 10, 16, 20, 25, 40, 50, 80, 100, 125, 160, 200, 250, 400, 500,
+                                    800, 1000, 2000, 4000)
+    # P(2d6 >= 7) = 7/12, and 4000 rolls are within 4 standard errors of it
+    assert abs(estimate - Fraction(7, 12)) < 4 * math.sqrt(7 / 12 * 5 / 12 / 4000)
+
+
+def test_a_script_of_its_own_mean_keeps_it(tmp_path):
+    (tmp_path / "own.mech").write_text("fn mean(list) = sum(list) / len(list)\nsay mean([1, 2, 6])\n")
+    ran = mech("run", "own.mech", cwd=tmp_path)
+    assert ran.code == 0 and ran.out == "3\n"
+
+
+@pytest.mark.parametrize("source,message", [
+    ("say prob(2d6)\n", "1:10: `prob` takes a comparison, such as `prob(2d6 >= 8)`"),
+    ("say mean(d6 > 3)\n", "1:10: expected a number here, not true/false"),
+    ("let x = [1]\nsay mean(x)\n", "2:10: odds are of numbers or true/false, not a list"),
+    ("say prob(d6 > 3, samples: 0)\n", "1:27: `samples` is a whole number of at least 1, not 0"),
+    ("say prob(d6 > 3, tries: 5)\n", "1:25: `prob` has no option `tries`"),
+    ("say dist(d6, d8)\n", "1:5: `dist` takes 1 argument, not 2"),
+])
+def test_errors_in_scripts(tmp_path, source, message):
+    (tmp_path / "bad.mech").write_text(source)
+    ran = mech("run", "bad.mech", cwd=tmp_path)
+    assert ran.code == 1
+    assert ran.err.splitlines()[0] == f"bad.mech:{message}"
+    assert "Traceback" not in ran.err
