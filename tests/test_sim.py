@@ -131,15 +131,16 @@ def test_another_executor_gives_the_same_numbers():
 
 # ---- Ctrl-C ----
 
-def _children(pid: int) -> list[int]:
+def _children(pid: int) -> list[float]:
+    """The CPU seconds each child process of `pid` has used so far."""
     children = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[1]) == pid:
-            children.append(int(stat.parent.name))
+        if int(fields[1]) == pid:  # fields 4, 14 and 15 of proc(5): parent, user and system time
+            children.append((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
     return children
 
 
@@ -149,10 +150,11 @@ def test_ctrl_c_reports_the_runs_finished_so_far_marked_partial():
     process = subprocess.Popen([MECH, "sim", str(AMBUSH), "-n", str(n), "--seed", "5", "--jobs", "2", "--json"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        give_up = time.monotonic() + 60
-        while len(_children(process.pid)) < 2 and process.poll() is None and time.monotonic() < give_up:
-            time.sleep(0.02)  # until the workers are fighting
-        time.sleep(1.5)       # a few chunks of runs
+        # Until the workers have fought a few chunks: measured in their CPU time, not the clock's, so
+        # a busy machine only makes the test slower (a chunk takes well under a CPU second).
+        give_up = time.monotonic() + 120
+        while sum(_children(process.pid)) < 2.5 and process.poll() is None and time.monotonic() < give_up:
+            time.sleep(0.05)
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=60)
     finally:

@@ -37,13 +37,14 @@ STDLIB = Path(__file__).resolve().parent.parent / "stdlib"
 class Run(Evaluation):
     """One run of a script: the evaluation's dice, plus its scopes, counters, log and modules."""
 
-    __slots__ = ("scope", "depth", "log", "modules", "encounter", "result")
+    __slots__ = ("scope", "depth", "log", "quiet", "modules", "encounter", "result")
 
-    def __init__(self, source: FaceSource, limits: Limits):
+    def __init__(self, source: FaceSource, limits: Limits, quiet: bool = False):
         super().__init__(source, limits)
         self.scope: Scope | None = None
         self.depth = 0
         self.log: list[str] = []
+        self.quiet = quiet  # nobody reads the log (a batch): `say` works out its parts, not its text
         self.modules: dict[str, Module] = {}
         self.encounter: Encounter | None = None  # the script's, once its declaration has run
         self.result: dict | None = None          # the encounter's, once fought
@@ -298,13 +299,23 @@ class ScriptCompiler(Compiler):
 
     def compile_Say(self, node: ast.Say):
         value, span = self.compile(node.value), node.span
+        # A quiet run still evaluates what the text shows, for the same dice, calls and errors.
+        parts = [self.compile(part) for part in node.value.parts if type(part) is not str] \
+            if type(node.value) is ast.String else [value]
 
         def say(ev):
             ev.step(span)
             if len(ev.log) >= ev.limits.output_lines:
                 raise limit_error("output_lines", f"the script said more than {ev.limits.output_lines} lines",
                                   ev.limits.output_lines, span)
-            ev.log.append(_show(ev, value(ev), span))
+            if not ev.quiet:
+                ev.log.append(_show(ev, value(ev), span))
+                return
+            for part in parts:
+                shown = part(ev)
+                if type(shown) is Pool:  # shown as it rolls, as _show does
+                    ev.roll_pool(shown)
+            ev.log.append("")
         return say
 
     def compile_Return(self, node: ast.Return):
@@ -953,8 +964,9 @@ class Script:
         self.code, self.filename, self.source_text, self.limits = code, filename, source_text, limits
         self.folder = folder  # where its `use` looks first
 
-    def run(self, source: FaceSource) -> Run:
-        ev = Run(source, self.limits)
+    def run(self, source: FaceSource, quiet: bool = False) -> Run:
+        """One run; a `quiet` one keeps no text of what the script says (its log holds empty lines)."""
+        ev = Run(source, self.limits, quiet)
         ev.scope = Scope(None)
         try:
             self.code(ev)

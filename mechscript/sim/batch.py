@@ -67,7 +67,7 @@ class NothingToSimulate(MechError):
 
 def fight_once(script: Script, seed: int):
     """One run: (winner, rounds, {name: (standing, {numeric state})}), the encounter's name, its sides."""
-    ev = script.run(RandomFaces(seed))
+    ev = script.run(RandomFaces(seed), quiet=True)
     if ev.result is None:
         raise NothingToSimulate()
     encounter = ev.encounter
