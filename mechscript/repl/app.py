@@ -4,7 +4,8 @@ multi-line entries and bracket matching, and a bottom toolbar with the seed and 
 from __future__ import annotations
 
 from prompt_toolkit import PromptSession, print_formatted_text
-from prompt_toolkit.filters import is_done
+from prompt_toolkit.enums import DEFAULT_BUFFER
+from prompt_toolkit.filters import has_focus, is_done
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.history import History
 from prompt_toolkit.input import Input
@@ -73,8 +74,9 @@ def _continuation(width: int, line_number: int, wrap_count: int) -> str:
 
 def _key_bindings() -> KeyBindings:
     bindings = KeyBindings()
+    editing = has_focus(DEFAULT_BUFFER)  # not while searching the history (Ctrl-R)
 
-    @bindings.add("enter")
+    @bindings.add("enter", filter=editing)
     def _enter(event):
         """Enter runs the entry, unless a bracket is still open: then the entry goes on, indented.
         With the completion menu open, it only takes the completion chosen."""
@@ -88,13 +90,13 @@ def _key_bindings() -> KeyBindings:
         else:
             buffer.validate_and_handle()
 
-    @bindings.add("escape", "enter")
+    @bindings.add("escape", "enter", filter=editing)
     def _newline(event):
         """Alt-Enter: a new line, whatever is open."""
         event.current_buffer.insert_text("\n")
 
     for closing in ")]}":
-        @bindings.add(closing)
+        @bindings.add(closing, filter=editing)
         def _close(event):
             """A closing bracket on a line of its own goes back one indent."""
             buffer = event.current_buffer
