@@ -763,3 +763,99 @@ def test_a_trait_out_of_range_is_a_clear_error(tmp_path):
     ran = mech_forked(["run", str(path), "--seed", "1"], tmp_path)
     assert ran.code == 1 and "Traceback" not in ran.err
     assert ran.err.startswith(f"{path}:2:") and "mind" in ran.err and "^" in ran.err
+
+
+# ---- more of the rules: transformation, operators, Mind skills, repairs ----
+
+def test_transforming_puts_map_on_the_round_unless_quickchange_a10(tmp_path):
+    plans = ('if c == Trooper { return plan("none", []) }\n'
+             'return plan("advantage", [act("transform", none), act("Brawl", Trooper)])')
+    plain = "character Racer is RoboMAC { transforming true  skill Brawl }"
+    quick = "character Racer is RoboMAC { transforming true  skill Brawl  system Quickchange }"
+    log = run(tmp_path, duel(plain, TROOPER, plans), [4, 4])["log"]
+    assert "  Advantage: Racer transforms: MAP on his other actions this round (L1440-1442)" in log
+    assert "  Advantage: Racer uses Brawl on Trooper, Difficult +1 (MAP) = Tasking: 2d8 [4 4] = 8: failure" in log
+    log = run(tmp_path, duel(quick, TROOPER, plans), [4, 4])["log"]
+    assert "  Advantage: Racer uses Brawl on Trooper, Difficult: 2d8 [4 4] = 8: failure" in log
+    log = run(tmp_path, duel(plain, TROOPER, plans, 'transform_cost: "action"'), [])["log"]
+    assert "  Advantage: Racer transforms: it takes his round (L850-851)" in log
+    assert not any("uses Brawl" in line for line in log)
+
+
+def test_a_tailgunner_attacks_once_without_map(tmp_path):
+    # L816-817: a RoboMAC's Tailgunner gives one extra attack a round without MAP
+    plans = ('if c == Trooper { return plan("none", []) }\nlet gun = act("Blast", Trooper)\ngun.operator = "tailgunner"\n'
+             'return plan("advantage", [act("Brawl", Trooper), gun])')
+    gunner = "character Hauler is RoboMAC { skill Brawl  skill Blast  system Tailgunner }"
+    log = run(tmp_path, duel(gunner, TROOPER, plans), [4, 4, 4, 4])["log"]
+    assert "  Advantage: Hauler uses Brawl on Trooper, Difficult: 2d8 [4 4] = 8: failure" in log
+    assert "  Advantage: Hauler uses Blast on Trooper, Difficult: 2d8 [4 4] = 8: failure" in log
+
+
+def test_scramble_rally_and_charisma(tmp_path):
+    # L733-753: Scramble is Tasking (the target loses his next action) or Limit (out of combat), once per
+    # foe; against Mind -1 - bonus, against a Piloted Robo +1 degree; Charisma: foes -2 for d8 rounds
+    mind = 'character Patriarch is RoboMAC { mind 1  skill Scramble  skill Charisma  skill Rally }'
+    foe = 'character Roughhouse is RoboMAC { mind 0  brawn 0 }'
+    plans = ('if c == Roughhouse { return plan("none", []) }\n'
+             'if enc.round == 1 { return plan("advantage", [act("Scramble", Roughhouse)]) }\n'
+             'if enc.round == 2 { return plan("advantage", [act("Scramble", Roughhouse)]) }\n'
+             'return plan("advantage", [act("Charisma", Roughhouse)])')
+    log = run(tmp_path, duel(mind, foe, plans, until="round > 3"), [6, 7, 3, 5])["log"]
+    assert "  Advantage: Patriarch tries to Scramble Roughhouse (Tasking), Tasking: 2d8 [6 7] -1 (Mind target) = 12: success" in log
+    assert "    Roughhouse loses his next action" in log
+    assert "  Roughhouse loses this round's actions (Scrambled by Patriarch)" in log
+    assert "  Advantage: Patriarch has already tried Scramble on Roughhouse (L742)" in log
+    assert "  Advantage: Patriarch uses Charisma, Difficult: 2d8 [3 5] = 8: failure" in log
+    # declared at Limit, against a Piloted Robo (+1: beyond Limit, impossible) and a plain RoboMAC
+    plans = ('if c != Patriarch { return plan("none", []) }\nlet out = act("Scramble", Roughhouse)\nout.declared = "limit"\n'
+             'if enc.round == 1 { return plan("advantage", [out]) }\n'
+             'let charm = act("Charisma", Roughhouse)\nreturn plan("advantage", [charm])')
+    log = run(tmp_path, duel(mind, 'character Roughhouse is RoboMAC { brawn 0 }', plans, until="round > 2"),
+              [8, 7, 5, 5, 3])["log"]
+    assert "  Advantage: Patriarch tries to Scramble Roughhouse (Limit), Limit: 2d8 [8 7] = 15: success" in log
+    assert "    Roughhouse is Scrambled, out of combat" in log
+    piloted = 'character Pilot1 is Pilot { reflexes 0 }\ncharacter Roughhouse is Robo { brawn 0  pilot Pilot1 }'
+    log = run(tmp_path, duel(mind, piloted, plans, until="round > 1"), [])["log"]
+    assert "  Advantage: Patriarch tries to Scramble Roughhouse (Limit), Limit +1 (Piloted) = Impossible: harder than Limit, impossible (L1215-1216)" in log
+
+
+def test_rally_and_charisma_cancel_each_other(tmp_path):
+    # L747-753: Charisma puts the foes at -2 for d8 rounds, once a combat; the foes' Rally then cures
+    # it instead of its own effect
+    spartacus = "character Spartacus is RoboMAC { mind 3  skill Rally }"
+    antiochus = "character Antiochus is RoboMAC { npc true  mind 0  skill Charisma }"
+    plans = ('if c == Antiochus { return plan("npc", [act("Charisma", Spartacus)]) }\n'
+             'if enc.round == 2 { return plan("advantage", [act("Rally", none)]) }\nreturn plan("none", [])')
+    log = run(tmp_path, duel(spartacus, antiochus, plans, until="round > 3"), [5, 5, 6, 6, 6])["log"]
+    assert "    Antiochus's foes are -2 on all rolls for 6 rounds" in log
+    assert "  Advantage: Spartacus uses Rally, Difficult: 2d8 [6 6] -2 (Charisma) = 10: success" in log
+    assert "    it ends the other side's Charisma" in log
+    assert "  NPC: Antiochus has had his Charisma this combat (L745, L748)" in log
+
+
+def test_autorepair_and_recovery(tmp_path):
+    # L782-785: Autorepair, Difficult, once per combat, a combined d8 of Metal and Structure (A25:
+    # Structure first); L1593-1613 recovery after the fight
+    body = ('character Gigantic is RoboMAC { brawn 0  armored 0  metal 1  structure 2  system Autorepair }\n'
+            'let r = autorepair(Gigantic, act("autorepair", none), "responsive", false, now)\n'
+            'say "repaired: {wounds_line(Gigantic)}"\n'
+            'let again = autorepair(Gigantic, act("autorepair", none), "responsive", false, now)\n'
+            'say "minor: {recover(Gigantic, \\"minor\\")}"\nsay "scene: {recover(Gigantic, \\"scene\\")}"\n'
+            'character Johnny is Pilot { guts 0  reflexes 0  flesh 0  bone 0 }\n'
+            'say "rest: {recover(Johnny, \\"rest\\")} {recover(Johnny, \\"care\\")}"\n'
+            'character Trooper is Npc { chart "Commando" }\nsay "bruise: {Trooper.bruise}"\n')
+    got = said(tmp_path, body, [5, 5, 6, 8])
+    assert got["repaired"] == "wounds (3/6/4) Wrecked 2"          # d8 = 6: 4 Structure first, then 2 Metal
+    assert got["minor"] == "wounds (5/6/4) Wrecked 2"             # d8 = 8 Metal, capped at 5 (L1596-1598)
+    assert got["scene"] == "wounds (5/6/4) Wrecked 2"
+    assert got["rest"] == "wounds (1/0) wounds (1/1)"
+    assert got["bruise"] == "7"                                    # L538-540: 2 per Flesh, 3 per Bone
+
+
+def test_a_location_table_is_colour_only(tmp_path):
+    body = ('table spots { 1 => "left arm", else => "torso" }\nfn robomacs.location_hit(c) = spots[d8]\n'
+            'character Thresher is RoboMAC { brawn 0  armored 0 }\nwound(Thresher, "structure", now, "t")\n'
+            'say "left: {Thresher.structure}"\n')
+    log = run(tmp_path, "use robomacs\nlet now = {round: 1}\n" + body, [1])["log"]
+    assert "    (location: left arm)" in log and "left: 5" in log
