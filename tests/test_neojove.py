@@ -540,3 +540,141 @@ def test_hot_blooded_pluck_full_dodge_and_limit_break(tmp_path):
         "    solid 6, shield 1 -> 5, armor 2 -> 3: Pike Durability 4 of 10",
         "      critical roll 1 1 = 2 vs 15: no critical",
     ]
+
+
+def test_charge_time_then_cooldown(tmp_path):
+    # L645: Charge Time 1: turn 1 charges, turn 2 fires (P13); L647: Cooldown 1: not in turn 3; turn 4
+    # charges again. 5+5 = 10 + 6 + 2 = 18 against 6: Glancing 5, armor 2 -> 3.
+    cannon = '    weapon Cannon { type "kinetic" glance 5 range "Close" charge 1 cooldown 1 crit 20 }\n'
+    turn = [6, 4, 3, 2]
+    ran = run(tmp_path, duel(cannon, until="round > 4"), turn + turn + [5, 5, 1, 1] + turn + turn)
+    fired = [line for line in ran["log"] if line.startswith("  Lance") or line.startswith("Turn")]
+    assert fired == [
+        "Turn 1", "  Lance charges its Cannon (1 of 1, L645)",
+        "Turn 2", "  Lance fires Cannon at Pike (Close): 2d10 5 5 = 10 + 6 + 2 positioning = 18 vs Kinetic Defense 6: "
+                  "hit by 12, glance",
+        "Turn 3", "  Lance has no weapon that can fire",
+        "Turn 4", "  Lance charges its Cannon (1 of 1, L645)",
+    ]
+
+
+def test_charge_rules(tmp_path):
+    # P13: a charged weapon fires from the turn after its last charging turn; a Continuous one only then
+    script = ('use neojove\n'
+              'let w = {charge: 2, charged: 2, charged_turn: 3, continuous: false}\n'
+              'let c = {charge: 2, charged: 2, charged_turn: 3, continuous: true}\n'
+              'say "{needs_charge(w, 3)} {needs_charge(w, 4)} {needs_charge(w, 6)} {needs_charge(c, 4)} {needs_charge(c, 5)}"\n'
+              'w.charged = 1\nsay needs_charge(w, 4)\n')
+    assert run(tmp_path, script)["log"] == ["true false false false true", "true"]
+
+
+def test_a_sacrificial_parry_puts_a_weapon_in_the_way(tmp_path):
+    # L485: Easy Wits (2 x 3 = 6) + 5+5 = 16 against 15: the Buckler (space 4) takes the Solid 6 with
+    # Armor 0: 6 of 4 is destroyed (100% or more, not more than 150%, L503-505); Pike is untouched.
+    rifle = '    weapon Rifle { type "kinetic" attack 1 glance 4 solid 6 solid_at 4 range "Close" attack_penalty 1 crit 15 }\n'
+    buckler = '    weapon Buckler { type "melee" glance 1 range "Brawl" space 4 }\n'
+    rules = "fn neojove.sacrifices(def, att, w) = true\n"
+    ran = run(tmp_path, duel(rifle, buckler, rules=rules), [6, 4, 3, 2, 7, 5, 5, 5, 1, 1])
+    assert ran["log"][4:] == [
+        "  Lance fires Rifle at Pike (Close): 2d10 7 5 = 12 + 7 + 2 positioning - 2 range = 19 vs Kinetic Defense 6: "
+        "hit by 13, solid",
+        "    Pike throws its Buckler in the way: Easy Wits 10 = 16 vs 15: it takes the strike (L485)",
+        "    solid 6, armor 0 -> 6 to its Buckler: 6 of 4, destroyed",
+        "      critical roll 1 1 = 2 vs 15: no critical",
+        "  Pike has no weapon that can fire",
+    ]
+    assert ran["result"]["characters"]["Pike"]["durability_left"] == 10
+
+
+def test_an_alpha_strike_fires_everything_and_drops_defenses_a_quarter(tmp_path):
+    # L108: Ann (No Such Thing As Overkill) fires both weapons at Pike, the second crowded out by 2
+    # (P10: each weapon counts); until her next activation her defenses are floor(6 x 3/4) = 4 (P37).
+    crew = CREW.replace("piloting 1  gunnery 2 }\n", 'piloting 1  gunnery 2  traits ["overkill"] }\n', 1)
+    guns = ('    weapon Rifle { type "kinetic" attack 1 glance 4 range "Close" crit 20 }\n'
+            '    weapon Carbine { type "kinetic" glance 3 range "Close" crit 20 }\n')
+    rules = "fn neojove.alpha_strikes(u, enc) = true\n"
+    ran = run(tmp_path, duel(guns, guns, crew=crew, rules=rules), [6, 4, 3, 2, 5, 5, 1, 1, 5, 5, 1, 1, 1, 1, 1, 1])
+    assert ran["log"][4:] == [
+        "  Lance: Alpha Strike (L108), defenses -25% until its next activation",
+        "  Lance fires Rifle at Pike (Close): 2d10 5 5 = 10 + 7 + 2 positioning = 19 vs Kinetic Defense 6: hit by 13, glance",
+        "    glance 4, armor 2 -> 2: Pike Durability 8 of 10",
+        "      critical roll 1 1 = 2 vs 20: no critical",
+        "  Lance fires Carbine at Pike (Close): 2d10 5 5 = 10 + 6 + 2 positioning - 2 crowding = 16 vs Kinetic Defense 6: "
+        "hit by 10, glance",
+        "    glance 3, armor 2 -> 1: Pike Durability 7 of 10",
+        "      critical roll 1 1 = 2 vs 20: no critical",
+        "  Pike fires Rifle at Lance (Close): 2d10 1 1 = 2 + 7 - 2 positioning = 7 vs Kinetic Defense 4: hit by 3, glance",
+        "    glance 4, armor 2 -> 2: Lance Durability 8 of 10",
+        "      critical roll 1 1 = 2 vs 20: no critical",
+    ]
+
+
+# ---- pilots: genotypes, traits, character points ----
+
+PILOTS = """use neojove
+character Rin is Pilot { genotype "ishtar" physique 3 wits 3 intellect 2 clarity 2 perception 3 charisma 3
+    piloting 2 gunnery 2 melee 2 electronic_warfare 1 pluck 1 traits ["hot_blooded"] pluck_conditions ["second_wind"] }
+character Odd is Pilot { genotype "outlier" physique 3 wits 3 intellect 3 clarity 3 perception 3 charisma 3
+    picks ["aleph", "wits"] }
+character Alf is Pilot { genotype "alpha" picks ["physique", "wits", "clarity", "charisma"] }
+character Vet is Pilot { traits ["veteran"] veteran_choice "leadership" aleph 2 piloting 1 }
+character Cyber is Pilot { traits ["cyber_newtype", "rival"] }
+character Quirky is Pilot { quirks 3 pluck_conditions ["heavy_sleeper", "mama_bear", "crusader"] extra_slots 2 }
+say "Rin: {Rin.eff} {Rin.pluck_max} {cp_spent(Rin)}"
+say "Odd: {Odd.eff.physique} {Odd.eff.wits} {Odd.eff.aleph} {Odd.slots}"
+say "Alf: {Alf.eff} {Alf.pluck_max}"
+say "Vet: {Vet.sk.piloting} {Vet.sk.gunnery} {Vet.sk.leadership} {Vet.eff.aleph} {cp_spent(Vet)}"
+say "Cyber: {Cyber.eff.aleph} {has_ability(Cyber, cyber_flash)} {ability_cost(Cyber, cyber_flash)} {cp_spent(Cyber)}"
+say "Quirky: {cp_spent(Quirky)}"
+"""
+
+
+def test_genotypes_traits_and_character_points(tmp_path):
+    log = run(tmp_path, PILOTS.replace("{has_ability(Cyber, cyber_flash)} {ability_cost(Cyber, cyber_flash)}",
+                                       "{has_ability(Cyber, flash)} {ability_cost(Cyber, flash)}")
+              .replace("say \"Rin", 'let flash = "newtype_flash"\nsay "Rin'))["log"]
+    assert log == [
+        # L387-389: Ishtar +1 Phy, Wits, Int, Per, +2 Cha, Pluck 1 (+1 bought); the duel example's 45 CP
+        "Rin: {physique: 4, wits: 4, intellect: 3, clarity: 2, perception: 4, charisma: 5, aleph: 0} 2 45",
+        # L331-333: Outlier +3 Phy, +1 the rest, and its two picks (Aleph allowed)
+        "Odd: 6 5 1 1",
+        # L369: Alpha, four different Core +1s, Pluck 2
+        "Alf: {physique: 2, wits: 2, intellect: 1, clarity: 2, perception: 1, charisma: 2, aleph: 0} 2",
+        # L80, P28: Veteran +1 Pilot and +1 Leadership here; -1 effective Aleph; CP: 8 + 6 core + 3 Aleph + 1 Pilot
+        "Vet: 2 0 1 1 18",
+        # L100: Cyber Newtype counts as Aleph 4 and has Newtype Flash free; P29: its cost 0, Rival refunds 5
+        "Cyber: 4 true 0 1",
+        # L144: 3 quirks return 2; L148: two more conditions cost 10; L183: 2 extra slots cost 3
+        "Quirky: 17",
+    ]
+
+
+@pytest.mark.parametrize("entries, message", [
+    ('genotype "outlier" physique 3 wits 3 intellect 3 clarity 3 perception 3 charisma 3 picks ["physique", "wits"]',
+     "genotype outlier: the two +1s go to non-Physique attributes (L331), not physique"),
+    ('genotype "alpha" picks ["wits", "wits", "clarity", "charisma"]', "the +1s go to different attributes (P31), wits twice"),
+    ('genotype "high_transhuman" physique 2', "genotype high_transhuman needs physique of at least 3 bought"),
+    ('genotype "atlas" physique 2', "genotype atlas needs physique of at least 3 bought (L377-399), not 2"),
+    ('traits ["hot_bloded"]', 'no trait "hot_bloded": the traits are veteran, hot_blooded'),
+    ('genotype "martian"', '`genotype` of Pilot is one of'),
+])
+def test_a_pilot_sheet_that_breaks_the_rules_is_one_clear_error(tmp_path, entries, message):
+    err = run(tmp_path, f"use neojove\ncharacter P is Pilot {{ {entries} }}\n", code=1)
+    assert message in err and "Traceback" not in err
+    assert err.count("\n") <= 4 and ":" in err.splitlines()[0]
+
+
+@pytest.mark.parametrize("unit, message", [
+    ("vital_protection 10", "a unit with vital_protection needs a vital_multiplier: the text gives none (L687, P23)"),
+    ('controls ["trace", "synaptic"]', "a Trace system is incompatible with a Synaptic one (L725)"),
+    ('controls ["holotank"]', 'no control system "holotank"'),
+])
+def test_a_unit_that_breaks_the_rules_is_one_clear_error(tmp_path, unit, message):
+    err = run(tmp_path, f"use neojove\ncharacter P is Pilot {{ }}\ncharacter U is Unit {{ pilot P durability 5 {unit} }}\n",
+              code=1)
+    assert message in err and "Traceback" not in err
+
+
+def test_an_option_outside_its_choices_is_an_error_at_the_setting(tmp_path):
+    err = run(tmp_path, skirmish('positioning_mode: "both"'), code=1)
+    assert err.splitlines()[0].endswith('`positioning_mode` is one of "attack_only", "attack_and_defense", not "both"')
