@@ -859,3 +859,26 @@ def test_a_location_table_is_colour_only(tmp_path):
             'say "left: {Thresher.structure}"\n')
     log = run(tmp_path, "use robomacs\nlet now = {round: 1}\n" + body, [1])["log"]
     assert "    (location: left arm)" in log and "left: 5" in log
+
+
+# ---- docs/robomacs.md stays true ----
+
+DOC = ROOT / "docs" / "robomacs.md"
+
+
+def test_the_docs_characters_check_and_their_transcript_is_the_samples(tmp_path, sample):
+    text = DOC.read_text()
+    first = re.search(r"```mech\n(.*?)```", text, re.S)[1]
+    (tmp_path / "doc.mech").write_text(first)
+    ran = mech_forked(["check", "doc.mech"], tmp_path)
+    assert ran.code == 0, ran.err
+    transcript = re.search(r"```console\n\$ mech run [^\n]*\n(.*?)```", text, re.S)[1].splitlines()
+    log = sample["log"]
+    start = log.index(transcript[0])
+    assert log[start:start + len(transcript)] == transcript
+
+
+def test_the_docs_list_every_option(tmp_path):
+    got = said(tmp_path, 'let names = []\nsay "options: {robomacs.choices}"\n')
+    for name in re.findall(r"(\w+): \[", got["options"]):
+        assert f"`{name}`" in DOC.read_text(), name
