@@ -5,9 +5,10 @@ probabilities are ``fractions.Fraction`` and sum to exactly 1.  Every function
 here is pure: it returns a new dict (with keys in ascending order) and never
 mutates its arguments.  Outcomes with probability 0 are never stored.
 
-This is the seed of an exact-odds engine; it is also the reference that the
-statistical tests compare sampled rolls against, so it favours being obviously
-correct over being clever.
+The exact-odds engine of `mech prob` is distribution.py. This module stays the
+small reference that tests compare sampled rolls (and distribution.py) against:
+a different programme (Fractions throughout, the tail lumped onto one value),
+so it favours being obviously correct over being clever.
 """
 
 from __future__ import annotations

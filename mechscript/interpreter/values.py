@@ -133,7 +133,7 @@ def type_name(value) -> str:
         return "a roll"
     if kind is Character:
         return f"{value.name} (a {value.kind.name})"
-    return _TYPE_NAMES.get(kind, "a value")
+    return _TYPE_NAMES.get(kind) or getattr(kind, "TYPE_NAME", "a value")  # a distribution names itself (odds.py)
 
 
 _TYPE_NAMES = {
