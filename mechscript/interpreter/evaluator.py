@@ -235,6 +235,12 @@ class Compiler:
         args = [self.compile(arg) for arg in node.args]
         options = {key: self.compile(value) for key, value in node.kwargs.items()}
         impl = builtin.impl
+        if not options and len(args) == 1:  # the usual call, without comprehensions (a call each)
+            first, = args
+            return lambda ev: impl(ev, [first(ev)], {}, node)
+        if not options and len(args) == 2:
+            first, second = args
+            return lambda ev: impl(ev, [first(ev), second(ev)], {}, node)
         return lambda ev: impl(ev, [arg(ev) for arg in args], {k: v(ev) for k, v in options.items()}, node)
 
     def compile_Dice(self, node: ast.Dice):

@@ -396,11 +396,14 @@ class ScriptCompiler(Compiler):
                                 hint="for i in range(1, 6) { ... } counts 1 to 6")
             saved = ev.scope
             loop_scope = ev.scope = Scope(saved)
-            rounds = 0
+            variables, rounds = loop_scope.vars, 0
             try:
                 for item in list(items):
-                    rounds = _loop_round(ev, rounds, span)
-                    loop_scope.vars[name] = item
+                    rounds += 1
+                    ev.steps += 1
+                    if rounds > ev.limits.loop_iterations or ev.steps > ev.step_limit:
+                        _loop_round(ev, rounds - 1, span)  # raises the limit's error
+                    variables[name] = item
                     returned = body(ev)
                     if returned is not None:
                         return returned
@@ -599,12 +602,20 @@ class ScriptCompiler(Compiler):
         args = [self.compile(arg) for arg in node.args]
         span, callee_span = node.span, callee.span
 
-        def call(ev):
+        def callee_of(ev) -> Function:
             function = function_code(ev)
             if type(function) is not Function:
                 raise MechError(f"only functions can be called, and this is {type_name(function)}", callee_span)
-            return call_function(ev, function, [arg(ev) for arg in args], span)
-        return call
+            return function
+
+        # The usual numbers of arguments spelled out: a list comprehension costs a call of its own.
+        if len(args) == 1:
+            first, = args
+            return lambda ev: call_function(ev, callee_of(ev), [first(ev)], span)
+        if len(args) == 2:
+            first, second = args
+            return lambda ev: call_function(ev, callee_of(ev), [first(ev), second(ev)], span)
+        return lambda ev: call_function(ev, callee_of(ev), [arg(ev) for arg in args], span)
 
     def _check_arity(self, name: str, binding: Binding, node: ast.Call) -> None:
         if binding.kind == "fn" and len(binding.params) != len(node.args):
