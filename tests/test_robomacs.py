@@ -204,7 +204,7 @@ def test_multiple_attempt_bonus_and_intentional_overkill(tmp_path):
     body = ('character Quick is RoboMAC { mind 1  fast 3 }\ncharacter Slow is RoboMAC { mind 0 }\n'
             'character Both is RoboMAC { mind 2  fast 2 }\n'
             # E19 (L1254-1258): Mind +1 and Fast +3: Mind and Fast at +1 gives 2, Fast Only at +3 gives 3
-            'say "E19: {mab_rolls(Quick)} {mab_rolls(Slow)} {mab_rolls(Both)}"\n'
+            'say "E19: {mab_rolls(Quick, 1)} {mab_rolls(Slow, 1)} {mab_rolls(Both, 1)}"\n'
             'say "best: {attempt(\\"difficult\\", [], [], 3, false).text}"\n'
             # L1371-1385: a success becomes an Overkill; a Mixed and a Failure become Mishaps
             'say "declared: {attempt(\\"difficult\\", [], [], 1, true).band} {attempt(\\"difficult\\", [], [], 1, true).band} '
@@ -249,7 +249,7 @@ def test_character_numbers(tmp_path):
         'say "E34: {w(TMAC)} {rank(TMAC)}"\n'
         'say "E35: {w(TMAC2)} {rank(TMAC2)}"\n'
         'character Armored3 is RoboMAC { armored 3  fast 0 }\ncharacter Fast3 is RoboMAC { armored 0  fast 3 }\n'
-        'say "E20: {defensive_mod(Armored3)} {defensive_mod(Fast3)} {defensive_mod(Thresher)}"\n'
+        'say "E20: {defensive_mod(Armored3, 1)} {defensive_mod(Fast3, 1)} {defensive_mod(Thresher, 1)}"\n'
         'character Rammer is RoboMAC { skill Brawl { bonus 2 }  skill MACJitsu { bonus 1 }  skill "Stunt Driver" { bonus 3 } }\n'
         'say "E22: {ram_bonus(Rammer)}"\n'
         'robomacs.rank_rounding = "round"\nsay "round: {rank(WR)}"\n')
@@ -882,3 +882,37 @@ def test_the_docs_list_every_option(tmp_path):
     got = said(tmp_path, 'let names = []\nsay "options: {robomacs.choices}"\n')
     for name in re.findall(r"(\w+): \[", got["options"]):
         assert f"`{name}`" in DOC.read_text(), name
+
+
+def test_overflow_at_the_last_wound_is_an_option_a06(tmp_path):
+    body = ('character Thresher is RoboMAC { brawn 0  armored 0  metal 1 }\ncharacter Other is RoboMAC { brawn 0  armored 0  metal 1 }\n'
+            'wound(Thresher, "metal", now, "t")\nrobomacs.overflow_at = "last"\nwound(Other, "metal", now, "t")\n'
+            'say "A06: {Thresher.status} {Other.status}"\n')
+    assert said(tmp_path, body)["A06"] == "active recalled"
+
+
+def test_a_ram_in_a_fight_and_the_obliterating_shot(tmp_path):
+    # L1762-1764: rams on Advantage only; L673-674: an Obliterating Shot needs his own Megaweapon, does
+    # Wrecked, and a Metal to the user (L671-672)
+    racer = ('character Racer is RoboMAC { transforming true  weapons 0  skill "Stunt Driver" { bonus 1 }  '
+             'skill "Obliterating Shot"  system Megaweapon }')
+    plans = ('if c == Trooper { return plan("none", []) }\n'
+             'if enc.round == 1 {\n let r = act("ram", Trooper)\n r.ram = "sideswipe"\n return plan("advantage", [r]) }\n'
+             'if enc.round == 2 {\n let found = act("Obliterating Shot", Trooper)\n found.weapon = "a found cannon"\n'
+             ' return plan("advantage", [found]) }\n'
+             'return plan("advantage", [act("Obliterating Shot", Trooper)])')
+    log = run(tmp_path, duel(racer, TROOPER, plans, until="round > 3"), [4, 4, 8, 8])["log"]
+    assert "  Advantage: Racer rams Trooper (sideswipe), Routine: 2d8 [4 4] +1 (ram) = 9: success" in log
+    assert "    Metal to Trooper, Bone to Racer" in log
+    assert "  Advantage: Racer cannot use Obliterating Shot on Trooper: Racer must fire his own Megaweapon (L673-674)" in log
+    assert "  Advantage: Racer uses Obliterating Shot on Trooper (Megaweapon), Limit: 2d8 [8 8] = 16: success" in log
+    assert "    the strain does a Metal wound to Racer (L671-672)" in log
+
+
+def test_the_multiple_attempt_bonus_in_a_fight_and_waived(tmp_path):
+    quick = "character Quick is RoboMAC { mind 1  fast 3  skill Brawl }"
+    plans = ('if c == Trooper { return plan("none", []) }\nlet one = act("Brawl", Trooper)\none.waive_mab = enc.round == 2\n'
+             'return plan("advantage", [one])')
+    log = run(tmp_path, duel(quick, TROOPER, plans, "mab: true", until="round > 2"), [1, 1, 2, 2, 3, 3, 5, 4])["log"]
+    assert ("  Advantage: Quick uses Brawl on Trooper, Difficult: best of 2d8 [1 1], 2d8 [2 2], 2d8 [3 3]: 6 = 6: failure") in log
+    assert "  Advantage: Quick uses Brawl on Trooper, Difficult: 2d8 [5 4] = 9: mixed" in log
