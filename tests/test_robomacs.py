@@ -916,3 +916,22 @@ def test_the_multiple_attempt_bonus_in_a_fight_and_waived(tmp_path):
     log = run(tmp_path, duel(quick, TROOPER, plans, "mab: true", until="round > 2"), [1, 1, 2, 2, 3, 3, 5, 4])["log"]
     assert ("  Advantage: Quick uses Brawl on Trooper, Difficult: best of 2d8 [1 1], 2d8 [2 2], 2d8 [3 3]: 6 = 6: failure") in log
     assert "  Advantage: Quick uses Brawl on Trooper, Difficult: 2d8 [5 4] = 9: mixed" in log
+
+
+def test_parries_on_advantage_with_a_shield_and_responsive_limits(tmp_path):
+    # L634-640, L934-938: a Parry on Advantage blocks the foe's next blow; a Shield without Parry is two
+    # degrees harder; A15: Blast does its damage on Advantage only
+    guard = "character Guard is RoboMAC { skill Brawl  skill Parry  skill Blast }"
+    brute = "character Brute is RoboMAC { npc true  skill Brawl }"
+    plans = ('if c == Brute { return plan("npc", [act("Brawl", Guard)]) }\n'
+             'if enc.round == 1 { return plan("advantage", [act("Parry", Brute)]) }\n'
+             'return plan("responsive", [act("Blast", Brute)])')
+    log = run(tmp_path, duel(guard, brute, plans, until="round > 2"), [4, 4, 6, 6, 1, 1])["log"]
+    assert "  Advantage: Guard parries Brute, Routine: 2d8 [4 4] = 8: success" in log      # he has Brawl too
+    assert "    Guard blocks it (Parry)" in log
+    assert "  Responsive: Guard cannot use Blast on Brute: Blast does its damage on Advantage (A15)" in log
+    shielded = "character Guard is RoboMAC { system Shield }"
+    plans = ('if c == Brute { return plan("npc", [act("Brawl", Guard)]) }\nreturn plan("responsive", [act("Parry", Brute)])')
+    log = run(tmp_path, duel(shielded, brute, plans), [5, 5, 6, 6])["log"]
+    assert "  Responsive: Guard parries Brute, Routine +2 (Shield without Parry) = Tasking: 2d8 [6 6] = 12: success" in log
+    assert "    Brute's attack is blocked" in log
