@@ -51,23 +51,25 @@ class _ByteTables(dict):
         return table
 
 
+_TABLES = _ByteTables()  # the same for every source: made once a process, not once a run
+
+
 class RandomFaces:
     """Faces from a seeded MT19937; see the module docstring for the exact method."""
 
-    __slots__ = ("seed", "_random", "_getrandbits", "_tables")
+    __slots__ = ("seed", "_random", "_getrandbits")
 
     def __init__(self, seed: int):
         self.seed = seed
         self._random = random.Random(seed)
         self._getrandbits = self._random.getrandbits
-        self._tables = _ByteTables()
 
     def roll(self, n: int, die: Die) -> Sequence[int | Fraction]:
         if type(die) is not int:
             return [die[i - 1] for i in self.roll(n, len(die))]
         if die > 255:
             return [self._large(die) for _ in range(n)]
-        table = self._tables[die]
+        table = _TABLES[die]
         # One C-level draw for all n dice: bytes -> faces, rejected bytes removed.
         k = n + (n >> 2) + 2
         faces = self._getrandbits(k << 3).to_bytes(k, "little").translate(table)
