@@ -58,12 +58,21 @@ class ProbResult:
         return Fraction(self.dist.weights.get(True, 0), self.dist.denom) if self.comparison else None
 
     @property
-    def mean(self) -> Fraction:
+    def numeric(self) -> bool:
+        """Numbers or true/false (not the strings of a table's entries): they have a mean."""
+        return not any(type(x) is str for x in self.dist.weights)
+
+    @property
+    def mean(self) -> Fraction | None:
         """Over the outcomes computed (given that no explosion went past the depth followed)."""
+        if not self.numeric:
+            return None
         return Fraction(sum(x * w for x, w in self.dist.weights.items()), self.dist.mass())
 
     @property
-    def sd(self) -> float:
+    def sd(self) -> float | None:
+        if not self.numeric:
+            return None
         mass = self.dist.mass()
         square = Fraction(sum(x * x * w for x, w in self.dist.weights.items()), mass)
         return math.sqrt(square - self.mean ** 2)
@@ -72,7 +81,7 @@ class ProbResult:
         denom = self.dist.denom
         data = {"expr": self.expr, "exact": self.exact,
                 "distribution": [[to_json(x), w / denom] for x, w in self._items()],
-                "mean": float(self.mean), "sd": self.sd, "truncated": float(self.truncated),
+                "mean": float(self.mean) if self.numeric else None, "sd": self.sd, "truncated": float(self.truncated),
                 "bound": float(BOUND), "estimated": self.samples is not None}
         if self.comparison:
             data["probability"] = float(self.probability)
@@ -183,7 +192,8 @@ def _table_text(result: ProbResult) -> list[str]:
         lines.append(f"{text:>{width}}  {_percent(p):>11}  {_percent(at_least):>8}  {_percent(at_most):>8}  "
                      f"{_bar(p, top)}")
     lines += [" " * (width - 8) + line for line in after]
-    lines.append(f"mean {_decimal(result.mean)}, sd {result.sd:.4g}")
+    if result.numeric:
+        lines.append(f"mean {_decimal(result.mean)}, sd {result.sd:.4g}")
     return lines
 
 

@@ -150,9 +150,10 @@ def test_usage_errors():
     assert mech("prob", "2d6", "--samples", "0").code == 2
 
 
-def test_no_traceback_for_a_comparison_of_a_string():
-    ran = mech("prob", '"a" == d6')
-    assert ran.code == 1 and "odds are of numbers or true/false, not a string" in ran.err
+def test_a_string_is_no_number():
+    ran = mech("prob", 'd6 + "a"')
+    assert ran.code == 1 and ran.err.startswith("<expr>:1:6: expected a number here, not a string")
+    assert mechscript.prob('"a" == d6').probability == 0   # as `==` rolls: a string is never a number
 
 
 # ---- in scripts: prob, dist, mean through mech run ----
@@ -199,6 +200,38 @@ def test_prob_dist_and_mean_in_a_script(tmp_path):
     assert mech("run", "odds.mech", "--seed", "1", cwd=tmp_path).out == ran.out  # the same seed, the same words
 
 
+TABLE = """\
+table task_chart {
+    routine:   14 => "overkill", 8 => "success", 7 => "mixed", 2 => "failure", else => "mishap"
+    difficult: 15 => "overkill", 10 => "success", 9 => "mixed", 3 => "failure", else => "mishap"
+}
+let bonus = 1
+let odds = dist(task_chart.difficult[2d8 + bonus])
+say odds
+say prob(task_chart.difficult[2d8 + bonus] == "success")
+let bands = ["low", "middle", "high"]
+say dist(bands[d3 - 1])
+"""
+
+
+def test_a_look_up_with_a_rolled_key(tmp_path):
+    (tmp_path / "chart.mech").write_text(TABLE)
+    ran = mech("run", "chart.mech", cwd=tmp_path)
+    assert ran.code == 0, ran.err
+    # by hand: the 64 ways 2d8 fall, plus 1, on the thresholds of the difficult row
+    bands = {"overkill": 0, "success": 0, "mixed": 0, "failure": 0, "mishap": 0}
+    for a in range(1, 9):
+        for b in range(1, 9):
+            total = a + b + 1
+            band = "overkill" if total >= 15 else "success" if total >= 10 else "mixed" if total >= 9 else \
+                "failure" if total >= 3 else "mishap"
+            bands[band] += 1
+    expected = ", ".join(f"{band}: {mechscript.roll(f'{count}/64').text.split()[-1]}"
+                         for band, count in sorted(bands.items()) if count)
+    assert ran.out.splitlines() == ["{" + expected + "}", mechscript.roll(f"{bands['success']}/64").text.split()[-1],
+                                    "{high: 1/3, low: 1/3, middle: 1/3}"]
+
+
 def test_a_function_of_the_script_is_refused_before_running(tmp_path):
     (tmp_path / "bad.mech").write_text("fn hard(x) = x + 1\nsay \"start\"\nsay prob(2d6 >= hard(4))\n")
     ran = mech("check", "bad.mech", cwd=tmp_path)
@@ -229,10 +262,11 @@ def test_a_script_of_its_own_mean_keeps_it(tmp_path):
 @pytest.mark.parametrize("source,message", [
     ("say prob(2d6)\n", "1:10: `prob` takes a comparison, such as `prob(2d6 >= 8)`"),
     ("say mean(d6 > 3)\n", "1:10: expected a number here, not true/false"),
-    ("let x = [1]\nsay mean(x)\n", "2:10: odds are of numbers or true/false, not a list"),
+    ("let x = [1]\nsay mean(x)\n", "2:10: odds are of numbers, true/false or strings, not a list"),
     ("say prob(d6 > 3, samples: 0)\n", "1:27: `samples` is a whole number of at least 1, not 0"),
     ("say prob(d6 > 3, tries: 5)\n", "1:25: `prob` has no option `tries`"),
     ("say dist(d6, d8)\n", "1:5: `dist` takes 1 argument, not 2"),
+    ("let two = dist(2d6)\nsay two + 1\n", "2:5: expected a number here, not a distribution"),
 ])
 def test_errors_in_scripts(tmp_path, source, message):
     (tmp_path / "bad.mech").write_text(source)

@@ -12,6 +12,7 @@ explosion) is an error with a hint, or is estimated by sampling when asked: `pro
 from __future__ import annotations
 
 import dataclasses
+from collections import defaultdict
 from fractions import Fraction
 
 from ..dice.distribution import SAMPLING_HINT, Dist, Unsupported, Work, add, combine, dice_dist, mix, pool_dist
@@ -55,8 +56,8 @@ class Distribution:
         estimated = f" (estimated from {self.samples} rolls)" if self.samples else ""
         if len(pairs) > 24:
             low, high = format_value(pairs[0][0]), format_value(pairs[-1][0])
-            return f"<a distribution of {len(pairs)} outcomes from {low} to {high}, mean " \
-                   f"{float(dist_mean(self.dist)):.4g}{estimated}>"
+            mean = f", mean {float(dist_mean(self.dist)):.4g}" if type(low) is not str else ""
+            return f"<a distribution of {len(pairs)} outcomes from {low} to {high}{mean}{estimated}>"
         return "{" + ", ".join(f"{format_value(x)}: {_probability_text(p)}" for x, p in pairs) + "}" + estimated
 
 
@@ -249,6 +250,31 @@ class ExactCompiler:
             return roll_pool(pool, explode, ev, work)
         return roll
 
+    def compile_Index(self, node: ast.Index):
+        """A look-up with a rolled key, `task_chart.difficult[2d8 + 1]`: each outcome of the key
+        looked up in the table (or list) read when the call runs."""
+        if _rolls_dice(self.host, node.target):
+            raise Unsupported("a table or list that rolls dice to be made is not computed exactly", node.target.span,
+                              hint=SAMPLING_HINT)
+        target, key, span = self.host.compile(node.target), self.compile(node.key), node.key.span
+
+        def index(ev, work):
+            from .script import _get_index
+            table, keys = target(ev), rolled(key(ev, work), ev, work)
+            work.spend(len(keys.weights), node.span)
+            out: dict = defaultdict(int)
+            for k, w in keys.weights.items():
+                value = _get_index(ev, table, k, span)
+                value = value.total if type(value) in (DiceRoll, KeepRoll) else value
+                if type(value) not in (int, Fraction, bool, str):
+                    raise MechError(f"odds are of numbers, true/false or strings, not {type_name(value)}", node.span)
+                out[value] += w
+            if len({type(x) is str for x in out}) > 1:
+                raise MechError("this look-up gives both strings and numbers, so its outcomes cannot be ordered",
+                                node.span)
+            return Dist(dict(out), keys.denom)
+        return index
+
     def compile_Dice(self, node: ast.Dice):
         limits, span, modifiers = self.host.limits, node.span, node.modifiers
         if len(modifiers) > limits.modifiers:
@@ -303,7 +329,7 @@ _ROUNDING = {"floor": lambda x: x.__floor__(), "ceil": lambda x: x.__ceil__(), "
 def lift(value, span: Span):
     """A value worked out the usual way, as a distribution (or a pool, still unrolled)."""
     kind = type(value)
-    if kind is int or kind is Fraction or kind is bool:
+    if kind is int or kind is Fraction or kind is bool or kind is str:
         return Dist.constant(value)
     if kind is DiceRoll or kind is KeepRoll:
         return Dist.constant(value.total)
@@ -311,7 +337,7 @@ def lift(value, span: Span):
         return value
     if kind is Distribution:
         return value.dist
-    raise MechError(f"odds are of numbers or true/false, not {type_name(value)}", span)
+    raise MechError(f"odds are of numbers, true/false or strings, not {type_name(value)}", span)
 
 
 def roll_pool(pool: Pool, explode: bool, ev, work: Work) -> Dist:
@@ -329,15 +355,17 @@ def rolled(value, ev, work: Work) -> Dist:
 
 
 def numbers(dist: Dist, span: Span) -> Dist:
-    if any(type(x) is bool for x in dist.weights):
-        raise MechError("expected a number here, not true/false", span)
+    for x in dist.weights:
+        if type(x) is bool or type(x) is str:
+            raise MechError(f"expected a number here, not {type_name(x)}", span)
     return dist
 
 
 def truths(dist: Dist, span: Span) -> Dist:
-    if any(type(x) is not bool for x in dist.weights):
-        raise MechError("expected true or false here, not a number", span,
-                        hint="compare to get true or false: `2d6 >= 8`")
+    for x in dist.weights:
+        if type(x) is not bool:
+            raise MechError(f"expected true or false here, not {type_name(x)}", span,
+                            hint="compare to get true or false: `2d6 >= 8`")
     return dist
 
 
@@ -432,8 +460,8 @@ def _sampled(host, name: str, arg: ast.Node, node: ast.Call):
             if type(value) is Pool:
                 value = ev.roll_pool(value)
             value = value.total if type(value) in (DiceRoll, KeepRoll) else value
-            if type(value) not in (int, Fraction, bool):
-                raise MechError(f"odds are of numbers or true/false, not {type_name(value)}", arg.span)
+            if type(value) not in (int, Fraction, bool, str):
+                raise MechError(f"odds are of numbers, true/false or strings, not {type_name(value)}", arg.span)
             counts[value] = counts.get(value, 0) + 1
         return answer(name, Dist(counts, n), n, arg.span)
     return sampled
