@@ -159,6 +159,18 @@ def test_completion_lists_every_name_that_fits():
     assert [line.split()[-2] for line in menu] == ["punch_bonus", "punch_rank"]
 
 
+def test_the_bracket_matching_the_one_just_closed_is_highlighted():
+    terminal, screens = Terminal(), []
+    def look():
+        row = terminal.display().index("mech> max(1, 2)")
+        screens.append(dict(terminal.emulator.buffer[row]))
+    terminal.run(("max(1, 2)", "mech> max(1, 2)"), look, CTRL_C, CTRL_D)
+    cells = screens[0]
+    opening, closing, other = cells[len("mech> max")], cells[len("mech> max(1, 2")], cells[len("mech> m")]
+    assert (opening.data, closing.data) == ("(", ")")
+    assert opening.bg != "default" and other.bg == "default"
+
+
 def test_completion_of_modules_after_use_and_of_a_characters_stats():
     kind = "kind Robot { stat speed 1..10; stat skill 1..10; state hp = 5 }" + ENTER
     printed = Terminal().run(("use pb" + TAB, "mech> use pbem"), ENTER, kind,

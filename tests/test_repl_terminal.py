@@ -24,8 +24,23 @@ class Screen:
         self.screen.write_process_input = child.send  # the terminal's answers go back to the program
         self.stream = pyte.Stream(self.screen)
 
-    def wait_for(self, *texts: str, timeout: float = 30) -> list[str]:
+    def wait_for(self, *texts: str) -> list[str]:
         """Reads what the program sends until every text shows on the screen; the screen's lines."""
+        return self.wait_until(lambda lines: all(any(text in line for line in lines) for text in texts), texts)
+
+    def wait_for_exit(self, timeout: float = 30) -> None:
+        """Reads (and answers, as a terminal) until the program has ended."""
+        give_up = time.monotonic() + timeout
+        while time.monotonic() < give_up:
+            try:
+                self.stream.feed(self.child.read_nonblocking(4096, timeout=0.05))
+            except pexpect.TIMEOUT:
+                pass
+            except pexpect.EOF:
+                return
+        raise AssertionError("still running:\n" + "\n".join(self.screen.display))
+
+    def wait_until(self, check, what, timeout: float = 30) -> list[str]:
         give_up = time.monotonic() + timeout
         while time.monotonic() < give_up:
             try:
@@ -33,9 +48,9 @@ class Screen:
             except pexpect.TIMEOUT:
                 pass
             lines = [line.rstrip() for line in self.screen.display]
-            if all(any(text in line for line in lines) for text in texts):
+            if check(lines):
                 return lines
-        raise AssertionError(f"never showed {texts}:\n" + "\n".join(self.screen.display))
+        raise AssertionError(f"never showed {what}:\n" + "\n".join(self.screen.display))
 
 
 def test_a_roll_typed_at_the_prompt(tmp_path):
@@ -56,8 +71,31 @@ def test_a_roll_typed_at_the_prompt(tmp_path):
         bold = "".join(row[x].data if row[x].bold else "." for x in range(len(expected)))
         assert bold == "........3.....3.5...11"  # the kept dice and the total stand out; (1) does not
         child.sendcontrol("d")
-        child.expect(pexpect.EOF)
+        screen.wait_for_exit()
     finally:
         child.close(force=True)
     assert child.exitstatus == 0
     assert "4d6kh3" in (tmp_path / "history").read_text()
+
+
+def test_ctrl_c_stops_an_entry_that_runs_and_the_session_goes_on(tmp_path):
+    env = dict(os.environ, MECH_HISTORY=str(tmp_path / "history"), TERM="xterm")
+    limits = ["--limit", "steps=1000000000", "--limit", "loop_iterations=1000000000"]  # a loop that would run long
+    child = pexpect.spawn(MECH, ["repl", *limits], env=env, encoding="utf-8", dimensions=(ROWS, COLUMNS), timeout=30)
+    try:
+        screen = Screen(child)
+        screen.wait_for("mech>", "modules: none")
+        child.send("let n = 0\r")
+        child.send("while true { n += 1 }\r")
+        screen.wait_for("mech> while true { n += 1 }")
+        time.sleep(0.5)  # it is running
+        child.sendintr()
+        screen.wait_for("interrupted")
+        child.send("n > 0\r")
+        screen.wait_until(lambda lines: "mech> n > 0" in lines and lines[lines.index("mech> n > 0") + 1] == "true"
+                          and lines[-1].startswith(" seed"), "the answer to n > 0, then the prompt")
+        child.sendcontrol("d")
+        screen.wait_for_exit()
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
