@@ -935,3 +935,46 @@ def test_parries_on_advantage_with_a_shield_and_responsive_limits(tmp_path):
     log = run(tmp_path, duel(shielded, brute, plans), [5, 5, 6, 6])["log"]
     assert "  Responsive: Guard parries Brute, Routine +2 (Shield without Parry) = Tasking: 2d8 [6 6] = 12: success" in log
     assert "    Brute's attack is blocked" in log
+
+
+def test_construction_rules_e14_to_e16_e27_e33_to_e36(tmp_path):
+    body = (
+        'character Mega is RoboMAC { system A { is "Megaweapon" }  system B { is "Megaweapon"  built_in true }  '
+        'system C { is "Megaweapon"  built_in true  explosive true } }\n'
+        'let costs = []\nfor s in Mega.system { push(costs, system_slots(s)) }\n'
+        'say "E16: {costs}"\nsay "E15: {multiformer_systems(3)}"\n'
+        'say "E27: {merged_bonus([0, 0, 0])}"\n'
+        'say "E33: {advance_options(\\"gadgets\\")}"\n'
+        # E34: the DinoMACs merged: Bronn (Brawn, Armored), Frill (Weapons, Armored), Pterro (Fast, Gadgets),
+        # Ripclaw (Mind, Weapons, Fast), Klubb (Armored, Weapons, Brawn)
+        'let t1 = {brawn: merged_bonus([0, 0]), armored: merged_bonus([0, 0, 0]), weapons: merged_bonus([0, 0, 0]),\n'
+        '    mind: merged_bonus([0]), gadgets: merged_bonus([0]), fast: merged_bonus([0, 0])}\n'
+        'say "E34: {t1} {earned_slots(t1)}"\n'
+        # E35: Bronn and Klubb +1 Brawn, Frill +1 Armored, Ripclaw +1 Mind, Pterro +1 Gadgets
+        'let t2 = {brawn: merged_bonus([1, 1]), armored: merged_bonus([0, 1, 0]), weapons: merged_bonus([0, 0, 0]),\n'
+        '    mind: merged_bonus([1]), gadgets: merged_bonus([1]), fast: merged_bonus([0, 0])}\n'
+        'say "E35: {t2} {earned_slots(t2)}"\n'
+        'let printed = {brawn: 1, armored: 2, weapons: 2, mind: 0, gadgets: 0, fast: 0}\n'
+        'say "printed: {earned_slots(printed)}"\n'
+        'let printed2 = {brawn: 3, armored: 3, weapons: 2, mind: 1, gadgets: 1, fast: 0}\n'
+        'say "printed2: {earned_slots(printed2)}"\n')
+    got = said(tmp_path, body)
+    assert got["E16"] == "[1, 2, 3]"                       # L876-880
+    assert got["E15"] == "2"                               # L848: three non-humanoid forms
+    assert got["E27"] == "2"                               # L831-832: three with Brawn, Brawn +2
+    assert got["E33"] == "[[0, 5], [1, 3], [2, 1]]"        # L2190-2193
+    # The text prints T-MAC's Fast as +0 (and 13 skills / 12 systems, which agree with +0); summing the
+    # instances (L831-832) gives Fast +1, and 15/15: the printed Fast is the text's error (digest E34, E35)
+    assert got["E34"] == "{brawn: 1, armored: 2, weapons: 2, mind: 0, gadgets: 0, fast: 1} [15, 15]"
+    assert got["printed"] == "[13, 12]"
+    assert got["E35"] == "{brawn: 3, armored: 3, weapons: 2, mind: 1, gadgets: 1, fast: 1} [30, 25]"
+    assert got["printed2"] == "[28, 22]"                   # the printed 28 skills, 22 systems
+
+
+def test_the_samples_characters_fill_their_slots_e14_e36(tmp_path):
+    # E14: Blueblaze and Thresher fill 12 slots each; E36: no one above +6 in trait bonuses (L2209-2211)
+    script = EXAMPLE.read_text().split("# The choices of the text")[0]
+    script += 'say "E14: {slots(Blueblaze)} {slots(Thresher)}"\nsay "E36: {trait_total(Spartacus)} {trait_total(Antiochus)}"\n'
+    got = dict(line.split(": ", 1) for line in run(tmp_path, script)["log"])
+    assert got["E14"] == "12 12"
+    assert got["E36"] == "3 0"
