@@ -298,9 +298,12 @@ def test_reset_forgets_the_names(monkeypatch, capsys):
 
 
 def test_prob(monkeypatch, capsys):
-    code, out, err = pipe(":prob 2d6 >= 8\n", monkeypatch=monkeypatch, capsys=capsys)
-    assert (code, err) == (0, "")
-    assert "5/12" in out
+    code, out, err = pipe(":prob 2d6 >= 8\nlet skill = 7\nprob(d10 + skill >= 15)\n:prob d10 + skill >= 15\n",
+                          monkeypatch=monkeypatch, capsys=capsys)
+    assert code == 1
+    assert "5/12" in out and out.endswith("\n3/10\n")  # :prob's chart, then prob(...) with a name of the session
+    assert err.split("\n")[0] == "<expr>:1:7: unknown name `skill`"
+    assert "type prob(d10 + skill >= 15)" in err
 
 
 def test_the_real_command_in_a_pipe():

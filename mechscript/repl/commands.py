@@ -5,6 +5,7 @@ lines to print, never an exception: the session always goes on.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,7 +28,7 @@ Commands:
   :help [NAME]   this help, or what a built-in function, rule or name is
   :load FILE     run a script in the session: its definitions stay
   :seed [N]      show the seed, or roll from seed N (its first roll is `mech roll --seed N`'s)
-  :prob EXPR     the exact odds of EXPR
+  :prob EXPR     the exact odds of EXPR, with a chart (of dice alone: prob(EXPR) sees the session's names)
   :run           fight the session's encounter (on copies of its characters: run it again and again)
   :reset         a new session: no names, a fresh seed
   :quit          leave (or Ctrl-D); Ctrl-C cancels the line being typed
@@ -189,6 +190,8 @@ class Commands:
         try:
             result = prob(argument, limits=self.limits)
         except MechError as error:
+            if self.session.names() & set(re.findall(r"[A-Za-z_]\w*", argument)):
+                error.hint = f"`:prob` reads dice alone, as `mech prob`; with the session's names, type prob({argument})"
             return Reply().error(error)
         return Reply().say("\n".join(result.text()))
 
