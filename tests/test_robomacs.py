@@ -689,13 +689,16 @@ def test_vehicle_tables_e22_to_e26(tmp_path):
             'say "initiative: {vehicle_initiative(Blue)} {vehicle_initiative(Truck)}"\n'   # best of 2 with Fast
             'say "maneuvers: {maneuver_degree(Blue, \\"change facing\\")} {maneuver_degree(Blue, \\"range\\")} '
             '{maneuver_degree(Truck, \\"range\\")}"\n'
-            'say "E23: {ramplate(Four, \\"top\\")} {ramplate(Plated, \\"front\\")} {ramplate(Plated, \\"top\\")}"\n')
+            'say "E23: {ramplate(Four, \\"top\\")} {ramplate(Plated, \\"front\\")} {ramplate(Plated, \\"top\\")}"\n'
+            'let above = "directly above"\nlet side = "above"\nlet level = "same level"\n'
+            'say "E24: {elevation_rolls(above, side)} {elevation_rolls(above, level)}"\n')
     got = said(tmp_path, body, [3, 1, 3, 4, 3, 2, 7, 5])
     assert got["E25"] == '{mine: "left", range: "close", theirs: "left"}'
     assert got["E26"] == "top"
     assert got["initiative"] == "7 5"
     assert got["maneuvers"] == "automatic routine difficult"
     assert got["E23"] == "true true false"
+    assert got["E24"] == "1 2"
 
 
 def test_a_ram_e22_and_ramplate(tmp_path):
