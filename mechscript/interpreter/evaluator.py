@@ -184,10 +184,11 @@ class Compiler:
     def compile_Compare(self, node: ast.Compare):
         left, right, op = self.compile(node.left), self.compile(node.right), node.op
         compare = _COMPARISONS[op]
+        constant = _constant(node.right)  # `c.status == "active"`: known without a call
 
         def comparison(ev) -> bool:
             a = left(ev)
-            b = right(ev) if type(a) is not Pool else None
+            b = constant if constant is not _NOT_CONSTANT else right(ev) if type(a) is not Pool else None
             if type(a) is int and type(b) is int or type(a) is str and type(b) is str:
                 return compare(a, b)  # the common case
             return general(ev, a, b)
@@ -423,6 +424,17 @@ def _pool_arithmetic(ev: Evaluation, left, op: str, right, node) -> Pool:
     pool = right if sign == 1 else right.negated(node.span)
     return pool.plus(ev.number(left, left_span), node.span)
 
+
+_NOT_CONSTANT = object()
+
+
+def _constant(node: ast.Node):
+    """The value of a number or plain string literal; _NOT_CONSTANT for anything else."""
+    if type(node) is ast.Number:
+        return node.value
+    if type(node) is ast.String and all(type(part) is str for part in node.parts):
+        return "".join(node.parts)
+    return _NOT_CONSTANT
 
 _VERBS = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "//": "divide", "%": "take the remainder of"}
 _ARITHMETIC = {

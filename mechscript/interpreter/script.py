@@ -644,9 +644,12 @@ class ScriptCompiler(Compiler):
     def compile_Field(self, node: ast.Field):
         self._check_module_field(node)
         target, name, span = self.compile(node.target), node.name, node.name_span
+        local = self._local_name(node.target)
 
         def field(ev):
-            value = target(ev)
+            value = target(ev) if local is None else ev.scope.vars[local]
+            if value is UNSET:
+                target(ev)  # its error
             kind = type(value)
             if kind is Character:  # the common cases: a stat or state that is not a list, ...
                 found = value.fields.get(name, UNSET)
@@ -661,6 +664,14 @@ class ScriptCompiler(Compiler):
                     return found
             return _get_field(value, name, span)
         return field
+
+    def _local_name(self, node: ast.Node) -> str | None:
+        """The name, if `node` is a name of the innermost runtime scope (a parameter, say): a field
+        of it reads the scope's dictionary itself rather than calling the name's loader."""
+        if type(node) is not ast.Name:
+            return None
+        found = self.static.locate(node.id, node.span)
+        return node.id if found is not None and found[1] == 0 and found[2] is None else None
 
     def compile_Index(self, node: ast.Index):
         target, key, span = self.compile(node.target), self.compile(node.key), node.key.span
