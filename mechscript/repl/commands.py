@@ -125,34 +125,37 @@ class Commands:
         return self._help_name(name)
 
     def _help_name(self, name: str) -> Reply:
-        """A name of the session or of a module it uses (`to_hit`, `pbem.to_hit`): what it is, and
+        """A name of the session or of a module it uses (`attack`, `pbem.attack`): what it is, and
         for a module's, the comment above its definition and its first line."""
-        static = self.session.static
-        module_name, _, member = name.rpartition(".")
-        if module_name:
-            used = static.names.get(module_name)
-            modules = [used.module] if used is not None and used.kind == "module" else []
-            binding = modules[0].exports.get(member) if modules else None
-        else:
-            binding = static.names.get(name)
-            modules = [info for info in static.uses if binding is None and name in info.exports]
-            binding = binding or (modules[0].exports[name] if modules else None)
-            member = name
+        module, binding = self._find(name)
         if binding is None:
-            known = static.visible() | set(BUILTINS)
+            known = self.session.names() | set(BUILTINS)
             return Reply().fail(f"no built-in, rule or name `{name}`", hint=did_you_mean(name, known))
-        what = KIND_WORDS[binding.kind]
+        member, what = name.rpartition(".")[2], KIND_WORDS[binding.kind]
         signature = f"fn {member}({', '.join(binding.params)})" if binding.kind == "fn" else f"{what} {member}"
-        if not modules:
+        if module is None:
             value = self.session.value(name)
-            text = display.describe(value, self.limits) if binding.kind == "character" and value else None
+            text = display.describe(value, self.limits) if value is not None and binding.kind != "fn" else None
             return Reply().say(f"{signature}: a {what} of this session" + (f"\n{text}" if text else ""))
-        module = modules[0]
         reply = Reply().say(f"{signature}: a {what} of module `{module.name}` ({module.path.name}"
                             f":{binding.span.line})" if binding.span else f"{signature}: of module `{module.name}`")
         if binding.span is not None:
             reply.say("\n".join(_definition(module.path, binding.span.line)), "class:note")
         return reply
+
+    def _find(self, name: str):
+        """(the module, the binding) of `pbem.attack`, or of `attack`: the session's own (module
+        None), else that of the first module used that has it. (None, None) if nothing has it."""
+        static = self.session.static
+        module_name, _, member = name.rpartition(".")
+        if module_name:
+            used = static.names.get(module_name)
+            if used is None or used.kind != "module":
+                return None, None
+            return used.module, used.module.exports.get(member)
+        if name in static.names:
+            return None, static.names[name]
+        return next(((info, info.exports[name]) for info in static.uses if name in info.exports), (None, None))
 
     def _load(self, argument: str) -> Reply:
         if not argument:
