@@ -263,6 +263,15 @@ def test_the_seed_option_and_the_seed_command(monkeypatch, capsys):
     assert code == 1 and out == f"{roll}\nseed 5\nseed 5\n{roll}\n"
 
 
+def test_a_roll_made_in_a_function_or_kept_in_a_name_shows_its_dice(monkeypatch, capsys):
+    code, out, err = pipe(":seed 7\nfn stat() = 4d6kh3\nstat()\nlet kept = 4d6kh3\nkept\n",
+                          monkeypatch=monkeypatch, capsys=capsys)
+    first, second = mechscript.roll_many("4d6kh3", 2, seed=7)
+    assert (code, err) == (0, "")
+    assert out == f"seed 7\nstat() [{first.text.split(': ')[1].split(' = ')[0]}] = {first.total}\n" \
+                  f"kept [{second.text.split(': ')[1].split(' = ')[0]}] = {second.total}\n"
+
+
 def test_say_and_values_come_out_in_the_order_they_happen(monkeypatch, capsys):
     code, out, _ = pipe('say "first"; 1 + 1; say "last"\n', monkeypatch=monkeypatch, capsys=capsys)
     assert out == "first\n2\nlast\n"

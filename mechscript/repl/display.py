@@ -5,9 +5,11 @@ prints their text alone. A roll shows its dice with the dice that count emphasis
 
 from __future__ import annotations
 
+from ..dice.engine import DiceRoll
+from ..dice.rollkeep import KeepRoll
 from ..interpreter.errors import MechError
 from ..interpreter.session import Shown
-from ..interpreter.show import expression_text
+from ..interpreter.show import dice_text, expression_text
 from ..interpreter.values import Character, format_value
 
 Fragments = list[tuple[str, str]]
@@ -40,12 +42,16 @@ def _mark(text: str, counts: bool) -> str:
 
 
 def shown(item: Shown, limits) -> Fragments | None:
-    """An expression's value; with its rolls, the expression with their dice. None shows nothing."""
-    if not item.rolls:
-        if item.value is None:
-            return None
+    """An expression's value; with its rolls, the expression with their dice (a roll a function
+    made and gave back: its dice after the expression). None shows nothing."""
+    if item.rolls:
+        text = expression_text(item.source, item.value, item.rolls, _mark)
+    elif type(item.value) is DiceRoll or type(item.value) is KeepRoll:
+        text = f"{item.source.strip()} [{dice_text(item.value, _mark)}] = {format_value(item.value)}"
+    elif item.value is None:
+        return None
+    else:
         return [("", describe(item.value, limits))]
-    text = expression_text(item.source, item.value, item.rolls, _mark)
     fragments, style, start = [], "", 0
     for i, char in enumerate(text):
         if char in (_COUNTS, _DROPPED, _END):
