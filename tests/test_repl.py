@@ -180,6 +180,13 @@ def test_completion_of_modules_after_use_and_of_a_characters_stats():
     assert "7" in printed
 
 
+def test_completion_of_words_and_commands():
+    printed = Terminal().run(("let n = 0; whi" + TAB, "mech> let n = 0; while"), " n < 3 { n += 1 }; n" + ENTER,
+                             (":se" + TAB, "mech> :seed"), " 3" + ENTER, CTRL_D)
+    assert "3" in printed and "seed 3" in printed
+    assert not any("unknown" in line or "unexpected" in line for line in printed)
+
+
 def test_ctrl_c_cancels_the_line_and_ctrl_d_leaves():
     terminal = Terminal()
     printed = terminal.run("let x = 1/0" + CTRL_C, "1 + 1" + ENTER, CTRL_D)
