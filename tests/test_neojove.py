@@ -678,3 +678,35 @@ def test_a_unit_that_breaks_the_rules_is_one_clear_error(tmp_path, unit, message
 def test_an_option_outside_its_choices_is_an_error_at_the_setting(tmp_path):
     err = run(tmp_path, skirmish('positioning_mode: "both"'), code=1)
     assert err.splitlines()[0].endswith('`positioning_mode` is one of "attack_only", "attack_and_defense", not "both"')
+
+
+def test_tactical_initiative_adds_to_positioning(tmp_path):
+    # L429: the leaders' Command, 2d10 + Intellect 1 + Charisma 1 + Leadership 0: 9+8 + 2 = 19 against
+    # 5+5 + 2 = 12, margin 7: +2 to white's Positioning rolls (the digest's vector). Lance 10 + 12 + 2 = 24
+    # against 17: difference 7, +3.
+    ran = run(tmp_path, skirmish("tactical_initiative: true"), [9, 8, 5, 5, 6, 4, 3, 2, 7, 5, 8, 7, 2, 2, 1, 1])
+    assert ran["log"][3:6] == [
+        "  Tactical Initiative: Lance 19, Pike 12: white wins by 7, +2",
+        "  Positioning: Lance 24; Pike 17",
+        "  Lance fires Rifle at Pike (Close): 2d10 7 5 = 12 + 7 + 3 positioning - 2 range = 20 vs Kinetic Defense 6: "
+        "hit by 14, solid",
+    ]
+
+
+def test_a_hot_blooded_leader_gives_half_the_command_bonus(tmp_path):
+    # L84, P33: the same margin 7 from a Hot-Blooded leader: floor(2 / 2) = +1
+    crew = CREW.replace("piloting 1  gunnery 2 }\n", 'piloting 1  gunnery 2  traits ["hot_blooded"]  pluck 0 }\n', 1)
+    rules = "fn neojove.spends_pluck(u, enc) = false\n"
+    ran = run(tmp_path, skirmish("tactical_initiative: true", crew=crew, rules=rules), [9, 8, 5, 5, 6, 4, 3, 2, 7, 5, 8, 7, 2, 2, 1, 1])
+    assert ran["log"][3] == "  Tactical Initiative: Lance 19, Pike 12: white wins by 7, +1"
+
+
+def test_tied_positioning_is_broken_by_a_d10_each(tmp_path):
+    # P8: 5+5 and 6+4: both 22, no Tactical Initiative, the same Thrust: a d10 each, 3 and 8: Pike first
+    ran = run(tmp_path, skirmish(), [5, 5, 6, 4, 3, 8, 2, 2, 1, 1, 2, 2, 1, 1])
+    assert ran["log"][3:7] == [
+        "  Positioning: Lance 22; Pike 22",
+        "  Lance breaks a tie in Positioning with a d10: 3 (P8)",
+        "  Pike breaks a tie in Positioning with a d10: 8 (P8)",
+        "  Pike fires Rifle at Lance (Close): 2d10 2 2 = 4 + 7 - 2 range = 9 vs Kinetic Defense 6: hit by 3, glance",
+    ]
