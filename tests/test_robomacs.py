@@ -744,7 +744,7 @@ def test_a_responsive_dodge_spoils_the_npc_phase_attack_a22(tmp_path):
     blue = "character Blue is RoboMAC { skill Dodge }"
     plans = ('if c == Trooper { return plan("npc", [act("chart", Blue)]) }\nreturn plan("responsive", [act("Dodge", Trooper)])')
     log = run(tmp_path, duel(blue, TROOPER, plans), [5, 5, 5, 5])["log"]
-    assert "    Trooper's chart (10) now misses (A22)" in log
+    assert "    Trooper's attack (10) now misses (A22)" in log
     assert not any("Blue takes" in line for line in log)
 
 
