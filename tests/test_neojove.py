@@ -710,3 +710,54 @@ def test_tied_positioning_is_broken_by_a_d10_each(tmp_path):
         "  Pike breaks a tie in Positioning with a d10: 8 (P8)",
         "  Pike fires Rifle at Lance (Close): 2d10 2 2 = 4 + 7 - 2 range = 9 vs Kinetic Defense 6: hit by 3, glance",
     ]
+
+
+TRAITS = """use neojove
+let rear = "rear"
+let fore = "fore"
+let gunnery = {type: "kinetic"}
+let sword = {type: "melee"}
+character Iron is Pilot { physique 2 wits 3 intellect 4 clarity 2 perception 3 charisma 4 piloting 1 gunnery 1 melee 2
+    traits ["made_of_iron", "char_custom", "fan_favorite", "zealot", "idealist", "photosynthetic", "type_master"]
+    type_master_vs "Hylas" }
+character Plain is Pilot { physique 2 wits 3 intellect 4 clarity 2 perception 3 charisma 4 piloting 1 gunnery 1 melee 2 }
+character Tank is Unit { pilot Iron model "Gelgoog" thrust 20 durability 10 kinetic 1 energy 1 electronic 1 melee 1 }
+character Panorama is Unit { pilot Plain model "Hylas" thrust 20 durability 10 kinetic 1 energy 1 electronic 1 melee 1
+    controls ["panoramic", "mmi", "telescopic", "command_cockpit", "trace"] }
+character Zero is Unit { pilot Plain thrust 20 durability 10 kinetic 1 energy 1 electronic 1 melee 1 controls ["synaptic"] }
+say "iron: {threshold_shift(fore, Tank)} {threshold_shift(rear, Tank)} {threshold_shift(rear, Panorama)} {mobility(Tank)} {Tank.durability_max}"
+say "iron defenses: {Tank.base_defense}"
+say "iron attacks: {Tank.base_attack}"
+say "type master: {trait_bonus(Tank, Panorama)} {trait_bonus(Tank, Zero)}"
+neojove.daylight = true
+say "daylight: {trait_bonus(Tank, Zero)}"
+neojove.daylight = false
+say "night: {trait_bonus(Tank, Zero)}"
+say "panoramic: {Panorama.base_defense} {Panorama.base_attack} {command_static(Panorama)}"
+say "synaptic: {Zero.base_defense.electronic} {Zero.base_attack.gunnery}"
+"""
+
+
+def test_traits_and_control_systems_change_the_numbers(tmp_path):
+    log = run(tmp_path, TRAITS)["log"]
+    assert log == [
+        # L116 Made Of Iron: +2 to non-glancing thresholds against it (-2 from the rear, L530: 0), -1 Thrust;
+        # L128 Char Custom: Thrust + Charisma 4 = 23; L124 Fan Favorite: Durability + 4
+        "iron: 2 0 -2 23 14",
+        # 3.10: Kinetic 1 + Phy 2 + Pilot 1, Energy 1 + Wits 3 + 1, Electronic 1 + Cla 2 + EW 0; Melee 1 + Per 3 +
+        # Melee 2 + Idealist floor(4/2) = 8 (L136)
+        "iron defenses: {kinetic: 4, energy: 5, electronic: 3, melee: 8}",
+        # Gunnery: Per 3 + Gunnery 1; Electronic: Int 4 + EW 0; Melee: Wits 3 + Melee 2 + Zealot 2 (L132)
+        "iron attacks: {gunnery: 4, electronic: 4, melee: 7}",
+        # L120 Type Master against the Hylas: +2
+        "type master: 2 0",
+        # L92 Photosynthetic: +1 by day, -1 by night (P38)
+        "daylight: 1",
+        "night: -1",
+        # P34: Panoramic +Wits 3 (Energy); MMI +floor(Int 4/2) = 2 (Energy, Melee); Trace +Phy 2 (Kinetic, and
+        # Melee attacks); Telescopic +floor(Per 3/2) = 1 to Gunnery and Electronic attacks; Command Cockpit
+        # doubles Int 4 + Cha 4 + Leadership 0 = 16 (L733, P33)
+        "panoramic: {kinetic: 6, energy: 10, electronic: 3, melee: 8} {gunnery: 5, electronic: 5, melee: 7} 16",
+        # P34: Synaptic: Electronic Defense + Clarity 2 = 5; Gunnery + floor(2/2) = 5
+        "synaptic: 5 5",
+    ]
