@@ -761,3 +761,22 @@ def test_traits_and_control_systems_change_the_numbers(tmp_path):
         # P34: Synaptic: Electronic Defense + Clarity 2 = 5; Gunnery + floor(2/2) = 5
         "synaptic: 5 5",
     ]
+
+
+def test_a_newtype_flash_on_a_glance_leaves_nothing_or_a_glance(tmp_path):
+    # P21: flashed below Glance, the hit does nothing and rolls no critical; the option "glance" keeps it
+    crew = CREW.replace("piloting 1  gunnery 2 }\ncharacter Bo",
+                        "piloting 1  gunnery 2 }\ncharacter Bo").replace(
+        "piloting 1  gunnery 2 }\n", "piloting 1  gunnery 2 }\n", 1)
+    crew = crew.rsplit("piloting 1  gunnery 2 }", 1)
+    crew = crew[0] + 'piloting 1  gunnery 2  aleph 1  abilities ["newtype_flash"] }' + crew[1]
+    rules = "fn neojove.flashes(def, att, class) = true\n"
+    faces = [6, 4, 3, 2, 2, 2, 1, 1]                       # Lance 4 + 6 + 2 = 12 against 6: a Glance
+    ran = run(tmp_path, duel(GATLING.replace("assault_at 2 assault_max 10", "assault_at 20 assault_max 1"), crew=crew,
+                             rules=rules), faces)
+    assert ran["log"][5:7] == ["    Bo has a Newtype Flash: glance becomes none (L191)",
+                               "    the hit does nothing (Newtype Flash below Glance, P21)"]
+    ran = run(tmp_path, duel(GATLING.replace("assault_at 2 assault_max 10", "assault_at 20 assault_max 1"),
+                             "", 'glance_flash: "glance"', crew=crew, rules=rules), faces + [1, 1])
+    assert ran["log"][5:7] == ["    Bo has a Newtype Flash: glance stays glance (L191, P21)",
+                               "    glance 4, armor 2 -> 2: Pike Durability 8 of 10"]
