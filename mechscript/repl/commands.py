@@ -54,17 +54,17 @@ class Reply:
     def failed(self) -> bool:
         return any(is_error for is_error, _ in self.lines)
 
-    def say(self, text: str, style: str = "") -> "Reply":
+    def say(self, text: str, style: str = "") -> Reply:
         self.lines.extend((False, [(style, line)]) for line in text.split("\n"))
         return self
 
-    def fail(self, text: str, hint: str | None = None) -> "Reply":
+    def fail(self, text: str, hint: str | None = None) -> Reply:
         self.lines.append((True, [("class:error", text)]))
         if hint:
             self.lines.append((True, [("", f"  hint: {hint}")]))
         return self
 
-    def error(self, problem: MechError) -> "Reply":
+    def error(self, problem: MechError) -> Reply:
         self.lines.extend((True, line) for line in display.error(problem))
         return self
 
