@@ -780,3 +780,13 @@ def test_a_newtype_flash_on_a_glance_leaves_nothing_or_a_glance(tmp_path):
                              "", 'glance_flash: "glance"', crew=crew, rules=rules), faces + [1, 1])
     assert ran["log"][5:7] == ["    Bo has a Newtype Flash: glance stays glance (L191, P21)",
                                "    glance 4, armor 2 -> 2: Pike Durability 8 of 10"]
+
+
+def test_the_option_for_the_critical_armor(tmp_path):
+    # P18: 2 damage on Armor 7 less AP 2 = 5: 5 > 4 stops it, 5 <= 6 lets a critical through; by the listed
+    # armor (7 > 6) it does not.
+    script = ('use neojove\nlet pipe = damage_pipeline(2, 0, 0, 0, false, 1, 7, 0, false, 2, 1)\n'
+              'say "{pipe.final} {pipe.crit_allowed}"\nneojove.crit_armor = "listed"\n'
+              'let listed = damage_pipeline(2, 0, 0, 0, false, 1, 7, 0, false, 2, 1)\n'
+              'say "{listed.final} {listed.crit_allowed}"\n')
+    assert run(tmp_path, script)["log"] == ["0 true", "0 false"]
