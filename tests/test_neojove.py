@@ -790,3 +790,11 @@ def test_the_option_for_the_critical_armor(tmp_path):
               'let listed = damage_pipeline(2, 0, 0, 0, false, 1, 7, 0, false, 2, 1)\n'
               'say "{listed.final} {listed.crit_allowed}"\n')
     assert run(tmp_path, script)["log"] == ["0 true", "0 false"]
+
+
+def test_overthrusting_adds_to_thrust_up_to_the_baseline(tmp_path):
+    # L489: Easy Physique, 3 x 2 + 9+9 = 24: +4 Thrust (at most the baseline 10), before Positioning:
+    # Lance 6+4 + 14 + 2 = 26
+    rules = 'fn neojove.overthrusts(u, enc) = u.name == "Lance"\n'
+    ran = run(tmp_path, skirmish(rules=rules), [9, 9, 6, 4, 3, 2, 7, 5, 8, 7, 2, 2, 1, 1])
+    assert ran["log"][3:5] == ["  Lance overthrusts: Easy Physique 18 = 24: +4 (L489)", "  Positioning: Lance 26; Pike 17"]
