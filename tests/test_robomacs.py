@@ -981,3 +981,23 @@ def test_the_samples_characters_fill_their_slots_e14_e36(tmp_path):
     got = dict(line.split(": ", 1) for line in run(tmp_path, script)["log"])
     assert got["E14"] == "12 12"
     assert got["E36"] == "3 0"
+
+
+def test_thresher_against_a_trooper_by_the_default_tactics(tmp_path):
+    # Digest 8.2 (a derived test): Thresher's Brawl +2 with Brawn is Difficult and does Structure on
+    # Advantage; a natural 11 (13) takes the Trooper from (2/2/1) to (2/1/1). The Trooper's natural 9 on
+    # the Normal Troops line (8-12) is a Metal: Thresher from (5/6/4) to (4/6/4), no pain for a Metal.
+    script = ("use robomacs\n"
+              "character Thresher is RoboMAC { brawn 0  armored 0  transforming true\n"
+              "    skill Brawl { bonus 2 }  skill Weaponmaster  skill Parry  skill Grab  skill Trip  skill Blast\n"
+              '    system "Threshing devices" { is "Sidearm"  mode "matter" }  system "Combat Form"  system Ramplate }\n'
+              'character Trooper is Npc { chart "NT" }\n'
+              'encounter "Thresher vs Trooper" {\n    side guardians: Thresher\n    side mace: Trooper\n    until round > 1\n}\n')
+    ran = run(tmp_path, script, [5, 6, 4, 5])
+    log = ran["log"]
+    assert "  Advantage: Thresher uses Brawl on Trooper, Difficult: 2d8 [5 6] +2 (skill) = 13: success" in log
+    assert "    Trooper takes a Structure wound: wounds (2/1/1) Wrecked 0" in log
+    assert "  NPC: Trooper attacks Thresher on the NT line: 2d8 [4 5] = 9: metal" in log
+    assert "    Thresher takes a Metal wound: wounds (4/6/4) Wrecked 2" in log
+    assert not any("Scramble" in line for line in log)
+    assert ran["result"]["characters"]["Trooper"]["structure"] == 1
