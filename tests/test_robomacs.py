@@ -1001,3 +1001,20 @@ def test_thresher_against_a_trooper_by_the_default_tactics(tmp_path):
     assert "    Thresher takes a Metal wound: wounds (4/6/4) Wrecked 2" in log
     assert not any("Scramble" in line for line in log)
     assert ran["result"]["characters"]["Trooper"]["structure"] == 1
+
+
+def test_the_tables_of_overkills_mishaps_and_hooks(tmp_path):
+    # L1322-1331: duration (d8 1-6 next round) and side effect (7-8); L1343-1369 Blueblaze's table;
+    # L1280-1320 the Mishaps; L191-290 the Villain Hooks; L869-871, A17: d8/2 scattered foes, at least 1
+    body = ('say "durations: {overkill_duration()} {overkill_duration()}"\n'
+            'say "side: {overkill_side_effect()} {overkill_side_effect()}"\n'
+            'say "blueblaze: {blueblaze_overkills[3]} {blueblaze_overkills[10]} {blueblaze_overkills[14]}"\n'
+            'say "mishaps: {mishaps[3]} {mishaps[5]} {mishaps[9]} {mishaps[13]} {mishaps[16]}"\n'
+            'say "villain: {villain_hooks[5]}"\nsay "foes: {scattered_foes()} {scattered_foes()}"\n')
+    got = said(tmp_path, body, [6, 7, 6, 7, 1, 8])
+    assert got["durations"] == "next round rest of combat"
+    assert got["side"] == "false true"
+    assert got["blueblaze"] == "Lightning Bolt! Spazz Scrambled!"
+    assert got["mishaps"] == "Scrambled! Catastrophic Failure Glitch Identify Friend or Foe? Was That Important?"
+    assert got["villain"] == "Craven"
+    assert got["foes"] == "1 4"
