@@ -433,14 +433,14 @@ def test_map_on_combined_actions_e17(tmp_path):
     plans = ('if c == Trooper { return plan("none", []) }\n'
              'let look = gm_degree(act("Perception", none), "routine")\nlook.free = true\n'
              'return plan("advantage", [gm_degree(act("Aim", none), "difficult"), gm_degree(act("Hack", none), "difficult"), '
-             'gm_degree(act("Spot", none), "difficult"), gm_degree(act("Range", none), "routine"), look])')
+             'gm_degree(act("Spot", none), "difficult"), act("Range", Trooper), look])')
     log = run(tmp_path, duel(LYONHEART, TROOPER, plans), [4, 4] * 5)["log"]
     assert [line.split(", ", 1)[1] for line in log if line.startswith("  Advantage")] == [
         "Difficult +1 (MAP) = Tasking: 2d8 [4 4] = 8: failure",
         "Difficult +1 (MAP) = Tasking: 2d8 [4 4] = 8: failure",
         "Difficult +1 (MAP) = Tasking: 2d8 [4 4] = 8: failure",
-        "Routine: 2d8 [4 4] = 8: success",
-        "Routine: 2d8 [4 4] = 8: success",
+        "Routine +2 (no Range skill) = Tasking: 2d8 [4 4] = 8: failure",    # no MAP on the Range skill
+        "Routine: 2d8 [4 4] = 8: success",                                  # nor on a free perception roll
     ]
 
 
@@ -1018,3 +1018,24 @@ def test_the_tables_of_overkills_mishaps_and_hooks(tmp_path):
     assert got["mishaps"] == "Scrambled! Catastrophic Failure Glitch Identify Friend or Foe? Was That Important?"
     assert got["villain"] == "Craven"
     assert got["foes"] == "1 4"
+
+
+def test_range_close_and_not_close(tmp_path):
+    # L687-688: the Range skill (Routine; Tasking without it) moves a pair between Close and Not Close,
+    # free of MAP; hand-to-hand and most shots need Close, Sniper Shot Not Close (L660-682)
+    sniper = 'character Sniper is RoboMAC { skill Brawl  skill "Sniper Shot"  skill Range }'
+    plans = ('if c == Trooper { return plan("none", []) }\n'
+             'if enc.round == 1 { return plan("advantage", [act("Sniper Shot", Trooper)]) }\n'
+             'return plan("advantage", [act("Range", Trooper), act("Sniper Shot", Trooper), act("Brawl", Trooper)])')
+    log = run(tmp_path, duel(sniper, TROOPER, plans, until="round > 2"), [4, 4, 6, 6])["log"]
+    assert "  Advantage: Sniper cannot use Sniper Shot on Trooper: it needs Not Close range (L604-688)" in log
+    assert "  Advantage: Sniper moves to Not Close with Trooper, Routine: 2d8 [4 4] = 8: success" in log
+    # two actions besides the Range skill: MAP on both; Brawl now out of reach
+    assert "  Advantage: Sniper uses Sniper Shot on Trooper, Tasking +1 (MAP) = Limit: 2d8 [6 6] = 12: mixed" in log
+    assert "  Advantage: Sniper cannot use Brawl on Trooper: it needs Close range (L604-688)" in log
+    # the default tactics close in first when the fight starts apart, Range without the skill: Tasking
+    brawler = "character Brawler is RoboMAC { skill Brawl }"
+    log = run(tmp_path, duel(brawler, TROOPER, "return default_plan(c, enc)", "start_apart: true"), [6, 6, 5, 5, 3, 3])["log"]
+    assert "  every side starts Not Close to the others" in log
+    assert "  Advantage: Brawler moves to Close with Trooper, Routine +2 (no Range skill) = Tasking: 2d8 [6 6] = 12: success" in log
+    assert "  Advantage: Brawler uses Brawl on Trooper, Difficult: 2d8 [5 5] = 10: success" in log
