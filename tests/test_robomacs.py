@@ -25,6 +25,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from support import MECH, deadline, mech_forked
 
@@ -1039,3 +1041,39 @@ def test_range_close_and_not_close(tmp_path):
     assert "  every side starts Not Close to the others" in log
     assert "  Advantage: Brawler moves to Close with Trooper, Routine +2 (no Range skill) = Tasking: 2d8 [6 6] = 12: success" in log
     assert "  Advantage: Brawler uses Brawl on Trooper, Difficult: 2d8 [5 5] = 10: success" in log
+
+
+# ---- properties ----
+
+TRAITS = ["armored", "brawn", "gadgets", "weapons", "mind"]
+PER_INSTANCE = {"armored": (2, 2, 1, 1), "brawn": (1, 2, 1, 0), "gadgets": (1, 0, 0, 0), "weapons": (1, 1, 0, 0),
+                "mind": (0, 0, 1, 1)}
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(*[st.one_of(st.none(), st.integers(0, 4))] * 5), min_size=1, max_size=10),
+       st.lists(st.sampled_from(["metal", "structure", "critical", "wrecked"]), max_size=30))
+def test_wounds_follow_the_chart_and_never_go_below_zero(tmp_path, combos, hits):
+    # L378-404, computed here the long way: the Robo and MAC lines, each trait's line per instance.
+    # Then any run of wounds leaves no level below 0, and a RoboMAC still active has Wrecked left.
+    lines = ["use robomacs", "let now = {round: 1}"]
+    for n, combo in enumerate(combos):
+        traits = "  ".join(f"{t} {b}" for t, b in zip(TRAITS, combo) if b is not None)
+        lines.append(f"character R{n} is RoboMAC {{ {traits} }}")
+        lines.append(f'say "R{n}: {{R{n}.max_metal}} {{R{n}.max_structure}} {{R{n}.max_critical}} {{R{n}.max_wrecked}}"')
+    for level in hits:
+        lines.append(f'wound(R0, "{level}", now, "t")')
+    lines.append('say "after: {R0.metal} {R0.structure} {R0.critical} {R0.wrecked} {R0.status}"')
+    log = run(tmp_path, "\n".join(lines) + "\n")["log"]
+    got = dict(line.split(": ", 1) for line in log if re.match(r"^(R\d+|after): ", line))
+    for n, combo in enumerate(combos):
+        expected = [1 + 1, 1 + 1, 1 + 1, 1]                       # the Robo line and the MAC line
+        for trait, bonus in zip(TRAITS, combo):
+            if bonus is not None:
+                expected = [e + (bonus + 1) * w for e, w in zip(expected, PER_INSTANCE[trait])]
+        assert got[f"R{n}"] == " ".join(map(str, expected))
+    *counts, status = got["after"].split()
+    assert all(int(k) >= 0 for k in counts)
+    assert status in ("active", "recalled", "shutdown", "wrecked", "destroyed")
+    if status == "active":
+        assert int(counts[3]) > 0 or not hits
