@@ -110,7 +110,8 @@ class ExactCompiler:
 
     def compile(self, node: ast.Node):
         method = getattr(self, "compile_" + type(node).__name__, None)
-        if method is not None and (type(node) not in _LEAVES or _rolls_dice(self.host, node)):
+        if method is not None and (type(node) not in _LEAVES or _rolls_dice(self.host, node)
+                                   or (type(node) is ast.Call and _is_builtin_call(self.host, node, _EXACT_CALLS))):
             return method(node)
         if _rolls_dice(self.host, node):
             raise Unsupported("this part is not computed exactly: it rolls dice in a way the exact odds do not follow",
@@ -118,9 +119,11 @@ class ExactCompiler:
         return self._value(node)
 
     def _value(self, node: ast.Node):
-        """A part without dice: worked out as usual when the call runs, then read as a constant."""
+        """A part without dice: worked out as usual when the call runs, then read as a constant.
+        Should it roll after all (a function given a pool rolls it), that is an error, not a sample."""
         code, span = self.host.compile(node), node.span
-        return lambda ev, work: lift(code(ev), span)
+
+        return lambda ev, work: lift(without_dice(ev, code, span), span)
 
     def compile_Number(self, node: ast.Number):
         value = Dist.constant(node.value)
@@ -195,14 +198,14 @@ class ExactCompiler:
         left, right, is_and = self.compile(node.left), self.compile(node.right), node.op == "and"
 
         def logic(ev, work):
-            a = truths(left(ev, work), node.left.span)
-            b = truths(right(ev, work), node.right.span)
+            a = truths(rolled(left(ev, work), ev, work), node.left.span)
+            b = truths(rolled(right(ev, work), ev, work), node.right.span)
             return combine(a, b, (lambda x, y: x and y) if is_and else (lambda x, y: x or y), work, node.span)
         return logic
 
     def compile_Not(self, node: ast.Not):
         operand = self.compile(node.operand)
-        return lambda ev, work: truths(operand(ev, work), node.operand.span).map(lambda x: not x)
+        return lambda ev, work: truths(rolled(operand(ev, work), ev, work), node.operand.span).map(lambda x: not x)
 
     def compile_Call(self, node: ast.Call):
         if _is_builtin_call(self.host, node, ("floor", "ceil", "round", "abs")) and len(node.args) == 1 \
@@ -292,7 +295,8 @@ class ExactCompiler:
                 raise Unsupported("a die whose faces are rolled is not computed exactly", sides.span, hint=SAMPLING_HINT)
 
             def die_code(ev, work):
-                faces = tuple(ev.number(face, item.span) for face, item in zip(faces_code(ev), sides.items))
+                faces = without_dice(ev, lambda ev: tuple(ev.number(face, item.span) for face, item
+                                                          in zip(faces_code(ev), sides.items)), sides.span)
                 return Dist.constant(faces)
         else:
             sides_code, sides_span = self.compile(sides), sides.span
@@ -318,6 +322,29 @@ class ExactCompiler:
             return parts[0][1] if len(parts) == 1 and parts[0][0] == 1 else mix(parts)
         return dice
 
+
+def without_dice(ev, code, span: Span):
+    """code(ev), where drawing a die is an error, not a sample."""
+    saved, ev.source = ev.source, _NoDice(span)
+    try:
+        return code(ev)
+    finally:
+        ev.source = saved
+
+
+class _NoDice:
+    """The face source while a part without dice is worked out: drawing a die is an error."""
+
+    def __init__(self, span: Span):
+        self.span = span
+
+    def roll(self, n, die):
+        raise Unsupported("this part rolls dice where the exact odds do not follow them (a pool given to a "
+                          "function)", self.span, hint=SAMPLING_HINT)
+
+
+# The language's functions the exact odds follow through (a pool given to them is rolled exactly).
+_EXACT_CALLS = ("floor", "ceil", "round", "abs", "min", "max", "roll")
 
 # Parts that are values unless they hold dice; the rest always go through their compile_ method.
 _LEAVES = {ast.Name, ast.Field, ast.Index, ast.String, ast.Record, ast.ListLiteral, ast.Match, ast.Call}
