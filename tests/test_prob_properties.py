@@ -74,6 +74,7 @@ NOTATION = st.recursive(_TERMS, lambda inner: st.one_of(
 EXPRESSIONS = st.one_of(GRAMMAR_EXPRESSIONS, NOTATION, NOTATION, NOTATION)
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(EXPRESSIONS)
 @example("7k3 + 2k0 - 0k1 + 5 > 20")
 @example("(1d4)d6!c>=5f1")

@@ -431,37 +431,55 @@ def keep_slice(faces: list, denom: int, n: int, low: int, high: int, halve: bool
     (c dice on a face of weight w: comb(free, c) * w**c ways). Highest first, the dice placed take
     the sorted positions n-1, n-2, ...: so the state is (dice placed, sum kept so far), and once
     every position down to the lowest kept one is taken, the other dice only have to show lower
-    faces: below**rest ways. exact.keep_highest is the same programme for a plain keep-highest."""
+    faces: below**rest ways. exact.keep_highest is the same programme for a plain keep-highest.
+
+    For speed, the sums kept so far for one number of dice placed are one big integer, a weight
+    per fixed-width slot (Kronecker substitution, as in `add`): adding c dice of g to every sum is
+    a shift, done by Python's big-integer arithmetic. No weight exceeds denom**n, which sets the
+    width of a slot."""
     first, last = n - high, n - low  # the kept positions counted from the highest: first..last-1
     if last <= first or n == 0:
         return Dist.constant(0)
+    scale = math.lcm(*(Fraction(g).denominator for _, _, g in faces))  # sums of whole numbers to pack
+    gs = [int(g * scale) for _, _, g in faces]
+    halving = [(v - v // 2) * scale if halve else 0 for v, _, _ in faces]
+    kept = last - first
+    lowest, highest = kept * min(0, *gs), kept * max(0, *gs)
+    base = max(halving) - lowest  # slot i holds the sum i - base: never below slot 0
+    slot = ((denom**n).bit_length() + 8) // 8 * 8
+    size = base + highest + 1
+    steps = 1 + size * slot // 8192  # a shift or a sum of packed sums takes about as long as this many loop steps
     below = sum(w for _, w, _ in faces)
-    partial: dict = {(0, 0): 1}
-    result: dict = defaultdict(int)
+    partial = {0: 1 << (slot * base)}  # dice placed -> their kept sums, packed
+    result = 0
     comb = [[math.comb(free, c) for c in range(n + 1)] for free in range(n + 1)]
-    for v, w, g in faces:
+    for (v, w, _), g, halved in zip(faces, gs, halving):
         below -= w
         w_pow = [w**c for c in range(n + 1)]
         below_pow = [below**r for r in range(n + 1)]
-        complete: dict = {}  # (free, need): the ways for `need` or more of `free` dice to show v, the rest lower
         nxt: dict = defaultdict(int)
-        work.spend(len(partial) * (last + 1), span)
-        for (placed, kept_sum), pw in partial.items():
+        work.spend(len(partial) * (last + 1) * steps, span)
+        for placed, sums in partial.items():
             free, need = n - placed, last - placed
             for c in range(need):
-                overlap = max(0, placed + c - max(placed, first))
-                nxt[(placed + c, kept_sum + overlap * g)] += pw * comb[free][c] * w_pow[c]
-            ways = complete.get((free, need))
-            if ways is None:
-                ways = complete[(free, need)] = sum(comb[free][c] * w_pow[c] * below_pow[free - c]
-                                                    for c in range(need, free + 1))
+                moved = max(0, placed + c - max(placed, first)) * g * slot
+                ways = sums * (comb[free][c] * w_pow[c])
+                nxt[placed + c] += ways << moved if moved >= 0 else ways >> -moved
+            ways = sum(comb[free][c] * w_pow[c] * below_pow[free - c] for c in range(need, free + 1))
             if ways:
-                total = kept_sum + (last - max(placed, first)) * g
-                if halve:  # the lowest kept die shows v
-                    total -= v - v // 2
-                result[total] += pw * ways
+                moved = ((last - max(placed, first)) * g - halved) * slot  # the lowest kept die shows v
+                ways = sums * ways
+                result += ways << moved if moved >= 0 else ways >> -moved
         partial = nxt
-    return Dist({x: w for x, w in result.items() if w}, denom**n).reduced()
+    packed = result.to_bytes(size * slot // 8 + 1, "little")
+    out = {}
+    step = slot // 8
+    for i in range(size):
+        weight = int.from_bytes(packed[i * step:(i + 1) * step], "little")
+        if weight:
+            total = i - base
+            out[total if scale == 1 else Fraction(total, scale)] = weight
+    return Dist(out, denom**n).reduced()
 
 
 # ---- roll-and-keep ----
