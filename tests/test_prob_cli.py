@@ -274,3 +274,11 @@ def test_errors_in_scripts(tmp_path, source, message):
     assert ran.code == 1
     assert ran.err.splitlines()[0] == f"bad.mech:{message}"
     assert "Traceback" not in ran.err
+
+
+def test_strings_from_a_look_up_have_no_mean():
+    data = json.loads(mech("prob", '["hit", "miss", "miss"][d3 - 1]', "--json").out)
+    assert data["distribution"] == [["hit", pytest.approx(1 / 3)], ["miss", pytest.approx(2 / 3)]]
+    assert data["mean"] is None and data["sd"] is None and data["exact"] is True
+    text = mech("prob", '["hit", "miss", "miss"][d3 - 1]').out.splitlines()
+    assert [line.split()[:2] for line in text[2:]] == [["hit", "33.33%"], ["miss", "66.67%"]]
