@@ -1,5 +1,5 @@
 """The neojove examples (examples/neojove_duel.mech, examples/neojove_frigate.mech): `mech run` reads
-well and ends with a result, and `mech sim -n 200 --seed 1 --jobs 1` gives the same JSON twice."""
+well and ends with a result, and `mech sim -n 60 --seed 1 --jobs 1` gives the same JSON twice."""
 
 from __future__ import annotations
 
@@ -37,14 +37,14 @@ def test_mech_run_reads_well_and_ends_with_a_result(name, tmp_path):
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_mech_sim_gives_the_same_json_twice(name, tmp_path):
     # the two runs side by side, each in its own process, so the test takes the time of one
-    argv = [MECH, "sim", str(ROOT / "examples" / name), "-n", "200", "--seed", "1", "--jobs", "1", "--json"]
+    argv = [MECH, "sim", str(ROOT / "examples" / name), "-n", "60", "--seed", "1", "--jobs", "1", "--json"]
     both = [subprocess.Popen(argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             for _ in range(2)]
     (first, err), (second, _) = [p.communicate(timeout=HANG_GUARD) for p in both]
     assert both[0].returncode == 0, err
     assert first == second
     data = json.loads(first)
-    assert data["runs"] == 200 and data["seed"] == 1
-    assert sum(w["count"] for w in data["winners"].values()) == 200
+    assert data["runs"] == 60 and data["seed"] == 1
+    assert sum(w["count"] for w in data["winners"].values()) == 60
     # both sides win sometimes: the placeholder stats are balanced on purpose
     assert all(data["winners"][side]["count"] > 0 for side in data["winners"] if side != "draw")

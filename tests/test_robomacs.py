@@ -666,8 +666,8 @@ def test_the_example_reads_like_the_sample_and_ends_with_a_result(tmp_path):
 
 
 def test_a_batch_of_the_example_gives_the_same_json_twice(tmp_path):
-    # The two batches run side by side (two processes): a batch of 200 fights takes seconds
-    argv = [MECH, "sim", str(EXAMPLE), "-n", "200", "--seed", "1", "--jobs", "1", "--json"]
+    # The two batches run side by side (two processes): a batch of 60 fights takes seconds
+    argv = [MECH, "sim", str(EXAMPLE), "-n", "60", "--seed", "1", "--jobs", "1", "--json"]
     with deadline():
         batches = [subprocess.Popen(argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                    for _ in range(2)]
@@ -675,8 +675,8 @@ def test_a_batch_of_the_example_gives_the_same_json_twice(tmp_path):
     assert batches[0].returncode == 0, err
     assert one == two
     data = json.loads(one)
-    assert data["runs"] == 200 and data["seed"] == 1
-    assert sum(w["count"] for w in data["winners"].values()) == 200
+    assert data["runs"] == 60 and data["seed"] == 1
+    assert sum(w["count"] for w in data["winners"].values()) == 60
 
 
 # ---- vehicles (L1626-1859) ----
