@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from ..interpreter.errors import MechError, Span
 from ..interpreter.limits import Limits, limit_error
-from .engine import Condition, Modifier, _matches_every_face, faces_of, highest_face
+from .engine import KEEPS, Condition, Modifier, _matches_every_face, faces_of, highest_face, kept_slice
 from .faces import Die, describe_die
 
 # The mass a whole expression may leave out by following explosions only so far.
@@ -324,15 +324,9 @@ def _dice_dist(count: int, die: Die, modifiers: tuple, limits: Limits, work: Wor
     low, high = 0, count
     after = []
     for modifier in mods[i:]:
-        kind, n, size = modifier.kind, modifier.count, high - low
-        if kind == "kh":
-            low = high - min(size, n)
-        elif kind == "kl":
-            high = low + min(size, n)
-        elif kind == "dh":
-            high -= min(size, n)
-        elif kind == "dl":
-            low += min(size, n)
+        kind = modifier.kind
+        if kind in KEEPS:
+            low, high = kept_slice(low, high, kind, modifier.count)
         elif kind in ("mi", "ma", "c", "f"):
             if kind == "f" and not counting:
                 _failures_first(modifier)

@@ -98,6 +98,21 @@ def _matches_every_face(condition: Condition, die: Die) -> bool:
     return all(condition.test(face) for face in die)
 
 
+KEEPS = ("kh", "kl", "dh", "dl")
+
+
+def kept_slice(low: int, high: int, kind: str, n: int) -> tuple[int, int]:
+    """The dice that stand are sorted(faces)[low:high]; after a keep or drop (KEEPS) of `n`, these."""
+    size = high - low
+    if kind == "kh":
+        return high - min(size, n), high
+    if kind == "kl":
+        return low, low + min(size, n)
+    if kind == "dh":
+        return low, high - min(size, n)
+    return low + min(size, n), high
+
+
 def sampler(count: int, die: Die, modifiers: Sequence[Modifier]):
     """`roll_dice` for sampling, where only the total matters: a function of the face source
     giving the same total from the same faces, without the breakdown. Keep/drop becomes a slice
@@ -108,15 +123,9 @@ def sampler(count: int, die: Die, modifiers: Sequence[Modifier]):
     low, high = 0, count  # the dice that stand are sorted(faces)[low:high]
     success = failure = None  # per face: meets some `c` condition / some `f` condition
     for modifier in modifiers:
-        kind, n, size = modifier.kind, modifier.count, high - low
-        if kind == "kh":
-            low = high - min(size, n)
-        elif kind == "kl":
-            high = low + min(size, n)
-        elif kind == "dh":
-            high -= min(size, n)
-        elif kind == "dl":
-            low += min(size, n)
+        kind, n = modifier.kind, modifier.count
+        if kind in KEEPS:
+            low, high = kept_slice(low, high, kind, n)
         elif kind in ("c", "f") and die <= 1000 and (kind == "c" or success is not None):
             success = success or [False] * (die + 1)
             failure = failure or [False] * (die + 1)

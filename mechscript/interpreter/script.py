@@ -699,26 +699,17 @@ class ScriptCompiler(Compiler):
     def compile_Logic(self, node: ast.Logic):
         left, right = self.compile(node.left), self.compile(node.right)
         left_span, right_span = node.left.span, node.right.span
-        if node.op == "and":
-            def and_(ev):
-                a = left(ev)
-                if a is False:
-                    return False
-                if a is not True:
-                    _truth(a, left_span)
-                b = right(ev)
-                return b if type(b) is bool else _truth(b, right_span)
-            return and_
+        stop, go = (False, True) if node.op == "and" else (True, False)  # what ends it at once, what goes on
 
-        def or_(ev):
+        def logic(ev):
             a = left(ev)
-            if a is True:
-                return True
-            if a is not False:
+            if a is stop:
+                return stop
+            if a is not go:
                 _truth(a, left_span)
             b = right(ev)
             return b if type(b) is bool else _truth(b, right_span)
-        return or_
+        return logic
 
     def compile_Not(self, node: ast.Not):
         operand, span = self.compile(node.operand), node.operand.span
