@@ -87,6 +87,12 @@ class TestLetAndAssignment:
         src = "\n# a comment line\n\nlet a = 1   # after a statement\n\nsay \"#1 fan\"  # not in the string\n"
         assert run(src) == ["#1 fan"]
 
+    def test_comment_lines_inside_a_record_a_table_and_a_list(self):
+        src = ('let r = {a: 1,\n    # why b\n\n    b: 2}\n'
+               'table t {\n    1 => "one",\n    # the next\n    2 => "two"\n}\n'
+               'let l = [1,\n  # two\n  2]\nsay r\nsay t[2]\nsay l\n')
+        assert run(src) == ["{a: 1, b: 2}", "two", "[1, 2]"]
+
     def test_assigning_an_undeclared_name_is_a_check_error(self):
         error = check_error("x = 1")
         assert "unknown name `x`" in error.message
