@@ -620,6 +620,27 @@ say [len(weapons), len(A.weapon)]
     assert result.log == ["[2, 1]"]
 
 
+def test_a_field_chosen_at_run_time_is_an_index_by_its_name(tmp_path):
+    # `c[stat]` reads and changes what `c.stat` does, with the same rules and errors
+    result, _ = run_script(tmp_path, """\
+kind Robot {
+    stat metal 0..4
+    state wounds = 0
+}
+character G is Robot { metal 2 }
+for part in ["metal", "wounds", "name"] { say G[part] }
+G["wounds"] += 3
+say G.wounds
+""")
+    assert result.log == ["2", "0", "G", "3"]
+    for line, message in [('say G["metl"]', "G (a Robot) has no `metl`"),
+                          ('G["metal"] = 3', "`metal` is a stat of G and does not change")]:
+        source = f"kind Robot {{\n    stat metal 0..4\n}}\ncharacter G is Robot {{ metal 2 }}\n{line}\n"
+        with pytest.raises(mechscript.MechError) as error:
+            run_script(tmp_path, source)
+        assert message in error.value.message and error.value.span.line == 5
+
+
 REPORTED = """\
 kind Robot {
     stat speed 1..10

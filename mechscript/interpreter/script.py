@@ -923,6 +923,8 @@ def _get_index(ev: Run, value, key, span: Span):
         if type(key) is str and key in value.fields:
             return value.fields[key]
         raise MechError(f"this record has no field {format_value(key)}", span)
+    if kind is Character and type(key) is str:  # `c[stat]`: a field chosen at run time
+        return characters.get_field(value, key, span)
     raise MechError(f"{type_name(value)} cannot be indexed", span)
 
 
@@ -953,7 +955,7 @@ def _set_index(ev: Run, value, key, new, span: Span) -> None:
     if type(value) is list:
         value[_list_position(value, key, span)] = new
         return
-    if type(value) is Record and type(key) is str:
+    if type(value) in (Record, Character) and type(key) is str:
         _set_field(value, key, new, span)
         return
     raise MechError(f"cannot set an element of {type_name(value)}", span)
