@@ -30,6 +30,7 @@ EXAMPLES = """examples:
   mech roll '6d10!c>=8f1' -n 5     five rolls counting successes (8+) less failures (1s)
   mech roll 7k3 --faces 2,3,5,6,8,9,10,4   use the faces rolled at the table
   mech prob '7k3 >= 25'            the exact chance of 25 or more on 7k3
+  mech                             the interactive dice table (also: mech repl)
 """
 
 
