@@ -245,6 +245,9 @@ def test_character_numbers(tmp_path):
         'say "E08: {w(Blueblaze)} {rank(Blueblaze)} {hero_hooks[d8]} {trait_counts[d8]}"\n'
         'say "E09: {w(Thresher)} {rank(Thresher)}"\n'
         'say "E10: {w(Gigantic)} {rank(Gigantic)}"\n'
+        'character JohnnyWacko is Robo { pilot Johnny  system "Escape Craft"  system Flight }\n'
+        'character Grounded is Robo { pilot Johnny  system "Escape Craft" }\n'
+        'say "E11: {escape_craft(JohnnyWacko)} {escape_craft(Grounded).flight} {escape_craft(Bare)}"\n'
         'say "E12: ({Johnny.max_flesh}/{Johnny.max_bone}) {Johnny.max_bruise} {rank(Johnny)}"\n'
         'say "E13: {w(WarRobo)} {rank(WarRobo)}"\n'
         'say "E29: {rank(CF)} {rank(NT)} {rank(ET)} {rank(WR)} {rank(Cm)} {rank(FR)}"\n'
@@ -263,6 +266,7 @@ def test_character_numbers(tmp_path):
     assert got["E07"] == "20"                              # L535-537: (2 + 3) instances x 4
     assert got["E08"] == "(4/3/3) 2 10 Hyperactive Any three Traits plus Mind (Hero) or Weapons (Villain)"
     assert got["E09"] == "(5/6/4) 2 15"
+    assert got["E11"] == "{metal: 1, structure: 1, critical: 0, flight: true} false none"   # L972-977, L1083-1084
     assert got["E12"] == "(2/1) 8 3"
     assert got["E13"] == "(6/7/4) 2 17"
     assert got["E29"] == "3 5 14 22 39 104"
