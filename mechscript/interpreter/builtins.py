@@ -36,6 +36,9 @@ class Builtin:
 
 BUILTINS: dict[str, Builtin] = {}
 
+# Functions whose argument is a distribution, not a roll: compiled by odds.py from the argument's AST.
+NOT_ROLLED = ("prob", "dist", "mean")
+
 
 def builtin(name: str, min_args: int, max_args: int | None, doc: str, options: tuple = ()):
     def register(impl):

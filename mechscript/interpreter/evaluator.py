@@ -23,7 +23,7 @@ from ..dice.faces import FaceSource
 from ..dice.rollkeep import KeepRoll, Pool, roll_and_keep
 from ..numbers import normal
 from . import ast
-from .builtins import BUILTINS
+from .builtins import BUILTINS, NOT_ROLLED
 from .errors import MechError, Span, did_you_mean
 from .limits import Limits, limit_error
 from .values import equal, format_value, type_name
@@ -216,7 +216,7 @@ class Compiler:
 
     def compile_Call(self, node: ast.Call):
         callee = node.callee
-        if type(callee) is ast.Name and callee.id in ("prob", "dist", "mean"):  # their argument is not rolled
+        if type(callee) is ast.Name and callee.id in NOT_ROLLED:
             from .odds import compile_call
             return compile_call(self, node)
         if type(callee) is not ast.Name or callee.id not in BUILTINS:

@@ -26,7 +26,7 @@ from .evaluator import _ARITHMETIC, _COMPARISONS, FUDGE, _may_be_pool, _may_roll
 from .limits import limit_error
 from .values import equal, format_value, type_name
 
-FUNCTIONS = {
+FUNCTIONS = {  # the names of builtins.NOT_ROLLED, with their help
     "prob": "prob(comparison): its exact probability, not rolled: prob(7k3 >= 25); "
             "prob(x, samples: 100000) estimates it by rolling",
     "dist": "dist(expr): its exact distribution, not rolled: let d = dist(2d6 + 3)",

@@ -21,7 +21,7 @@ from ..dice.faces import FaceSource
 from ..dice.rollkeep import KeepRoll, Pool
 from ..numbers import normal
 from . import ast
-from .builtins import BUILTINS
+from .builtins import BUILTINS, NOT_ROLLED
 from .errors import MechError, Span, did_you_mean
 from .evaluator import CONSTANTS, Compiler, Evaluation, binary
 from .limits import Limits, limit_error, too_deep
@@ -582,7 +582,7 @@ class ScriptCompiler(Compiler):
         callee = node.callee
         if type(callee) is ast.Name:
             binding = self.static.resolve(callee.id, callee.span)
-            if binding is None and callee.id in ("prob", "dist", "mean"):  # their argument is not rolled
+            if binding is None and callee.id in NOT_ROLLED:
                 from .odds import compile_call
                 return compile_call(self, node)
             if binding is None and callee.id in BUILTINS:
