@@ -18,7 +18,7 @@ from .dice.faces import RandomFaces
 from .interpreter.errors import MechError
 from .interpreter.evaluator import Evaluation
 from .interpreter.limits import Limits, limit_error, too_deep
-from .interpreter.odds import exact, truths
+from .interpreter.odds import dist_mean, exact, truths
 from .interpreter.parser import parse_expression
 from .interpreter.values import format_value, to_json
 
@@ -65,9 +65,7 @@ class ProbResult:
     @property
     def mean(self) -> Fraction | None:
         """Over the outcomes computed (given that no explosion went past the depth followed)."""
-        if not self.numeric:
-            return None
-        return Fraction(sum(x * w for x, w in self.dist.weights.items()), self.dist.mass())
+        return dist_mean(self.dist) if self.numeric else None
 
     @property
     def sd(self) -> float | None:
