@@ -21,6 +21,7 @@ from .interpreter.limits import Limits, limit_error, too_deep
 from .interpreter.odds import dist_mean, exact, truths
 from .interpreter.parser import parse_expression
 from .interpreter.values import format_value, to_json
+from .sim.report import bar
 
 EXPR_FILE = "<expr>"
 BAR_WIDTH = 40
@@ -143,9 +144,8 @@ def _percent(p) -> str:
 
 
 def _bar(p: float, top: float) -> str:
-    """A horizontal bar, in eighths of a character."""
-    eighths = round(p / top * BAR_WIDTH * 8) if top else 0
-    return "█" * (eighths // 8) + ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")[eighths % 8]
+    """A horizontal bar, in eighths of a character, as long as p is of top."""
+    return bar(p / top if top else 0, BAR_WIDTH)
 
 
 def _status(result: ProbResult) -> str:
