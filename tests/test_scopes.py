@@ -109,6 +109,9 @@ def test_module_names_are_read_from_the_module_the_script_uses(tmp_path):
     script = tmp_path / "fight.mech"
     script.write_text("use rules\nsay boost(1)\nrules.bonus = 10\nsay boost(1)\nsay twice(1)\n")
     assert mechscript.run(str(script), seed=0).log == ["3", "11", "22"]
+    # a module's option set without its module's name is still the module's
+    script.write_text("use rules\nbonus = 5\nsay boost(1)\nsay bonus\nfn more() { bonus += 1 }\nmore()\nsay twice(1)\n")
+    assert mechscript.run(str(script), seed=0).log == ["6", "5", "14"]
     # a house rule replaces the module's rule for the module's own callers too
     script.write_text("use rules\nfn rules.boost(x) = x * 100\nsay boost(1)\nsay twice(1)\n")
     assert mechscript.run(str(script), seed=0).log == ["100", "200"]

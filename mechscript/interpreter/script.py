@@ -546,22 +546,20 @@ class ScriptCompiler(Compiler):
         return assign_index
 
     def _assign_name(self, target: ast.Name, value, update, span: Span):
-        binding = self.static.resolve(target.id, target.span)
-        if binding is None:
+        found = self.static.locate(target.id, target.span)
+        if found is None:
             raise MechError(f"unknown name `{target.id}`", target.span,
                             hint=f"declare it first: `let {target.id} = ...`")
+        binding, hops, module = found
         if binding.kind not in ("let", "param", "for"):
             raise MechError(f"`{target.id}` is a {KIND_WORDS[binding.kind]} and cannot be assigned to", target.span)
         name, name_span = target.id, target.span
-        _, hops, _ = self.static.locate(name, target.span)  # a let, param or loop variable: never a module's
 
         def assign_name(ev):
             ev.steps += 1
             if ev.steps > ev.step_limit:
                 ev.step(span, 0)
-            scope = ev.scope
-            for _ in range(hops):
-                scope = scope.parent
+            scope = _holder(ev, hops, module)  # a used module's option (`tie = ...`) lives in its scope
             if scope.vars[name] is UNSET:
                 raise MechError(f"`{name}` has no value yet: its `let` has not run", name_span)
             scope.vars[name] = value(ev) if update is None else update(ev, scope.vars[name])
@@ -570,13 +568,13 @@ class ScriptCompiler(Compiler):
     # -- expressions that need names --
 
     def compile_Name(self, node: ast.Name):
-        binding = self.static.resolve(node.id, node.span)
-        if binding is None:
+        if self.static.resolve(node.id, node.span) is None:
             if node.id in CONSTANTS or node.id in BUILTINS:
                 return super().compile_Name(node)
             raise MechError(f"unknown name `{node.id}`", node.span,
                             hint=did_you_mean(node.id, self.static.visible() | set(CONSTANTS) | set(BUILTINS)))
-        return _loader(*self.static.locate(node.id, node.span)[1:], node.id, node.span)
+        _, hops, module = self.static.locate(node.id, node.span)
+        return _loader(hops, module, node.id, node.span)
 
     def compile_Call(self, node: ast.Call):
         callee = node.callee
@@ -738,49 +736,37 @@ class ScriptCompiler(Compiler):
         return match
 
 
+def _holder(ev: Run, hops: int, module: int | None) -> Scope:
+    """The runtime scope holding a name `hops` scopes up (StaticScope.locate), or the scope of the
+    `module`-th module used there."""
+    scope = ev.scope
+    for _ in range(hops):
+        scope = scope.parent
+    return scope if module is None else scope.uses[module].scope
+
+
 def _loader(hops: int, module: int | None, name: str, span: Span):
-    """Reads a name `hops` runtime scopes up (in the `module`-th module used there, if given); the
-    common cases without a loop."""
+    """The code reading a name; the two commonest places, this scope and the one above, without a loop."""
     def unset():
         return MechError(f"`{name}` has no value yet: its `let` has not run", span)
 
-    if module is not None:
-        def load_used(ev):
-            scope = ev.scope
-            for _ in range(hops):
-                scope = scope.parent
-            value = scope.uses[module].scope.vars.get(name, UNSET)
-            if value is UNSET:
-                raise unset()
-            return value
-        return load_used
-    if hops == 0:
+    if module is None and hops == 0:
         def load_here(ev):
             value = ev.scope.vars[name]
             if value is UNSET:
                 raise unset()
             return value
         return load_here
-    if hops == 1:
+    if module is None and hops == 1:
         def load_outer(ev):
             value = ev.scope.parent.vars[name]
             if value is UNSET:
                 raise unset()
             return value
         return load_outer
-    if hops == 2:
-        def load_outer2(ev):
-            value = ev.scope.parent.parent.vars[name]
-            if value is UNSET:
-                raise unset()
-            return value
-        return load_outer2
 
     def load(ev):
-        scope = ev.scope
-        for _ in range(hops):
-            scope = scope.parent
-        value = scope.vars[name]
+        value = _holder(ev, hops, module).vars.get(name, UNSET)
         if value is UNSET:
             raise unset()
         return value
