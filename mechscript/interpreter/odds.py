@@ -267,11 +267,7 @@ class ExactCompiler:
             work.spend(len(keys.weights), node.span)
             out: dict = defaultdict(int)
             for k, w in keys.weights.items():
-                value = _get_index(ev, table, k, span)
-                value = value.total if type(value) in (DiceRoll, KeepRoll) else value
-                if type(value) not in (int, Fraction, bool, str):
-                    raise MechError(f"odds are of numbers, true/false or strings, not {type_name(value)}", node.span)
-                out[value] += w
+                out[outcome(_get_index(ev, table, k, span), node.span)] += w
             if len({type(x) is str for x in out}) > 1:
                 raise MechError("this look-up gives both strings and numbers, so its outcomes cannot be ordered",
                                 node.span)
@@ -356,15 +352,19 @@ _ROUNDING = {"floor": lambda x: x.__floor__(), "ceil": lambda x: x.__ceil__(), "
 def lift(value, span: Span):
     """A value worked out the usual way, as a distribution (or a pool, still unrolled)."""
     kind = type(value)
-    if kind is int or kind is Fraction or kind is bool or kind is str:
-        return Dist.constant(value)
-    if kind is DiceRoll or kind is KeepRoll:
-        return Dist.constant(value.total)
     if kind is Pool:
         return value
     if kind is Distribution:
         return value.dist
-    raise MechError(f"odds are of numbers, true/false or strings, not {type_name(value)}", span)
+    return Dist.constant(outcome(value, span))
+
+
+def outcome(value, span: Span):
+    """A value as one outcome of a distribution: a roll by its total."""
+    value = value.total if type(value) in (DiceRoll, KeepRoll) else value
+    if type(value) not in (int, Fraction, bool, str):
+        raise MechError(f"odds are of numbers, true/false or strings, not {type_name(value)}", span)
+    return value
 
 
 def roll_pool(pool: Pool, explode: bool, ev, work: Work) -> Dist:
@@ -486,9 +486,7 @@ def _sampled(host, name: str, arg: ast.Node, node: ast.Call):
             value = code(ev)
             if type(value) is Pool:
                 value = ev.roll_pool(value)
-            value = value.total if type(value) in (DiceRoll, KeepRoll) else value
-            if type(value) not in (int, Fraction, bool, str):
-                raise MechError(f"odds are of numbers, true/false or strings, not {type_name(value)}", arg.span)
+            value = outcome(value, arg.span)
             counts[value] = counts.get(value, 0) + 1
         return answer(name, Dist(counts, n), n, arg.span)
     return sampled
