@@ -5,6 +5,7 @@ Nothing here knows about lark; the builder makes these from the parse tree in on
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -273,3 +274,27 @@ class EncounterDef(Node):  # encounter
     sides: list[Side]
     until: Node | None
     settings: list[tuple[str, Span, Node]]
+
+
+def children(node: Node):
+    """The nodes right below `node`: in its fields, and in the lists, tuples and dicts there."""
+    for field in dataclasses.fields(node):
+        yield from _nodes(getattr(node, field.name))
+
+
+def _nodes(value):
+    if isinstance(value, Node):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _nodes(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _nodes(item)
+
+
+def walk(node: Node):
+    """`node` and every node below it."""
+    yield node
+    for child in children(node):
+        yield from walk(child)

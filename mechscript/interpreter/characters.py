@@ -19,7 +19,6 @@ options are its top-level `let`s; an encounter's settings set them for the fight
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -122,7 +121,7 @@ def compile_kind(compiler, node: ast.KindDef):
     items = []
     try:
         for item in node.items:
-            info.reads |= {name for part in (item.value, item.low, item.high, item.choices)
+            info.reads |= {name for part in (item.value, item.low, item.high, item.choices) if part is not None
                            for name in _names_in(part) if _is_option(outer, name)}
             if item.what == "gear":
                 items.append(("gear", item.name, item.gear_kind, item.span))
@@ -153,18 +152,9 @@ def compile_kind(compiler, node: ast.KindDef):
     return kind
 
 
-def _names_in(node) -> set[str]:
+def _names_in(node: ast.Node) -> set[str]:
     """Every name an expression reads."""
-    found, stack = set(), [node]
-    while stack:
-        node = stack.pop()
-        if type(node) is ast.Name:
-            found.add(node.id)
-        if dataclasses.is_dataclass(node):
-            stack.extend(getattr(node, f.name) for f in dataclasses.fields(node))
-        elif type(node) in (list, tuple):
-            stack.extend(node)
-    return found
+    return {part.id for part in ast.walk(node) if type(part) is ast.Name}
 
 
 def _is_option(static: StaticScope, name: str) -> bool:

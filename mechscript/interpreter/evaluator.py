@@ -14,7 +14,6 @@ checked while compiling, before any die is rolled.
 
 from __future__ import annotations
 
-import dataclasses
 import operator
 from fractions import Fraction
 
@@ -324,21 +323,7 @@ def _may_be_pool(node) -> bool:
 
 def _may_roll(node) -> bool:
     """Whether working out a term can roll dice: it holds a die, a call or a comparison."""
-    kind = type(node)
-    if kind in (ast.Dice, ast.Call, ast.Compare):
-        return True
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        return any(_may_roll(value) for value in _children(node))
-    return False
-
-
-def _children(node):
-    for field in dataclasses.fields(node):
-        value = getattr(node, field.name)
-        if isinstance(value, (list, tuple)):
-            yield from (item for item in value if isinstance(item, ast.Node))
-        elif isinstance(value, ast.Node):
-            yield value
+    return any(type(part) in (ast.Dice, ast.Call, ast.Compare) for part in ast.walk(node))
 
 
 def _check_count(count: int, limits: Limits, span: Span) -> None:
