@@ -94,9 +94,14 @@ def run(tmp_path: Path, script: str, faces: list[int] | None = None, seed: int =
     return json.loads(ran.out)
 
 
+def logged(tmp_path: Path, body: str, faces: list[int] | None = None) -> list[str]:
+    """The log of `body` run after `use robomacs` and `now`, a round-1 encounter stand-in."""
+    return run(tmp_path, "use robomacs\nlet now = {round: 1}\n" + body, faces)["log"]
+
+
 def said(tmp_path: Path, body: str, faces: list[int] | None = None) -> dict[str, str]:
     """The `KEY: value` lines a script says (after `use robomacs`), as {KEY: value}."""
-    log = run(tmp_path, "use robomacs\nlet now = {round: 1}\n" + body, faces)["log"]
+    log = logged(tmp_path, body, faces)
     return dict(line.split(": ", 1) for line in log if re.match(r"^[\w\- ]+: ", line))
 
 
@@ -300,7 +305,7 @@ def test_jonny_overflows_flesh_into_bone_then_passes_out_e04(tmp_path):
     body = ('character Jonny is Pilot { guts 0  reflexes 0 }\n'
             'repeat 4 { wound(Jonny, "flesh", now, "test") }\nsay "E04: ({Jonny.flesh}/{Jonny.bone}) {Jonny.status}"\n'
             'say "pain: {effects_now(Jonny, \\"penalty\\", 2)[0].by}"\n')
-    log = run(tmp_path, "use robomacs\nlet now = {round: 1}\n" + body)["log"]
+    log = logged(tmp_path, body)
     assert log[:6] == [
         "    Jonny takes a Flesh wound: wounds (1/1)",
         "    Jonny takes a Flesh wound: wounds (0/1)",                    # out of Flesh: not yet an overflow
@@ -485,7 +490,7 @@ def test_held_target_takes_one_level_more_e44(tmp_path):
             'hit(Spartacus, Blueblaze, "critical", "energy", false, {band: "success", total: 12, degree: "tasking", row: none}, "advantage", now, act("Godcannon Shot", Blueblaze))\n'
             'hit(Spartacus, Antiochus, "metal", "energy", false, {band: "mixed", total: 9, degree: "difficult", row: none}, "advantage", now, act("Blast", Antiochus))\n'
             'say "E44: {Blueblaze.wrecked} {Blueblaze.status} {Antiochus.metal}"\n')
-    log = run(tmp_path, "use robomacs\nlet now = {round: 1}\n" + body)["log"]
+    log = logged(tmp_path, body)
     assert "    Critical -> Wrecked (held) to Blueblaze" in log
     assert "    Mixed: the shot hits Blueblaze instead (A14, L630)" in log
     assert "E44: 1 wrecked 4" in log
@@ -714,7 +719,7 @@ def test_a_ram_e22_and_ramplate(tmp_path):
             'character Truck is RoboMAC { }\n'
             'let r = ram(Rammer, Truck, "t-bone", "left", now)\n'
             'say "wounds: {Truck.critical} {Rammer.structure} {Rammer.metal}"\n')
-    log = run(tmp_path, "use robomacs\nlet now = {round: 1}\n" + body, [5, 5])["log"]
+    log = logged(tmp_path, body, [5, 5])
     assert log[0] == "  Advantage: Rammer rams Truck (t-bone), Tasking: 2d8 [5 5] +3 (ram) = 13: success"
     assert log[1] == "    Critical to Truck, Metal to Rammer"
     assert "wounds: 1 4 2" in log
@@ -866,7 +871,7 @@ def test_a_location_table_is_colour_only(tmp_path):
     body = ('table spots { 1 => "left arm", else => "torso" }\nfn robomacs.location_hit(c) = spots[d8]\n'
             'character Thresher is RoboMAC { brawn 0  armored 0 }\nwound(Thresher, "structure", now, "t")\n'
             'say "left: {Thresher.structure}"\n')
-    log = run(tmp_path, "use robomacs\nlet now = {round: 1}\n" + body, [1])["log"]
+    log = logged(tmp_path, body, [1])
     assert "    (location: left arm)" in log and "left: 5" in log
 
 
