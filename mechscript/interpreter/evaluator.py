@@ -421,6 +421,7 @@ def _constant(node: ast.Node):
         return "".join(node.parts)
     return _NOT_CONSTANT
 
+
 _VERBS = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "//": "divide", "%": "take the remainder of"}
 _ARITHMETIC = {
     "+": lambda a, b: normal(a + b),
