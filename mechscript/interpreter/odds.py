@@ -403,7 +403,7 @@ def whole(dist: Dist, span: Span, what: str) -> Dist:
     return dist
 
 
-def arithmetic(ev, work: Work, op: str, a, b, node) -> Dist | Pool:
+def arithmetic(ev, work: Work, op: str, a, b, node: ast.BinOp) -> Dist | Pool:
     """`a op b` as the evaluator's `binary`, over distributions; pools add up into one pool."""
     if op in ("+", "-") and (type(a) is Pool or type(b) is Pool):
         sign = 1 if op == "+" else -1
@@ -417,7 +417,7 @@ def arithmetic(ev, work: Work, op: str, a, b, node) -> Dist | Pool:
             pool = b if sign == 1 else b.negated(node.span)
             return pool.plus(next(iter(numbers(a, node.left.span).weights)), node.span)
     a, b = rolled(a, ev, work), rolled(b, ev, work)
-    left_span, right_span = (node.left.span, node.right.span) if type(node) is ast.BinOp else (node.span, node.span)
+    left_span, right_span = node.left.span, node.right.span
     numbers(a, left_span)
     numbers(b, right_span)
     if op in ("/", "//", "%") and 0 in b.weights:
