@@ -33,9 +33,7 @@ class Screen:
         give_up = time.monotonic() + timeout
         while time.monotonic() < give_up:
             try:
-                self.stream.feed(self.child.read_nonblocking(4096, timeout=0.05))
-            except pexpect.TIMEOUT:
-                pass
+                self._read()
             except pexpect.EOF:
                 return
         raise AssertionError("still running:\n" + "\n".join(self.screen.display))
@@ -43,14 +41,18 @@ class Screen:
     def wait_until(self, check, what, timeout: float = 30) -> list[str]:
         give_up = time.monotonic() + timeout
         while time.monotonic() < give_up:
-            try:
-                self.stream.feed(self.child.read_nonblocking(4096, timeout=0.05))
-            except pexpect.TIMEOUT:
-                pass
+            self._read()
             lines = [line.rstrip() for line in self.screen.display]
             if check(lines):
                 return lines
         raise AssertionError(f"never showed {what}:\n" + "\n".join(self.screen.display))
+
+    def _read(self) -> None:
+        """Draws what the program sent in the last moment; pexpect.EOF once it has ended."""
+        try:
+            self.stream.feed(self.child.read_nonblocking(4096, timeout=0.05))
+        except pexpect.TIMEOUT:
+            pass
 
 
 def test_a_roll_typed_at_the_prompt(tmp_path):
