@@ -184,10 +184,7 @@ class Commands:
         return Reply().say(f"seed {seed}", "class:note")
 
     def _prob(self, argument: str) -> Reply:
-        try:
-            from ..odds import prob
-        except ModuleNotFoundError:
-            return Reply().fail("exact odds are not available in this version yet")
+        from ..odds import prob
         if not argument:
             return Reply().fail("`:prob` needs an expression: :prob 7k3 >= 25")
         try:
