@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sys
@@ -80,6 +81,22 @@ def mech_forked(argv: list[str], cwd: Path) -> Ran:
         out.seek(0)
         err.seek(0)
         return Ran(os.waitstatus_to_exitcode(status), out.read().decode(), err.read().decode())
+
+
+def run_json(tmp_path: Path, script: str, faces: list[int] | None = None, code: int = 0) -> dict | str:
+    """`mech run FILE --faces ... --json` (or `--seed 1` without faces): {"log": [...], "result": ...},
+    or the error text when the exit code expected is not 0."""
+    path = tmp_path / "script.mech"
+    path.write_text(script)
+    dice = ["--faces", ",".join(map(str, faces))] if faces is not None else ["--seed", "1"]
+    ran = mech_forked(["run", str(path), *dice, "--json"], tmp_path)
+    assert ran.code == code, ran.err
+    return json.loads(ran.out) if code == 0 else ran.err
+
+
+def keyed(log: list[str]) -> dict[str, str]:
+    """A script's said lines `KEY: value` as {KEY: value}."""
+    return dict(line.split(": ", 1) for line in log)
 
 
 @contextmanager

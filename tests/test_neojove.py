@@ -14,24 +14,13 @@ Every script runs as a user runs it, `mech run FILE [--faces ...] --json`, in a 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from support import mech_forked
+from support import keyed, run_json
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def run(tmp_path: Path, script: str, faces: list[int] | None = None, code: int = 0) -> dict | str:
-    """`mech run FILE --faces ... --json` (or `--seed 1`): the JSON, or the error text when code != 0."""
-    path = tmp_path / "script.mech"
-    path.write_text(script)
-    dice = ["--faces", ",".join(map(str, faces))] if faces is not None else ["--seed", "1"]
-    ran = mech_forked(["run", str(path), *dice, "--json"], tmp_path)
-    assert ran.code == code, ran.err
-    return json.loads(ran.out) if code == 0 else ran.err
 
 
 def pilot(name: str, **stats) -> str:
@@ -139,8 +128,8 @@ say "triangle: {triangle_steps(0, 10)} {triangle_steps(2, 10)} {triangle_steps(3
 
 @pytest.fixture(scope="module")
 def formulas(tmp_path_factory) -> dict[str, str]:
-    log = run(tmp_path_factory.mktemp("formulas"), FORMULAS)["log"]
-    return dict(line.split(": ", 1) for line in log)
+    log = run_json(tmp_path_factory.mktemp("formulas"), FORMULAS)["log"]
+    return keyed(log)
 
 
 # ---- the worked examples of the digest's section 5 ----
@@ -318,8 +307,8 @@ say "range floor 0: {show(damage_pipeline(2, 5, 0, 0, false, 1, 0, 0, false, 0, 
 
 @pytest.fixture(scope="module")
 def order(tmp_path_factory) -> dict[str, str]:
-    log = run(tmp_path_factory.mktemp("order"), ORDER)["log"]
-    return dict(line.split(": ", 1) for line in log)
+    log = run_json(tmp_path_factory.mktemp("order"), ORDER)["log"]
+    return keyed(log)
 
 
 def test_damage_pipeline_every_step_in_its_order(order):
@@ -373,7 +362,7 @@ SKIRMISH_FACES = [6, 4, 3, 2, 7, 5, 8, 7, 2, 2, 1, 1]
 
 
 def test_a_turn_line_by_line(tmp_path):
-    ran = run(tmp_path, skirmish(), SKIRMISH_FACES)
+    ran = run_json(tmp_path, skirmish(), SKIRMISH_FACES)
     assert ran["log"] == [
         "Skirmish: white (Lance) against red (Pike)",
         "  at Close range, in space",
@@ -396,7 +385,7 @@ def test_a_turn_line_by_line(tmp_path):
 def test_positioning_on_attack_and_defense_swings_twice(tmp_path):
     # P7's alternative: the defender's defense also takes its signed bonus: Pike's 6 - 2 = 4 against
     # Lance (19 hits by 15), Lance's 6 + 2 = 8 against Pike (7 misses; no critical roll follows)
-    ran = run(tmp_path, skirmish('positioning_mode: "attack_and_defense"'), SKIRMISH_FACES[:10])
+    ran = run_json(tmp_path, skirmish('positioning_mode: "attack_and_defense"'), SKIRMISH_FACES[:10])
     assert ran["log"][4].endswith("= 19 vs Kinetic Defense 4: hit by 15, solid")
     assert ran["log"][7].endswith("= 7 vs Kinetic Defense 8: miss")
 
@@ -406,7 +395,7 @@ def test_an_untrained_gunner_halves_the_2d10(tmp_path):
     crew = CREW.replace("piloting 1  gunnery 2 }\ncharacter Bo", "piloting 1  gunnery 2 }\ncharacter Bo").replace(
         'character Bo is Pilot { physique 2  wits 2  intellect 1  clarity 2  perception 3  charisma 1  piloting 1  gunnery 2 }',
         'character Bo is Pilot { physique 2  wits 2  intellect 1  clarity 2  perception 3  charisma 1  piloting 1 }')
-    ran = run(tmp_path, skirmish(crew=crew), SKIRMISH_FACES[:10])
+    ran = run_json(tmp_path, skirmish(crew=crew), SKIRMISH_FACES[:10])
     assert ran["log"][7] == ("  Pike fires Rifle at Lance (Close): 2d10 2 2 = 4 halved (untrained, L407) 2 + 5 - 2 positioning"
                              " - 2 range = 3 vs Kinetic Defense 6: miss")
 
@@ -423,7 +412,7 @@ def test_every_hit_of_a_warship_weapon_goes_through_the_whole_pipeline(tmp_path)
                 'character Picket is Unit { pilot Skipper type "warship" durability 100 shields 3 armor 6 armor_flank 7'
                 ' carrying 2 external_load 3 vital_protection 10 vital_multiplier 2 }\n'
                 'encounter "Pipeline" {\n    side cygnus: Haydee\n    side picket: Picket\n    until round > 1\n}\n')
-    ran = run(tmp_path, script, [9, 9, 1, 1, 5, 5, 6, 6])
+    ran = run_json(tmp_path, script, [9, 9, 1, 1, 5, 5, 6, 6])
     assert ran["log"][3:7] == [
         "  Positioning: Haydee 29; Picket 3",
         "  Haydee fires Test cannon at Picket (Moderate): 2d10 5 5 = 10 + 5 + 6 positioning = 21 vs Energy Defense 1: "
@@ -454,7 +443,7 @@ def test_nj8_the_gatling_through_faces_four_hits_eight_damage_four_critical_roll
     # L631 in a fight: Positioning 22 against 17 (+2). 2d10 2+3 = 5 + 6 (Gunnery 2, Perception 3,
     # Targeting 1) + 2 = 13 against Kinetic Defense 6: margin 7, hits at 0, +2, +4, +6 = 4; each 4 - armor
     # 2 = 2, 8 in all; four critical rolls (9+6 = 15 makes the third a Surface Hit). Pike has no weapon.
-    ran = run(tmp_path, duel(GATLING), [6, 4, 3, 2, 2, 3, 1, 1, 2, 2, 9, 6, 4, 4])
+    ran = run_json(tmp_path, duel(GATLING), [6, 4, 3, 2, 2, 3, 1, 1, 2, 2, 9, 6, 4, 4])
     assert ran["log"][4:] == [
         "  Lance fires Gatling at Pike (Close): 2d10 2 3 = 5 + 6 + 2 positioning = 13 vs Kinetic Defense 6: hit by 7, "
         "glance, 4 hits (Assault, L629)",
@@ -479,7 +468,7 @@ def test_nj9_the_beam_sweeper_concentrates_through_faces(tmp_path):
                ' concentrate_max 10 range "Close" crit 20 }\n')
     lines = []
     for dice in ([2, 1], [2, 6], [10, 10]):
-        lines += run(tmp_path, duel(sweeper), [6, 4, 3, 2, *dice, 1, 1])["log"][4:6]
+        lines += run_json(tmp_path, duel(sweeper), [6, 4, 3, 2, *dice, 1, 1])["log"][4:6]
     assert lines == [
         "  Lance fires Sweeper at Pike (Close): 2d10 2 1 = 3 + 1 + 2 positioning = 6 vs Kinetic Defense 6: hit by 0, glance",
         "    glance 2, armor 2 -> 1: Pike Durability 9 of 10",
@@ -498,14 +487,14 @@ def test_checks_through_faces(tmp_path):
     script = ('use neojove\nlet hard = "hard"\nlet easy = "easy"\nlet very_hard = "very_hard"\n'
               'say "{skill_check(3, 2, hard, 0)} {skill_check(3, 2, easy, 0)} {skill_check(3, 0, hard, 0)} '
               '{skill_check(3, 2, very_hard, 1)} {succeeds(attribute_check(2, easy, 0), 15)}"\n')
-    assert run(tmp_path, script, [5, 6, 5, 6, 5, 6, 5, 6, 4, 5])["log"] == ["16 20 8 9 true"]
+    assert run_json(tmp_path, script, [5, 6, 5, 6, 5, 6, 5, 6, 4, 5])["log"] == ["16 20 8 9 true"]
 
 
 def test_a_newtype_flash_turns_a_solid_hit_into_a_glance(tmp_path):
     # L191: Bo (Aleph 1, Newtype Flash) takes Lance's Solid as a Glancing 4: shield 1 -> 3, armor 2 -> 1
     crew = CREW.replace("piloting 1  gunnery 2 }\n", "piloting 1  gunnery 2  aleph 1  abilities [\"newtype_flash\"] }\n", 2)
     crew = crew.replace('aleph 1  abilities ["newtype_flash"] }\ncharacter Bo', '}\ncharacter Bo', 1)
-    ran = run(tmp_path, skirmish(crew=crew), SKIRMISH_FACES)
+    ran = run_json(tmp_path, skirmish(crew=crew), SKIRMISH_FACES)
     assert ran["log"][4:8] == [
         "  Lance fires Rifle at Pike (Close): 2d10 7 5 = 12 + 7 + 2 positioning - 2 range = 19 vs Kinetic Defense 6: "
         "hit by 13, solid",
@@ -525,7 +514,7 @@ def test_hot_blooded_pluck_full_dodge_and_limit_break(tmp_path):
                         'piloting 1  gunnery 2  traits ["hot_blooded"]  aleph 1  abilities ["limit_break"] }\n', 1)
     rules = ('fn neojove.plan(u, enc) = match u.name { "Pike" => "full_dodge"; else => "attack" }\n'
              "fn neojove.limit_breaks(u, enc) = true\n")
-    ran = run(tmp_path, skirmish(crew=crew, rules=rules), [6, 4, 3, 2, 5, 5, 7, 5, 8, 7, 4, 4, 1, 1])
+    ran = run_json(tmp_path, skirmish(crew=crew, rules=rules), [6, 4, 3, 2, 5, 5, 7, 5, 8, 7, 4, 4, 1, 1])
     assert ran["log"][3:] == [
         "  Lance: Ann spends 1 Pluck, Hot-Blooded: +2 to all rolls and defenses this turn (L84)",
         "  Positioning: Lance 24; Pike 17",
@@ -547,7 +536,7 @@ def test_charge_time_then_cooldown(tmp_path):
     # charges again. 5+5 = 10 + 6 + 2 = 18 against 6: Glancing 5, armor 2 -> 3.
     cannon = '    weapon Cannon { type "kinetic" glance 5 range "Close" charge 1 cooldown 1 crit 20 }\n'
     turn = [6, 4, 3, 2]
-    ran = run(tmp_path, duel(cannon, until="round > 4"), turn + turn + [5, 5, 1, 1] + turn + turn)
+    ran = run_json(tmp_path, duel(cannon, until="round > 4"), turn + turn + [5, 5, 1, 1] + turn + turn)
     fired = [line for line in ran["log"] if line.startswith("  Lance") or line.startswith("Turn")]
     assert fired == [
         "Turn 1", "  Lance charges its Cannon (1 of 1, L645)",
@@ -565,7 +554,7 @@ def test_charge_rules(tmp_path):
               'let c = {charge: 2, charged: 2, charged_turn: 3, continuous: true}\n'
               'say "{needs_charge(w, 3)} {needs_charge(w, 4)} {needs_charge(w, 6)} {needs_charge(c, 4)} {needs_charge(c, 5)}"\n'
               'w.charged = 1\nsay needs_charge(w, 4)\n')
-    assert run(tmp_path, script)["log"] == ["true false false false true", "true"]
+    assert run_json(tmp_path, script)["log"] == ["true false false false true", "true"]
 
 
 def test_a_sacrificial_parry_puts_a_weapon_in_the_way(tmp_path):
@@ -574,7 +563,7 @@ def test_a_sacrificial_parry_puts_a_weapon_in_the_way(tmp_path):
     rifle = '    weapon Rifle { type "kinetic" attack 1 glance 4 solid 6 solid_at 4 range "Close" attack_penalty 1 crit 15 }\n'
     buckler = '    weapon Buckler { type "melee" glance 1 range "Brawl" space 4 }\n'
     rules = "fn neojove.sacrifices(def, att, w) = true\n"
-    ran = run(tmp_path, duel(rifle, buckler, rules=rules), [6, 4, 3, 2, 7, 5, 5, 5, 1, 1])
+    ran = run_json(tmp_path, duel(rifle, buckler, rules=rules), [6, 4, 3, 2, 7, 5, 5, 5, 1, 1])
     assert ran["log"][4:] == [
         "  Lance fires Rifle at Pike (Close): 2d10 7 5 = 12 + 7 + 2 positioning - 2 range = 19 vs Kinetic Defense 6: "
         "hit by 13, solid",
@@ -593,7 +582,7 @@ def test_an_alpha_strike_fires_everything_and_drops_defenses_a_quarter(tmp_path)
     guns = ('    weapon Rifle { type "kinetic" attack 1 glance 4 range "Close" crit 20 }\n'
             '    weapon Carbine { type "kinetic" glance 3 range "Close" crit 20 }\n')
     rules = "fn neojove.alpha_strikes(u, enc) = true\n"
-    ran = run(tmp_path, duel(guns, guns, crew=crew, rules=rules), [6, 4, 3, 2, 5, 5, 1, 1, 5, 5, 1, 1, 1, 1, 1, 1])
+    ran = run_json(tmp_path, duel(guns, guns, crew=crew, rules=rules), [6, 4, 3, 2, 5, 5, 1, 1, 5, 5, 1, 1, 1, 1, 1, 1])
     assert ran["log"][4:] == [
         "  Lance: Alpha Strike (L108), defenses -25% until its next activation",
         "  Lance fires Rifle at Pike (Close): 2d10 5 5 = 10 + 7 + 2 positioning = 19 vs Kinetic Defense 6: hit by 13, glance",
@@ -630,7 +619,7 @@ say "Quirky: {cp_spent(Quirky)}"
 
 
 def test_genotypes_traits_and_character_points(tmp_path):
-    log = run(tmp_path, PILOTS.replace("{has_ability(Cyber, cyber_flash)} {ability_cost(Cyber, cyber_flash)}",
+    log = run_json(tmp_path, PILOTS.replace("{has_ability(Cyber, cyber_flash)} {ability_cost(Cyber, cyber_flash)}",
                                        "{has_ability(Cyber, flash)} {ability_cost(Cyber, flash)}")
               .replace("say \"Rin", 'let flash = "newtype_flash"\nsay "Rin'))["log"]
     assert log == [
@@ -659,7 +648,7 @@ def test_genotypes_traits_and_character_points(tmp_path):
     ('genotype "martian"', '`genotype` of Pilot is one of'),
 ])
 def test_a_pilot_sheet_that_breaks_the_rules_is_one_clear_error(tmp_path, entries, message):
-    err = run(tmp_path, f"use neojove\ncharacter P is Pilot {{ {entries} }}\n", code=1)
+    err = run_json(tmp_path, f"use neojove\ncharacter P is Pilot {{ {entries} }}\n", code=1)
     assert message in err and "Traceback" not in err
     assert err.count("\n") <= 4 and ":" in err.splitlines()[0]
 
@@ -670,13 +659,13 @@ def test_a_pilot_sheet_that_breaks_the_rules_is_one_clear_error(tmp_path, entrie
     ('controls ["holotank"]', 'no control system "holotank"'),
 ])
 def test_a_unit_that_breaks_the_rules_is_one_clear_error(tmp_path, unit, message):
-    err = run(tmp_path, f"use neojove\ncharacter P is Pilot {{ }}\ncharacter U is Unit {{ pilot P durability 5 {unit} }}\n",
+    err = run_json(tmp_path, f"use neojove\ncharacter P is Pilot {{ }}\ncharacter U is Unit {{ pilot P durability 5 {unit} }}\n",
               code=1)
     assert message in err and "Traceback" not in err
 
 
 def test_an_option_outside_its_choices_is_an_error_at_the_setting(tmp_path):
-    err = run(tmp_path, skirmish('positioning_mode: "both"'), code=1)
+    err = run_json(tmp_path, skirmish('positioning_mode: "both"'), code=1)
     assert err.splitlines()[0].endswith('`positioning_mode` is one of "attack_only", "attack_and_defense", not "both"')
 
 
@@ -684,7 +673,7 @@ def test_tactical_initiative_adds_to_positioning(tmp_path):
     # L429: the leaders' Command, 2d10 + Intellect 1 + Charisma 1 + Leadership 0: 9+8 + 2 = 19 against
     # 5+5 + 2 = 12, margin 7: +2 to white's Positioning rolls (the digest's vector). Lance 10 + 12 + 2 = 24
     # against 17: difference 7, +3.
-    ran = run(tmp_path, skirmish("tactical_initiative: true"), [9, 8, 5, 5, 6, 4, 3, 2, 7, 5, 8, 7, 2, 2, 1, 1])
+    ran = run_json(tmp_path, skirmish("tactical_initiative: true"), [9, 8, 5, 5, 6, 4, 3, 2, 7, 5, 8, 7, 2, 2, 1, 1])
     assert ran["log"][3:6] == [
         "  Tactical Initiative: Lance 19, Pike 12: white wins by 7, +2",
         "  Positioning: Lance 24; Pike 17",
@@ -697,13 +686,13 @@ def test_a_hot_blooded_leader_gives_half_the_command_bonus(tmp_path):
     # L84, P33: the same margin 7 from a Hot-Blooded leader: floor(2 / 2) = +1
     crew = CREW.replace("piloting 1  gunnery 2 }\n", 'piloting 1  gunnery 2  traits ["hot_blooded"]  pluck 0 }\n', 1)
     rules = "fn neojove.spends_pluck(u, enc) = false\n"
-    ran = run(tmp_path, skirmish("tactical_initiative: true", crew=crew, rules=rules), [9, 8, 5, 5, 6, 4, 3, 2, 7, 5, 8, 7, 2, 2, 1, 1])
+    ran = run_json(tmp_path, skirmish("tactical_initiative: true", crew=crew, rules=rules), [9, 8, 5, 5, 6, 4, 3, 2, 7, 5, 8, 7, 2, 2, 1, 1])
     assert ran["log"][3] == "  Tactical Initiative: Lance 19, Pike 12: white wins by 7, +1"
 
 
 def test_tied_positioning_is_broken_by_a_d10_each(tmp_path):
     # P8: 5+5 and 6+4: both 22, no Tactical Initiative, the same Thrust: a d10 each, 3 and 8: Pike first
-    ran = run(tmp_path, skirmish(), [5, 5, 6, 4, 3, 8, 2, 2, 1, 1, 2, 2, 1, 1])
+    ran = run_json(tmp_path, skirmish(), [5, 5, 6, 4, 3, 8, 2, 2, 1, 1, 2, 2, 1, 1])
     assert ran["log"][3:7] == [
         "  Positioning: Lance 22; Pike 22",
         "  Lance breaks a tie in Positioning with a d10: 3 (P8)",
@@ -739,7 +728,7 @@ say "synaptic: {Zero.base_defense.electronic} {Zero.base_attack.gunnery}"
 
 
 def test_traits_and_control_systems_change_the_numbers(tmp_path):
-    log = run(tmp_path, TRAITS)["log"]
+    log = run_json(tmp_path, TRAITS)["log"]
     assert log == [
         # L116 Made Of Iron: +2 to non-glancing thresholds against it (-2 from the rear, L530: 0), -1 Thrust;
         # L128 Char Custom: Thrust + Charisma 4 = 23; L124 Fan Favorite: Durability + 4
@@ -772,11 +761,11 @@ def test_a_newtype_flash_on_a_glance_leaves_nothing_or_a_glance(tmp_path):
     crew = crew[0] + 'piloting 1  gunnery 2  aleph 1  abilities ["newtype_flash"] }' + crew[1]
     rules = "fn neojove.flashes(def, att, class) = true\n"
     faces = [6, 4, 3, 2, 2, 2, 1, 1]                       # Lance 4 + 6 + 2 = 12 against 6: a Glance
-    ran = run(tmp_path, duel(GATLING.replace("assault_at 2 assault_max 10", "assault_at 20 assault_max 1"), crew=crew,
+    ran = run_json(tmp_path, duel(GATLING.replace("assault_at 2 assault_max 10", "assault_at 20 assault_max 1"), crew=crew,
                              rules=rules), faces)
     assert ran["log"][5:7] == ["    Bo has a Newtype Flash: glance becomes none (L191)",
                                "    the hit does nothing (Newtype Flash below Glance, P21)"]
-    ran = run(tmp_path, duel(GATLING.replace("assault_at 2 assault_max 10", "assault_at 20 assault_max 1"),
+    ran = run_json(tmp_path, duel(GATLING.replace("assault_at 2 assault_max 10", "assault_at 20 assault_max 1"),
                              "", 'glance_flash: "glance"', crew=crew, rules=rules), faces + [1, 1])
     assert ran["log"][5:7] == ["    Bo has a Newtype Flash: glance stays glance (L191, P21)",
                                "    glance 4, armor 2 -> 2: Pike Durability 8 of 10"]
@@ -789,12 +778,12 @@ def test_the_option_for_the_critical_armor(tmp_path):
               'say "{pipe.final} {pipe.crit_allowed}"\nneojove.crit_armor = "listed"\n'
               'let listed = damage_pipeline(2, 0, 0, 0, false, 1, 7, 0, false, 2, 1)\n'
               'say "{listed.final} {listed.crit_allowed}"\n')
-    assert run(tmp_path, script)["log"] == ["0 true", "0 false"]
+    assert run_json(tmp_path, script)["log"] == ["0 true", "0 false"]
 
 
 def test_overthrusting_adds_to_thrust_up_to_the_baseline(tmp_path):
     # L489: Easy Physique, 3 x 2 + 9+9 = 24: +4 Thrust (at most the baseline 10), before Positioning:
     # Lance 6+4 + 14 + 2 = 26
     rules = 'fn neojove.overthrusts(u, enc) = u.name == "Lance"\n'
-    ran = run(tmp_path, skirmish(rules=rules), [9, 9, 6, 4, 3, 2, 7, 5, 8, 7, 2, 2, 1, 1])
+    ran = run_json(tmp_path, skirmish(rules=rules), [9, 9, 6, 4, 3, 2, 7, 5, 8, 7, 2, 2, 1, 1])
     assert ran["log"][3:5] == ["  Lance overthrusts: Easy Physique 18 = 24: +4 (L489)", "  Positioning: Lance 26; Pike 17"]

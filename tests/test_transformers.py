@@ -20,12 +20,9 @@ TN (L43 "roll above", L146 "roll over"; the option success_at).
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
-from support import mech_forked
+from support import keyed, run_json
 
 
 SPECS = ("strength", "intelligence", "speed", "endurance", "rank", "courage", "firepower", "skill")
@@ -41,16 +38,6 @@ def transformer(name: str, *entries: str, **values) -> str:
 
 def conc(name: str, level: int) -> str:
     return f"concentration {name} {{ level {level} }}"
-
-
-def run(tmp_path: Path, script: str, faces: list[int] | None = None) -> dict:
-    """`mech run FILE --faces ... --json` (or `--seed 1` without faces): {"log": [...], "result": ...}."""
-    path = tmp_path / "script.mech"
-    path.write_text(script)
-    dice = ["--faces", ",".join(map(str, faces))] if faces is not None else ["--seed", "1"]
-    ran = mech_forked(["run", str(path), *dice, "--json"], tmp_path)
-    assert ran.code == 0, ran.err
-    return json.loads(ran.out)
 
 
 def encounter(name: str, first: str, second: str, *settings: str, until: str = "round > 1") -> str:
@@ -114,8 +101,8 @@ FORMULAS = ("use transformers\n"
 @pytest.fixture(scope="module")
 def formulas(tmp_path_factory) -> dict[str, str]:
     """The FORMULAS script's lines, `KEY: value` as {KEY: value}."""
-    log = run(tmp_path_factory.mktemp("formulas"), FORMULAS)["log"]
-    return dict(line.split(": ", 1) for line in log)
+    log = run_json(tmp_path_factory.mktemp("formulas"), FORMULAS)["log"]
+    return keyed(log)
 
 
 # ---- 5.2: defense, attack, damage, status ----
@@ -148,7 +135,7 @@ def test_e11_a_24_hits_the_dodge_passive_defense_of_22(tmp_path):
     # The target at Initiative 0 borrows 5 phases of the next round for an Active Defense (L151):
     # Intelligence Dice 3.5 + Dodge 3 = 6.5k3.5, rolled as 7k3.5 (keep 4, halve the lowest kept, L28):
     # 9 9 8 7 (6 5 4): 9 + 9 + 8 + floor(7/2) = 29, above the attack's 24: avoided, no damage.
-    ran = run(tmp_path, E11_FIGHT.replace("DEFENSE", "dodge"), E11_FACES + [9, 9, 8, 7, 6, 5, 4])
+    ran = run_json(tmp_path, E11_FIGHT.replace("DEFENSE", "dodge"), E11_FACES + [9, 9, 8, 7, 6, 5, 4])
     assert ran["log"] == E11_OPENING + [
         "  phase 6: Sunstreaker attacks Target with Solar blaster: 7k4: 9 6 5 4 (3 2 1) = 24 vs PD 22: hit",
         "    Target defends actively, borrowing 5 phases from next round: 7k3.5: 9 9 8 7/2 (6 5 4) = 29 vs 24: "
@@ -159,7 +146,7 @@ def test_e11_a_24_hits_the_dodge_passive_defense_of_22(tmp_path):
 
 
 def test_e11_the_same_24_misses_the_acrobatics_passive_defense_of_27(tmp_path):
-    ran = run(tmp_path, E11_FIGHT.replace("DEFENSE", "acrobatics"), E11_FACES)
+    ran = run_json(tmp_path, E11_FIGHT.replace("DEFENSE", "acrobatics"), E11_FACES)
     assert ran["log"] == E11_OPENING + [
         "  phase 6: Sunstreaker attacks Target with Solar blaster: 7k4: 9 6 5 4 (3 2 1) = 24 vs PD 27: miss"]
 
@@ -178,7 +165,7 @@ def test_e12_a_melee_hit_for_2_major_damage_needs_a_skill_roll_above_15(tmp_path
               + transformer("Hoist", endurance=2, skill=4, courage=6, rank=1)
               + "take_damage(Ratchet, 25, false)\ntake_damage(Hoist, 25, false)\n"
                 'say "prone: {Ratchet.prone} {Hoist.prone}"\n')
-    assert run(tmp_path, script, [3, 9, 6, 3, 9, 7])["log"] == [
+    assert run_json(tmp_path, script, [3, 9, 6, 3, 9, 7])["log"] == [
         "    Ratchet Durability 1k1: 3 = 3 vs Minor 25: fails by 22, 2 Major (now 2)",
         "    Ratchet falls prone: 2k2: 9 6 = 15 vs 15 (L159)",
         "    Hoist Durability 1k1: 3 = 3 vs Minor 25: fails by 22, 2 Major (now 2)",
@@ -203,7 +190,7 @@ def test_e15_an_explosion_loses_its_lowest_kept_die_each_hex_out(tmp_path):
     # Keep 12 9 7: the base hex 28, one hex out 12 + 9 = 21, two hexes 12, three hexes nothing.
     script = ("use transformers\nlet grenade = roll(5k3)\nsay breakdown(grenade)\n"
               'say "{explosion(grenade, 0)} {explosion(grenade, 1)} {explosion(grenade, 2)} {explosion(grenade, 3)}"\n')
-    assert run(tmp_path, script, [10, 9, 7, 4, 2, 2])["log"] == ["5k3: 12 9 7 (4 2) = 28", "28 21 12 0"]
+    assert run_json(tmp_path, script, [10, 9, 7, 4, 2, 2])["log"] == ["5k3: 12 9 7 (4 2) = 28", "28 21 12 0"]
 
 
 def test_e16_a_continuous_effect_loses_1k1_a_round_before_the_ten_dice_rule(formulas, tmp_path):
@@ -213,7 +200,7 @@ def test_e16_a_continuous_effect_loses_1k1_a_round_before_the_ten_dice_rule(form
     script = ("use transformers\nlet start = add(8k4, pool(4, 0))\n"
               "for r in range(5) { say breakdown(roll(continuous(start, r))) }\n")
     ten = [9, 8, 7, 6, 5, 4, 3, 2, 1, 1]
-    assert run(tmp_path, script, ten * 3 + ten[:9])["log"] == [
+    assert run_json(tmp_path, script, ten * 3 + ten[:9])["log"] == [
         "10k6: 9 8 7 6 5 4 (3 2 1 1) = 39",
         "10k4: 9 8 7 6 (5 4 3 2 1 1) = 30",
         "10k2: 9 8 (7 6 5 4 3 2 1 1) = 17",
@@ -266,7 +253,7 @@ def test_durability_failed_by_21_is_2_major_and_minor_starts_again(tmp_path):
     # Minor back to 0. A ranged hit: blown back 2 - 1 = 1 hex (L159). Courage 5: 2 is not above 2.5.
     script = ("use transformers\n" + transformer("Huffer", endurance=2, rank=1)
               + 'take_damage(Huffer, 23, true)\nsay "major {Huffer.major}, minor {Huffer.minor}, {Huffer.status}"\n')
-    assert run(tmp_path, script, [2])["log"] == [
+    assert run_json(tmp_path, script, [2])["log"] == [
         "    Huffer Durability 1k1: 2 = 2 vs Minor 23: fails by 21, 2 Major (now 2)",
         "    Huffer is blown back 1 hex (L159)",
         "major 2, minor 0, active",
@@ -285,7 +272,7 @@ def test_fatigue_at_courage_5_starts_above_two_and_a_half_major(tmp_path):
                 'say "Brawn: {halves(Brawn.major)} Major, fatigued {fatigued(Brawn)}"\n'
                 "take_damage(Gears, 12, true)\n"
                 'say "Gears: {halves(Gears.major)} Major, fatigued {fatigued(Gears)}, {Gears.status}"\n')
-    assert run(tmp_path, script, [4, 3, 4, 3, 10, 6])["log"] == [
+    assert run_json(tmp_path, script, [4, 3, 4, 3, 10, 6])["log"] == [
         "    Brawn Durability 2k2: 4 3 = 7 vs Minor 12: fails by 5, 1 Major (now 2.5)",
         "Brawn: 2.5 Major, fatigued false",
         "    Gears Durability 2k2: 4 3 = 7 vs Minor 12: fails by 5, 1 Major (now 3)",
@@ -299,7 +286,7 @@ def test_initiative_25_acts_at_phases_25_15_and_5(tmp_path):
     # Skill 2, no Brawling: 1k1 against PD 5 + 5 unskilled (L40); the other, Speed 1: 1 -> 0, never acts.
     script = ("use transformers\n" + transformer("Blurr", speed=6, skill=2) + transformer("Astrotrain", speed=1)
               + encounter("Initiative 25", "Blurr", "Astrotrain"))
-    log = run(tmp_path, script, [9, 8, 8, 1, 1, 1, 1])["log"]
+    log = run_json(tmp_path, script, [9, 8, 8, 1, 1, 1, 1])["log"]
     assert log[2:] == [
         "  initiative: Blurr 3k3: 9 8 8 = 25; Astrotrain 1k0.5: 1/2 = 0",
         "  phase 25: Blurr attacks Astrotrain with fists: 1k1: 1 = 1 vs PD 5 + 5 unskilled: miss",
@@ -316,7 +303,7 @@ def test_initiative_25_after_an_interrupt_action_is_10(tmp_path):
     script = ("use transformers\nfn transformers.interrupts(c, acting, enc) = c.name == \"Blurr\"\n"
               + transformer("Blurr", speed=6, skill=2, rank=4) + transformer("Astrotrain", speed=10, skill=2)
               + encounter("Interrupt", "Blurr", "Astrotrain"))
-    ran = run(tmp_path, script, [9, 8, 8, 6, 6, 6, 6, 6, 1, 1, 1, 1, 1])
+    ran = run_json(tmp_path, script, [9, 8, 8, 6, 6, 6, 6, 6, 1, 1, 1, 1, 1])
     miss = "with fists: 1k1: 1 = 1 vs PD 5 + 5 unskilled: miss"
     assert ran["log"][2:] == [
         "  initiative: Blurr 3k3: 9 8 8 = 25; Astrotrain 5k5: 6 6 6 6 6 = 30",
@@ -378,7 +365,7 @@ DAM_FACES = [4, 3, 2, 5, 3,                 # round 1: initiative
 
 
 def test_a_fight_line_by_line(tmp_path):
-    ran = run(tmp_path, DAM, DAM_FACES)
+    ran = run_json(tmp_path, DAM, DAM_FACES)
     assert ran["log"] == [
         "Ambush at the dam: autobots (Ironhide) against decepticons (Skywarp)",
         "Round 1",
@@ -419,7 +406,7 @@ def test_success_at_decides_a_roll_equal_to_its_tn(tmp_path, setting, line, defe
     script = E11_FIGHT.replace("DEFENSE", "dodge")
     if setting:
         script = script.replace("    until", f"    {setting}\n    until")
-    log = run(tmp_path, script, [3, 2, 1, 1, 8, 6, 4, 4, 3, 2, 1] + defense)["log"]
+    log = run_json(tmp_path, script, [3, 2, 1, 1, 8, 6, 4, 4, 3, 2, 1] + defense)["log"]
     assert log[3] == f"  phase 6: Sunstreaker attacks Target with Solar blaster: 7k4: 8 6 4 4 (3 2 1) = {line}"
     if defense:
         assert log[4:] == ["    Target defends actively, borrowing 5 phases from next round: "
@@ -446,7 +433,7 @@ def test_fatigue_roll_each_gain_or_only_on_crossing(tmp_path):
               + 'take_damage(Prowl, 30, true)\ntransformers.fatigue_roll = "crossing"\n'
                 "take_damage(Bluestreak, 30, true)\ntake_damage(Jazz, 30, true)\n")
     check = [6, 6, 6, 5]
-    assert run(tmp_path, script, check + [9, 8, 7, 6] + check + check + [9, 8, 7, 6])["log"] == [
+    assert run_json(tmp_path, script, check + [9, 8, 7, 6] + check + check + [9, 8, 7, 6])["log"] == [
         "    Prowl Durability 4k4: 6 6 6 5 = 23 vs Minor 30: fails by 7, 1 Major (now 5)",
         "    Prowl is Fatigued: Durability 4k4: 9 8 7 6 = 30 vs 25: stays up",
         "    Bluestreak Durability 4k4: 6 6 6 5 = 23 vs Minor 30: fails by 7, 1 Major (now 5)",
@@ -465,7 +452,7 @@ def test_energon_explodes_fatigued_decides_whether_an_energon_die_explodes(tmp_p
               + "take_damage(Cliffjumper, 12, true)\ntransformers.energon_explodes_fatigued = false\n"
                 "take_damage(Windcharger, 12, true)\n"
                 'say "Energon left: {Cliffjumper.energon} {Windcharger.energon}"\n')
-    assert run(tmp_path, script, [5, 4, 10, 3, 5, 4, 10])["log"] == [
+    assert run_json(tmp_path, script, [5, 4, 10, 3, 5, 4, 10])["log"] == [
         "    Cliffjumper Durability 2k2: 5 4 = 9 + 13 Energon = 22 vs Minor 12: holds",
         "    Windcharger Durability 2k2: 5 4 = 9 + 10 Energon = 19 vs Minor 12: holds",
         "Energon left: 0 0",
@@ -478,7 +465,7 @@ TIE = ("use transformers\n" + transformer("Mirage", speed=4, skill=2) + transfor
 
 
 def test_ties_in_phase_written_acts_in_the_encounters_order(tmp_path):
-    log = run(tmp_path, TIE + encounter("Same phase", "Mirage", "Thundercracker"), [4, 4, 5, 3, 1, 1])["log"]
+    log = run_json(tmp_path, TIE + encounter("Same phase", "Mirage", "Thundercracker"), [4, 4, 5, 3, 1, 1])["log"]
     assert [line.split(" with")[0] for line in log[3:]] == ["  phase 8: Mirage attacks Thundercracker",
                                                             "  phase 8: Thundercracker attacks Mirage"]
 
@@ -487,7 +474,7 @@ def test_ties_in_phase_speed_check_lets_the_contested_speed_check_decide(tmp_pat
     # L128: a Contested Speed Check (L46): each rolls Speed 2k2 against floor(2.5 x 4) = 10.
     # Thundercracker 9 8 = 17 succeeds, Mirage 2 1 = 3 fails: Thundercracker acts first.
     script = TIE + encounter("Same phase", "Mirage", "Thundercracker", 'ties_in_phase: "speed_check"')
-    log = run(tmp_path, script, [4, 4, 5, 3, 9, 8, 2, 1, 1, 1])["log"]
+    log = run_json(tmp_path, script, [4, 4, 5, 3, 9, 8, 2, 1, 1, 1])["log"]
     assert [line.split(" with")[0] for line in log[3:]] == [
         "  phase 8: Contested Speed Check, Thundercracker against Mirage: Thundercracker first",
         "  phase 8: Thundercracker attacks Mirage", "  phase 8: Mirage attacks Thundercracker"]
@@ -508,7 +495,7 @@ def test_ad_borrow_is_how_much_active_defense_takes_from_next_round(tmp_path):
                 'say "debts: {Hound.debt} {Trailbreaker.debt} {Bumper.debt}; '
                 'Energon: {Hound.energon} {Trailbreaker.energon} {Bumper.energon}"\n')
     borrowing = "defends actively, borrowing 5 phases from next round: 3k2"
-    assert run(tmp_path, script, [5, 4, 1, 6, 3, 2, 7, 2, 1])["log"] == [
+    assert run_json(tmp_path, script, [5, 4, 1, 6, 3, 2, 7, 2, 1])["log"] == [
         f"    Hound {borrowing}: 5 4 (1) = 9 vs 30: fails",
         f"    Trailbreaker {borrowing}: 6 3 (2) = 9 vs 30: fails",
         f"    Trailbreaker {borrowing}: 7 2 (1) = 9 vs 30: fails",
@@ -544,7 +531,7 @@ def test_a_size_table_changes_passive_defense_and_durability(tmp_path, house_rul
               + transformer("Grimlock", dodge, strength=9, intelligence=6, endurance=4, rank=1)
               + 'say "PD: Bumblebee {passive_defense(Bumblebee)}, Grimlock {passive_defense(Grimlock)}"\n'
                 "take_damage(Grimlock, 10, true)\n")
-    assert run(tmp_path, script, [5, 3])["log"] == [pd, durability]
+    assert run_json(tmp_path, script, [5, 3])["log"] == [pd, durability]
 
 
 # ---- where the module and the text disagree ----
@@ -554,7 +541,7 @@ def test_a_prone_character_may_defend_actively_with_two_boosts(tmp_path):
     # short, so the tactic adds an Energon Die after the roll: 1, 26: fails
     script = ("use transformers\n" + transformer("Tracks", conc("Dodge", 1), intelligence=8, prone="true")
               + transformer("Shockwave") + "say active_defense(Tracks, Shockwave, 20)\n")
-    log = run(tmp_path, script, [7, 6, 6, 6, 1, 1])["log"]
+    log = run_json(tmp_path, script, [7, 6, 6, 6, 1, 1])["log"]
     assert len(log) == 2 and "Tracks defends actively" in log[0] and "= 25" in log[0] and log[0].endswith(": fails")
     assert log[1] == "false"
 
@@ -575,7 +562,7 @@ def test_the_over_courage_penalty_applies_to_opposed_rolls(tmp_path):
     # (Without the penalty Kup rolls 9 2 = 11 and wins.)
     script = ("use transformers\n" + transformer("Kup", speed=4, major=6) + transformer("Blitzwing", speed=4)
               + 'let speed = "speed"\nlet plain = ""\nsay opposed(Kup, speed, plain, Blitzwing, speed, plain)\n')
-    assert run(tmp_path, script, [9, 2, 1, 1])["log"] == ["none"]
+    assert run_json(tmp_path, script, [9, 2, 1, 1])["log"] == ["none"]
 
 
 def test_a_fatigue_roll_against_a_half_point_tn_reads_as_a_decimal(tmp_path):
@@ -583,7 +570,7 @@ def test_a_fatigue_roll_against_a_half_point_tn_reads_as_a_decimal(tmp_path):
     # Fatigued, a roll against 5 x 2.5 = 12.5: 3 2 = 5, Knocked Out
     script = "use transformers\n" + transformer("Skids", endurance=4, courage=3, rank=1, major=1) + \
         "take_damage(Skids, 20, true)\n"
-    assert run(tmp_path, script, [5, 4, 3, 2])["log"][1] == \
+    assert run_json(tmp_path, script, [5, 4, 3, 2])["log"][1] == \
         "    Skids is Fatigued: Durability 2k2: 3 2 = 5 vs 12.5: Knocked Out"
 
 
@@ -591,7 +578,7 @@ def test_no_energon_die_is_spent_on_a_durability_check_that_already_holds(tmp_pa
     # success_at "at": 5 + 4 = 9 against Minor 9 holds; the Energon Die (and the face 3) stay unused
     script = ('use transformers\ntransformers.success_at = "at"\n' + transformer("Tailgate", endurance=4, rank=4)
               + 'take_damage(Tailgate, 9, true)\nsay "Energon: {Tailgate.energon}"\n')
-    assert run(tmp_path, script, [5, 4, 3])["log"] == ["    Tailgate Durability 2k2: 5 4 = 9 vs Minor 9: holds",
+    assert run_json(tmp_path, script, [5, 4, 3])["log"] == ["    Tailgate Durability 2k2: 5 4 = 9 vs Minor 9: holds",
                                                       "Energon: 2"]
 
 
@@ -603,7 +590,7 @@ def test_an_automatically_failed_attack_misses_a_prone_target(tmp_path):
               + transformer("Wreck", conc("Brawling", 1), speed=10, skill=2, major=8, energon=0)
               + transformer("Sunny", speed=1, prone="true")
               + encounter("Automatic failure", "Wreck", "Sunny", 'success_at: "at"'))
-    log = run(tmp_path, script, [4, 3, 1, 6, 5, 4, 3, 2, 1])["log"]
+    log = run_json(tmp_path, script, [4, 3, 1, 6, 5, 4, 3, 2, 1])["log"]
     assert log[3] == "  phase 7: Wreck attacks Sunny with fists: -1k1: automatic failure vs PD 0: miss"
 
 
@@ -622,7 +609,7 @@ def test_a_held_action_that_wins_the_speed_check_is_taken(tmp_path):
     # Contested Speed Check (9 8 = 17 > 10; Thundercracker 2 1 = 3): its attack, 1k1: 1, misses.
     script = ("use transformers\nfn transformers.holds(c, enc) = c.name == \"Mirage\"\n"
               + TIE.removeprefix("use transformers\n") + encounter("Held", "Mirage", "Thundercracker"))
-    log = run(tmp_path, script, [5, 4, 5, 3, 9, 8, 2, 1, 1, 1])["log"]
+    log = run_json(tmp_path, script, [5, 4, 5, 3, 9, 8, 2, 1, 1, 1])["log"]
     assert log[3:6] == [
         "  phase 9: Mirage holds its action",
         "  phase 8: Mirage acts on its held action, before Thundercracker (Contested Speed Check)",
@@ -643,7 +630,7 @@ def test_actions_on_the_same_phase_are_simultaneous(tmp_path):
     # Durability 1k1: 1 against 19, failed by 18: 1.5 Major, 2.5 in all, above Courage 2: Knocked Out.
     # Thundercracker's attack on the same phase: 1k1 and an Energon Die (2 Major or more): 2k2: 1 1.
     faces = [4, 4, 5, 3, 9, 9, 9, 9, 9, 1, 1, 1, 1, 1, 1, 1, 1, 10, 9, 9, 9, 1, 1, 1]
-    log = run(tmp_path, script, faces)["log"]
+    log = run_json(tmp_path, script, faces)["log"]
     assert log[6:9] == [
         "    Thundercracker Durability 1k1: 1 = 1 vs Minor 19: fails by 18, 1.5 Major (now 2.5)",
         "    Thundercracker is knocked out: Major above its Courage (L161)",
@@ -657,7 +644,7 @@ def test_gunnery_is_operated_by_intelligence(tmp_path):
               + transformer("Gunner", conc("Gunnery", 3), 'armament Cannon { damage 4k2  uses "gunnery"  '
                             'operated_by "intelligence" }', skill=2, intelligence=8)
               + 'say transformers.attack_pool(Gunner, Gunner.armament[0]).notation\n')
-    assert run(tmp_path, script, [])["log"] == ["7k4"]
+    assert run_json(tmp_path, script, [])["log"] == ["7k4"]
 
 
 def test_the_unskilled_penalty_follows_the_kind_of_concentration(tmp_path):
@@ -665,13 +652,13 @@ def test_the_unskilled_penalty_follows_the_kind_of_concentration(tmp_path):
     script = ("use transformers\n" + transformer("Rookie")
               + 'say [transformers.unskilled(Rookie, "shooting"), transformers.unskilled(Rookie, "gunnery"), '
                 'transformers.unskilled(Rookie, "observe"), transformers.unskilled(Rookie, "diplomacy")]\n')
-    assert run(tmp_path, script, [])["log"] == ["[5, 10, 0, 5]"]
+    assert run_json(tmp_path, script, [])["log"] == ["[5, 10, 0, 5]"]
 
 
 def test_no_damage_means_no_durability_check(tmp_path):
     # digest 4.9: a hit for 0 damage (an automatic failure of the damage pool) asks for no check
     script = "use transformers\n" + transformer("Bumper") + "take_damage(Bumper, 0, true)\nsay Bumper.minor\n"
-    assert run(tmp_path, script, [])["log"] == ["    no damage", "0"]
+    assert run_json(tmp_path, script, [])["log"] == ["    no damage", "0"]
 
 
 @pytest.mark.parametrize("medic, faces, end", [
@@ -683,7 +670,7 @@ def test_a_dying_spark_goes_out_at_the_end_of_the_scene_unless_fixed(tmp_path, m
     script = ("use transformers\n" + transformer("Hulk", courage=2, major=4) + transformer("Ratchet", medic, skill=4)
               + transformer("Foe")
               + 'encounter "End" {\n    side a: Hulk, Ratchet\n    side b: Foe\n    until round > 0\n}\n')
-    ran = run(tmp_path, script, faces)
+    ran = run_json(tmp_path, script, faces)
     assert ran["log"][-1] == "  " + end
     assert ran["result"]["characters"]["Hulk"]["status"] == ("dead" if not medic else "dying")
 
@@ -695,7 +682,7 @@ def test_size_modifiers_reach_active_defense_and_ranged_attacks(tmp_path):
               + transformer("Sizer", conc("Dodge", 1), 'armament Gun { damage 3k2 }')
               + "say transformers.active_defense_pool(Sizer).notation\n"
               + "say transformers.attack_mods(Sizer, Sizer, Sizer.armament[0])\n")
-    assert run(tmp_path, script, [])["log"] == ["3.5k2.5+2", "3"]
+    assert run_json(tmp_path, script, [])["log"] == ["3.5k2.5+2", "3"]
 
 
 def test_e17_a_persistent_explosion_loses_its_outermost_ring_each_round(tmp_path):
@@ -705,7 +692,7 @@ def test_e17_a_persistent_explosion_loses_its_outermost_ring_each_round(tmp_path
               "let second = roll(transformers.persistent(5k3, 2))\n"
               "say [transformers.persistent(5k3, 2).notation, transformers.explosion(first, 0), "
               "transformers.explosion(second, 0), transformers.explosion(second, 1), transformers.explosion(second, 2)]\n")
-    assert run(tmp_path, script, [10, 2, 9, 7, 4, 2, 10, 2, 9, 7, 4, 2])["log"] == ['["5k2", 28, 21, 12, 0]']
+    assert run_json(tmp_path, script, [10, 2, 9, 7, 4, 2, 10, 2, 9, 7, 4, 2])["log"] == ['["5k2", 28, 21, 12, 0]']
 
 
 def test_distance_puts_the_sides_apart_and_they_close_in(tmp_path):
@@ -716,7 +703,7 @@ def test_distance_puts_the_sides_apart_and_they_close_in(tmp_path):
               + transformer("Hound", conc("Shooting", 1), "armament Blaster { damage 3k2  range 2 }", speed=2)
               + transformer("Dummy", speed=1)
               + encounter("Apart", "Hound", "Dummy", "distance: 4"))
-    log = run(tmp_path, script, [3, 1, 1])["log"]
+    log = run_json(tmp_path, script, [3, 1, 1])["log"]
     assert log[1] == "  4 hexes apart"
     assert log[4] == "  phase 3: Hound moves 2 hexes toward Dummy (double move, L187), 2 hexes apart"
 
@@ -729,7 +716,7 @@ def test_a_readied_action_acts_before_its_trigger_without_a_check(tmp_path):
               + 'fn transformers.readies(c, enc) = c.name == "Hound" and c.initiative > 5\n'
               + 'fn transformers.acts_on_hold(c, acting, enc) = acting.name == "Trailbreaker"\n'
               + encounter("Ready", "Hound", "Trailbreaker"))
-    log = run(tmp_path, script, [4, 4, 2, 1, 1, 1, 1, 1])["log"]
+    log = run_json(tmp_path, script, [4, 4, 2, 1, 1, 1, 1, 1])["log"]
     assert [line.split(" with")[0] for line in log[3:6]] == [
         "  phase 8: Hound readies its action",
         "  phase 2: Hound acts on its readied action, before Trailbreaker",
