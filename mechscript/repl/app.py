@@ -85,7 +85,7 @@ def _key_bindings() -> KeyBindings:
             buffer.complete_state = None
             return
         text = buffer.text
-        if not text.lstrip().startswith(":") and needs_more(text):
+        if needs_more(text):
             buffer.insert_text("\n" + INDENT * open_brackets(buffer.document.text_before_cursor))
         else:
             buffer.validate_and_handle()

@@ -110,7 +110,10 @@ def _spaces_and_comments(start: int, value: str):
 
 
 def needs_more(text: str) -> bool:
-    """Whether an entry goes on to the next line: a bracket is still open, or the line ends in `\\`."""
+    """Whether an entry goes on to the next line: a bracket is still open, or the line ends in `\\`
+    (a `:command` is one line, whatever it holds)."""
+    if text.lstrip().startswith(":"):
+        return False
     return open_brackets(text) > 0 or text.rstrip().endswith("\\")
 
 

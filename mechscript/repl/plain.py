@@ -20,7 +20,7 @@ def run_plain(commands: Commands, lines: Iterable[str], out: TextIO, err: TextIO
         if not entry.strip():
             entry = ""
             continue
-        if not entry.lstrip().startswith(":") and needs_more(entry):
+        if needs_more(entry):
             continue
         reply = commands.handle(entry.rstrip("\n"))
         entry = ""
