@@ -12,9 +12,9 @@ from collections import defaultdict
 from fractions import Fraction
 
 import mechscript
-from mechscript.dice.engine import faces_of
+from mechscript.dice import exact
+from mechscript.dice.engine import DiceRoll, faces_of
 from mechscript.dice.rollkeep import KeepRoll
-from mechscript.dice.engine import DiceRoll
 
 
 class _NeedFace(Exception):
@@ -63,9 +63,8 @@ def enumerate_roll(expr: str, max_faces: int) -> tuple[dict, Fraction]:
 
 
 def compounding_d10(depth: int) -> dict:
-    """One roll-and-keep die by hand: 10s add a new d10, at most `depth` times (deeper paths left out)."""
-    die = {}
-    for tens in range(depth + 1):
-        for last in range(1, 10):
-            die[10 * tens + last] = Fraction(1, 10 ** (tens + 1))
+    """One roll-and-keep die: 10s add a new d10, at most `depth` times (deeper paths left out, where
+    exact.compounding_d10 lumps them onto one value)."""
+    die = exact.compounding_d10(depth)
+    del die[10 * (depth + 1)]
     return die
