@@ -8,7 +8,6 @@ import math
 import pytest
 
 import mechscript
-from mechscript.dice.faces import RandomFaces
 
 SAMPLES = 20_000
 
@@ -17,12 +16,7 @@ def chi_square(expr_sampled: str, expr_exact: str, seed: int) -> tuple[float, in
     """The chi-square statistic of SAMPLES rolls of one expression against the exact distribution
     of another, outcomes merged from the tails inwards until each bin expects 5 rolls or more;
     and its degrees of freedom."""
-    compiled = mechscript.compile_roll(expr_sampled)
-    source = RandomFaces(seed)
-    counts: dict = {}
-    for _ in range(SAMPLES):
-        total = compiled.total(source)
-        counts[total] = counts.get(total, 0) + 1
+    counts = dict(mechscript.prob(expr_sampled, samples=SAMPLES, seed=seed).dist.weights)
     exact = mechscript.prob(expr_exact).distribution
     bins, expected, observed = [], 0.0, 0
     for outcome, p in exact:
