@@ -137,19 +137,14 @@ class Session:
         entry = Entry()
         try:
             code = self._compile(text, filename, folder or self.folder, echo)
-        except MechError as error:
-            entry.error = error.located(text, filename)
-            return entry
-        except RecursionError:
-            entry.error = too_deep().located(text, filename)
+        except (MechError, RecursionError) as error:
+            entry.error = _located(error, text, filename)
             return entry
         ev = self._fresh_limits()
         try:
             code(ev)
-        except MechError as error:
-            entry.error = error.located(text, filename)
-        except RecursionError:
-            entry.error = too_deep().located(text, filename)
+        except (MechError, RecursionError) as error:
+            entry.error = _located(error, text, filename)
         finally:
             ev.scope, ev.depth = self.scope, 0  # even after Ctrl-C in the middle of a function
             entry.output = _in_order(ev.log, ev.shown)
@@ -225,13 +220,16 @@ class Session:
         result, error = None, None
         try:
             ev.result = result = characters.fight(ev, _copy_encounter(declared))
-        except MechError as error_:
-            error = error_.located(*declared.source)
-        except RecursionError:
-            error = too_deep().located(*declared.source)
+        except (MechError, RecursionError) as error_:
+            error = _located(error_, *declared.source)
         finally:
             ev.scope, ev.depth = self.scope, 0
         return ev.log, result, error
+
+
+def _located(error: MechError | RecursionError, text: str, filename: str) -> MechError:
+    """The error of an entry, placed in its text (Python's stack running out: the limit's error)."""
+    return (error if isinstance(error, MechError) else too_deep()).located(text, filename)
 
 
 def _declared_name(statement) -> str | None:
