@@ -4,12 +4,10 @@ against a plain Python reading of the same rules written from the digest."""
 
 from __future__ import annotations
 
-import json
-
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from support import mech_forked
+from support import run_json
 
 
 def reference(dmg, penalty, shield, sp, ignore, esw, armor, fittings, glance, ap, aae):
@@ -49,10 +47,6 @@ def test_the_pipeline_agrees_with_a_plain_reading_of_4_8(tmp_path_factory, hits)
               "    let r = damage_pipeline(h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], h[8], h[9], h[10])\n"
               '    say "{r.final} {r.crit_allowed}"\n'
               "}\n")
-    folder = tmp_path_factory.mktemp("pipeline")
-    (folder / "hits.mech").write_text(script)
-    ran = mech_forked(["run", str(folder / "hits.mech"), "--seed", "1", "--json"], folder)
-    assert ran.code == 0, ran.err
-    got = json.loads(ran.out)["log"]
+    got = run_json(tmp_path_factory.mktemp("pipeline"), script)["log"]
     expected = [f"{final} {word(crit)}" for final, crit in (reference(*h) for h in hits)]
     assert got == expected
