@@ -641,6 +641,25 @@ say G.wounds
         assert message in error.value.message and error.value.span.line == 5
 
 
+def test_an_option_a_kind_reads_inside_a_match_cannot_be_an_encounter_setting(tmp_path):
+    # the options a kind's formulas read are found inside every part of them, a match's arms too
+    rules = """\
+let scale = 2
+kind Robot {
+    stat speed 1..10
+    derived hp_max = match speed { 1 => 1; else => speed * scale }
+    state hp = hp_max
+}
+fn standing(robot) = robot.hp > 0
+fn fight(battle) = none
+"""
+    source = ("use rules\ncharacter A is Robot { speed 3 }\ncharacter B is Robot { speed 4 }\n"
+              'encounter "e" {\n    side a: A\n    side b: B\n    scale: 3\n}\n')
+    with pytest.raises(mechscript.MechError) as error:
+        run_script(tmp_path, source, {"rules.mech": rules})
+    assert "`scale` is read when a Robot is made, before the fight: an encounter cannot set it" in error.value.message
+
+
 REPORTED = """\
 kind Robot {
     stat speed 1..10

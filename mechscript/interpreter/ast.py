@@ -277,7 +277,8 @@ class EncounterDef(Node):  # encounter
 
 
 def children(node: Node):
-    """The nodes right below `node`: in its fields, and in the lists, tuples and dicts there."""
+    """The nodes right below `node`: in its fields, and in the lists, tuples, dicts and parts that
+    are not nodes themselves (a match's arms, a table's rows) there."""
     for field in dataclasses.fields(node):
         yield from _nodes(getattr(node, field.name))
 
@@ -291,6 +292,8 @@ def _nodes(value):
     elif isinstance(value, dict):
         for item in value.values():
             yield from _nodes(item)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, (type, Span)):
+        yield from children(value)
 
 
 def walk(node: Node):
