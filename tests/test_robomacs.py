@@ -142,13 +142,18 @@ def test_the_chart_is_the_printed_one(tmp_path):
             assert band == (printed_band(row, total) or "mixed"), (degree, total)
 
 
+def band_counts(n: int) -> str:
+    """A script body: each degree's task rolled `n` times at modifier 0, its band counts said as
+    `degree: overkill success mixed failure mishap`."""
+    return ('for degree in degrees {\n let counts = {overkill: 0, success: 0, mixed: 0, failure: 0, mishap: 0}\n'
+            f' repeat {n} {{ counts[attempt(degree, [], [], 1, false).band] += 1 }}\n'
+            ' say "{degree}: {counts.overkill} {counts.success} {counts.mixed} {counts.failure} {counts.mishap}"\n}\n')
+
+
 def test_the_64_outcomes_of_2d8_through_the_faces(tmp_path):
     # Each row rolled 64 times with the faces of every 2d8 outcome, through the task roll itself
     pairs = [face for a, b in itertools.product(range(1, 9), repeat=2) for face in (a, b)]
-    body = ('for degree in degrees {\n let counts = {overkill: 0, success: 0, mixed: 0, failure: 0, mishap: 0}\n'
-            ' repeat 64 { counts[attempt(degree, [], [], 1, false).band] += 1 }\n'
-            ' say "{degree}: {counts.overkill} {counts.success} {counts.mixed} {counts.failure} {counts.mishap}"\n}\n')
-    got = said(tmp_path, body, pairs * 5)
+    got = said(tmp_path, band_counts(64), pairs * 5)
     assert {d: list(map(int, got[d].split())) for d in DEGREES} == COUNTS_OF_64
 
 
@@ -156,10 +161,7 @@ def test_band_frequencies_with_a_fixed_seed(tmp_path):
     # 1000 task rolls a row at modifier 0, seed 5: every band within 4 standard deviations (plus one)
     # of 1000 x count/64. A chart off by one threshold moves a band by 1/64 to 8/64, 15 to 125 rolls.
     n = 1000
-    body = ('for degree in degrees {\n let counts = {overkill: 0, success: 0, mixed: 0, failure: 0, mishap: 0}\n'
-            f' repeat {n} {{ counts[attempt(degree, [], [], 1, false).band] += 1 }}\n'
-            ' say "{degree}: {counts.overkill} {counts.success} {counts.mixed} {counts.failure} {counts.mishap}"\n}\n')
-    log = run(tmp_path, "use robomacs\n" + body, seed=5)["log"]
+    log = run(tmp_path, "use robomacs\n" + band_counts(n), seed=5)["log"]
     got = dict(line.split(": ") for line in log)
     for degree, expected in COUNTS_OF_64.items():
         for seen, count in zip(map(int, got[degree].split()), expected):
