@@ -746,7 +746,8 @@ def _holder(ev: Run, hops: int, module: int | None) -> Scope:
 
 
 def _loader(hops: int, module: int | None, name: str, span: Span):
-    """The code reading a name; the two commonest places, this scope and the one above, without a loop."""
+    """The code reading a name; the two commonest places, this scope and the one above, without a loop,
+    and a name of the script's own scopes without a call."""
     def unset():
         return MechError(f"`{name}` has no value yet: its `let` has not run", span)
 
@@ -764,13 +765,23 @@ def _loader(hops: int, module: int | None, name: str, span: Span):
                 raise unset()
             return value
         return load_outer
+    if module is None:
+        def load(ev):
+            scope = ev.scope
+            for _ in range(hops):
+                scope = scope.parent
+            value = scope.vars[name]
+            if value is UNSET:
+                raise unset()
+            return value
+        return load
 
-    def load(ev):
+    def load_used(ev):
         value = _holder(ev, hops, module).vars.get(name, UNSET)
         if value is UNSET:
             raise unset()
         return value
-    return load
+    return load_used
 
 
 def _instantiate(ev: Run, info: ModuleInfo) -> Module:
