@@ -667,7 +667,9 @@ class TestRecursion:
         assert "recursion" in error.hint
 
     def test_raised_recursion_limit_still_names_recursion(self):
-        error = run_error(self.DOWN.replace("N", "5000"), limits=Limits(recursion=4000))
+        # a limit above what Python's stack holds (20,000 frames; a call is at least one)
+        error = run_error(self.DOWN.replace("N", "25000"), limits=Limits(recursion=30000))
+        assert "Python's stack" in error.message
         assert "`recursion`" in error.hint and error.span is not None
 
 

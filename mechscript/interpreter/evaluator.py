@@ -115,15 +115,8 @@ class Compiler:
         return lambda ev: [item(ev) for item in items]
 
     def compile_Unary(self, node: ast.Unary):
-        operand, span, negate = self.compile(node.operand), node.operand.span, node.op == "-"
-
-        def unary(ev):
-            value = operand(ev)
-            if type(value) is Pool:
-                return value.negated(node.span) if negate else value
-            number = ev.number(value, span)
-            return -number if negate else number
-        return unary
+        operand = self.compile(node.operand)
+        return lambda ev: unary(ev, node, operand(ev))
 
     def compile_BinOp(self, node: ast.BinOp):
         if node.op in ("+", "-"):
@@ -174,8 +167,7 @@ class Compiler:
                 for binop, code in waiting:
                     value = code(ev)
                     if type(value) is Pool:
-                        raise MechError("this pool rolls dice to know its size, after another pool of the same "
-                                        "sum", binop.right.span, hint="work it out first: `let p = ...`, then add `p`")
+                        raise pool_after_pool(binop)
                     total = binary(ev, binop.op, total, value, binop)
             return total
         return pool_sum
@@ -196,21 +188,7 @@ class Compiler:
             if type(a) is Pool:
                 a = ev.roll_pool(a)
                 b = right(ev)
-            if type(b) is Pool:
-                b = ev.roll_pool(b)
-            # L24 (rule text 000): an automatic failure fails whatever it is compared against.
-            if type(a) is KeepRoll and a.auto_fail and op in (">", ">="):
-                return False
-            if type(b) is KeepRoll and b.auto_fail and op in ("<", "<="):
-                return False
-            if op == "==" or op == "!=":
-                try:
-                    return equal(a, b, ev) == (op == "==")
-                except MechError as error:
-                    raise _at(error, node.span)
-            if type(a) is str and type(b) is str:
-                return compare(a, b)
-            return compare(ev.number(a, node.left.span), ev.number(b, node.right.span))
+            return compare_values(ev, node, a, b)
         return comparison
 
     def compile_Call(self, node: ast.Call):
@@ -353,6 +331,40 @@ def _sampled_dice(sample, count: int, span: Span):
         except MechError as error:
             raise _at(error, span)
     return sampled_dice
+
+
+def unary(ev: Evaluation, node: ast.Unary, value):
+    """`-x` and `+x`: a pool stays a pool; anything else is a number."""
+    if type(value) is Pool:
+        return value.negated(node.span) if node.op == "-" else value
+    number = ev.number(value, node.operand.span)
+    return -number if node.op == "-" else number
+
+
+def pool_after_pool(binop: ast.BinOp) -> MechError:
+    return MechError("this pool rolls dice to know its size, after another pool of the same sum", binop.right.span,
+                     hint="work it out first: `let p = ...`, then add `p`")
+
+
+def compare_values(ev: Evaluation, node: ast.Compare, a, b) -> bool:
+    """`a op b` for any values, once a pool on the left is rolled (and the right worked out after it)."""
+    op = node.op
+    if type(b) is Pool:
+        b = ev.roll_pool(b)
+    # L24 (rule text 000): an automatic failure fails whatever it is compared against.
+    if type(a) is KeepRoll and a.auto_fail and op in (">", ">="):
+        return False
+    if type(b) is KeepRoll and b.auto_fail and op in ("<", "<="):
+        return False
+    if op == "==" or op == "!=":
+        try:
+            return equal(a, b, ev) == (op == "==")
+        except MechError as error:
+            raise _at(error, node.span)
+    compare = _COMPARISONS[op]
+    if type(a) is str and type(b) is str:
+        return compare(a, b)
+    return compare(ev.number(a, node.left.span), ev.number(b, node.right.span))
 
 
 def binary(ev: Evaluation, op: str, a, b, node: ast.Node):

@@ -26,6 +26,7 @@ from .errors import MechError, Span, did_you_mean
 from .evaluator import CONSTANTS, Compiler, Evaluation, binary
 from .limits import Limits, limit_error, too_deep
 from .names import KIND_WORDS, UNSET, Binding, ModuleInfo, StaticScope
+from .pycode import PYTHON_AFTER, PythonBody
 from . import characters
 from .values import Character, Encounter, Function, Module, Record, Scope, Table, TableRow, equal, format_value, \
     type_name
@@ -76,6 +77,13 @@ def call_function(ev: Run, function: Function, args: list, span: Span):
     if len(args) != len(function.params):
         raise MechError(f"`{function.name}` takes {_count(len(function.params), 'argument')}, not {len(args)}",
                         span, hint=f"fn {function.name}({', '.join(function.params)})")
+    if function.code is not None:  # it counts its call itself
+        return function.code(ev, function, span, *args)
+    return call_closures(ev, function, args, span)
+
+
+def call_closures(ev: Run, function: Function, args: list, span: Span):
+    """A call of a function's closures (its Python, if any, aside)."""
     ev.depth += 1
     if ev.depth > ev.limits.recursion:
         raise limit_error("recursion", f"functions called each other more than {ev.limits.recursion} deep",
@@ -109,8 +117,9 @@ def _count(n: int, word: str) -> str:
 class ModuleLoader:
     """Finds, parses and compiles modules once per compilation, and notices circular `use`."""
 
-    def __init__(self, limits: Limits):
+    def __init__(self, limits: Limits, python_after: int | None = PYTHON_AFTER):
         self.limits = limits
+        self.python_after = python_after  # ScriptCompiler.python_after, for the modules too
         self.compiled: dict[Path, ModuleInfo] = {}
         self.loading: set[Path] = set()
 
@@ -128,7 +137,8 @@ class ModuleLoader:
             raise MechError(f"cannot read module `{node.name}` ({path}): {problem}", node.span) from None
         try:
             program = _parse_module(text, str(path), self.limits)
-            compiler = ScriptCompiler(self.limits, self, text, str(path), path.parent, in_module=True)
+            compiler = ScriptCompiler(self.limits, self, text, str(path), path.parent, in_module=True,
+                                      python_after=self.python_after)
             code, static = compiler.compile_program(program)
         except MechError as error:
             raise error.located(text, str(path))
@@ -172,8 +182,10 @@ class ScriptCompiler(Compiler):
     """Compiles statements; the expression forms it shares with `mech roll` come from Compiler."""
 
     def __init__(self, limits: Limits, loader: ModuleLoader | None, source_text: str, filename: str, folder: Path,
-                 record: bool = True, in_module: bool = False):
+                 record: bool = True, in_module: bool = False, python_after: int | None = PYTHON_AFTER):
         super().__init__(limits, record)
+        # a function is written as Python (pycode.py) once called this many times; None: never
+        self.python_after = python_after
         self.loader = loader
         self.source_text = source_text
         self.filename = filename
@@ -414,15 +426,16 @@ class ScriptCompiler(Compiler):
     def compile_FnDef(self, node: ast.FnDef):
         if node.module is not None:
             return self._compile_override(node)
-        function_code, frame = self._function_body(node)
+        function_code, frame, python = self._function_body(node)
         name, params = node.name, node.params
 
         def define(ev):
-            ev.scope.vars[name] = Function(name, params, function_code, ev.scope, frame)
+            ev.scope.vars[name] = Function(name, params, function_code, ev.scope, frame, python and python.code)
         return define
 
     def _function_body(self, node: ast.FnDef):
-        """The code of a function's body, and the names its block declares (Function.frame)."""
+        """The code of a function's body as closures, the names its block declares (Function.frame),
+        and the same body written as Python (pycode.py), or None if it cannot be."""
         outer = self.static
         self.static = StaticScope(outer, function=True)
         for param in node.params:
@@ -432,6 +445,9 @@ class ScriptCompiler(Compiler):
                 body, frame = self.compile(node.body), {}
             else:
                 body, frame = self._block(node.body, shares_parent=True)
+            # written once the closures' compiling has checked every name and call
+            python = None if self.python_after is None else \
+                PythonBody(node, self.static, self.source_text, self.filename, self.limits, self.python_after)
         finally:
             self.static = outer
         source_text, filename = self.source_text, self.filename
@@ -441,7 +457,7 @@ class ScriptCompiler(Compiler):
                     return body(ev)
                 except MechError as error:
                     raise error.located(source_text, filename)
-            return located_expression, frame
+            return located_expression, frame, python
 
         def located_block(ev):
             try:
@@ -449,7 +465,7 @@ class ScriptCompiler(Compiler):
             except MechError as error:
                 raise error.located(source_text, filename)
             return None if returned is None else returned.value
-        return located_block, frame
+        return located_block, frame, python
 
     def _compile_override(self, node: ast.FnDef):
         """`fn pbem.to_hit(att, def) = ...`: a house rule replacing a module's rule everywhere."""
@@ -468,12 +484,13 @@ class ScriptCompiler(Compiler):
             raise MechError(f"`{node.module}.{node.name}` takes {_count(len(rule.params), 'argument')}; "
                             f"its replacement must too, not {len(node.params)}", node.name_span,
                             hint=f"fn {node.module}.{node.name}({', '.join(rule.params)})")
-        function_code, frame = self._function_body(node)
+        function_code, frame, python = self._function_body(node)
         module_name, name, params = node.module, node.name, node.params
 
         def override(ev):
             module = ev.scope.vars[module_name]
-            module.scope.vars[name] = Function(f"{module_name}.{name}", params, function_code, ev.scope, frame)
+            module.scope.vars[name] = Function(f"{module_name}.{name}", params, function_code, ev.scope, frame,
+                                               python and python.code)
         return override
 
     def compile_TableDef(self, node: ast.TableDef):
@@ -993,11 +1010,15 @@ class Script:
         return ev
 
 
-def compile_script(source_text: str, filename: str, folder: Path, limits: Limits) -> Script:
-    """Parse and check a script (and the modules it uses). Raises MechError."""
+def compile_script(source_text: str, filename: str, folder: Path, limits: Limits,
+                   python_after: int | None = PYTHON_AFTER) -> Script:
+    """Parse and check a script (and the modules it uses). Raises MechError. Each function is
+    written as Python after `python_after` calls (0: before the first; None: never, closures alone,
+    slower and the same in every result: tests compare the two)."""
     from .parser import parse_program
     program = parse_program(source_text, filename, limits)
-    compiler = ScriptCompiler(limits, ModuleLoader(limits), source_text, filename, folder)
+    compiler = ScriptCompiler(limits, ModuleLoader(limits, python_after), source_text, filename, folder,
+                              python_after=python_after)
     try:
         code, _ = compiler.compile_program(program)
     except MechError as error:

@@ -1,0 +1,775 @@
+"""Function bodies compiled to Python source: the fast back end of `fn`.
+
+The closure compiler (script.py) checks a function and compiles it to closures first; then, if every
+node of its body is one this module knows, the body is also written as the text of one Python
+function, compiled with `compile`, and called in place of the closures (`Function.code`). The two
+give the same values, the same dice in the same order, the same steps counted and the same errors
+at the same places: the Python text does what the closures do, with the common cases (whole numbers,
+strings, a character's fields) written inline and everything else handed to the closures' own
+helpers. A function with a node this module does not know (a `fn` or `table` inside it, a `match`
+arm that is a block, `prob`...) keeps its closures (`Unsupported`).
+
+Why it is faster: every name, field, comparison and statement of the closures is a Python call;
+here they are a few bytecodes each. The function's own names (parameters, `let`s, loop variables)
+are Python locals; names of enclosing scopes are read from the runtime scopes, as hops up from the
+scope the function was defined in.
+
+The text is built from the AST alone; spans, nodes and other objects it needs are arguments of a
+factory (`k0`, `k1`, ... for this function's constants, then the helpers by name), so the compiled
+Python code object can be cached by its text.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from ..dice.engine import DiceRoll
+from ..dice.rollkeep import Pool
+from . import ast
+from .builtins import BUILTINS, NOT_ROLLED
+from .errors import MechError, Span
+from .evaluator import CONSTANTS, _constant, _NOT_CONSTANT, _may_be_pool, _may_roll, _roll_dice, _sum_chain, \
+    binary, compare_values, pool_after_pool, unary
+from .limits import Limits, limit_error
+from .names import UNSET, StaticScope
+from .values import Character, Function, Record, equal, format_value, type_name
+
+
+class Unsupported(Exception):
+    """A node this back end does not write: the function keeps its closures."""
+
+
+# Nodes whose value is always true or false (or an error): tests of them need no check.
+_BOOLEAN = (ast.Compare, ast.Logic, ast.Not)
+# Nodes that can never give a roll-and-keep pool.
+_NEVER_POOL = (ast.Number, ast.String, ast.Compare, ast.Logic, ast.Not, ast.Dice, ast.ListLiteral, ast.Record)
+_PYTHON_COMPARISONS = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "==": "==", "!=": "!="}
+_SHOWN_INT = 10 ** 15  # script._show writes whole numbers below this size with str()
+
+
+# Writing and compiling a function's Python costs about what a hundred calls of it save; a script run
+# once calls most of its functions a few times, a batch of runs thousands of times.
+PYTHON_AFTER = 20
+
+
+class PythonBody:
+    """A function's body as Python, written once the function has been called `after` times (by
+    any run of the compiled script). Until then `code` is a stand-in that counts the call and runs the
+    closures; after, it is the Python function, or None if the body cannot be written."""
+
+    __slots__ = ("node", "static", "source_text", "filename", "limits", "after", "calls", "written", "code")
+
+    def __init__(self, node: ast.FnDef, static: StaticScope, source_text: str, filename: str, limits: Limits,
+                 after: int):
+        self.node, self.static, self.source_text, self.filename, self.limits = node, static, source_text, filename, limits
+        self.after, self.calls, self.written = after, 0, False
+        self.code = self.write() if after == 0 else self.stand_in
+
+    def write(self):
+        self.code = write_function(self.node, self.static, self.source_text, self.filename, self.limits)
+        self.written = True
+        return self.code
+
+    def stand_in(self, ev, function: Function, span: Span, *args):
+        from .script import call_closures
+        self.calls += 1
+        if self.calls >= self.after:
+            function.code = self.code if self.written else self.write()
+            if function.code is not None:
+                return function.code(ev, function, span, *args)
+        return call_closures(ev, function, list(args), span)
+
+
+def write_function(node: ast.FnDef, static: StaticScope, source_text: str, filename: str, limits: Limits):
+    """The Python function `code(ev, function, span, *args)` running `node`'s body, or None when
+    the body has a node this back end does not write. `static` is the function's own static scope
+    (its parameters), with the scopes it was defined in above it."""
+    try:
+        text, constants = _Writer(node, static).function_text()
+    except (Unsupported, MechError):  # MechError: a REPL session's later `use` made a name ambiguous
+        return None
+    # whole numbers below SMALL add without checks (as Compiler._small); a text no longer than
+    # SHORT_TEXT costs no step for its length and fits in string_size (script._show, _concatenate)
+    small, short_text = 2 ** max(0, min(60, limits.number_bits - 1)), min(99, limits.string_size)
+    return _factory(text, node.name)(*constants, source_text, filename, SMALL=small, SHORT_TEXT=short_text,
+                                     **_helpers())
+
+
+@functools.lru_cache(maxsize=1024)
+def _factory(text: str, name: str):
+    """The factory function defined by `text`: the same module compiled again (tests, a batch's
+    workers, the REPL) compiles its Python once."""
+    namespace: dict = {}
+    exec(compile(text, f"<mechscript fn {name}>", "exec"), namespace)
+    return namespace["make"]
+
+
+class _Writer:
+    """Writes one function's Python text: statements as lines, each expression's parts into temporaries."""
+
+    def __init__(self, node: ast.FnDef, static: StaticScope):
+        self.node = node
+        self.static = static
+        self.lines: list = []       # strings, or ("unset", python name) placeholders
+        self.depth = 2              # indentation, in units of 4 spaces, inside `make` and the function
+        self.constants: list = []
+        self.constant_index: dict = {}
+        self.count = 0              # temporaries and locals made so far
+        self.scopes: list[dict] = []  # the function's own names, innermost last: name -> python name
+        self.assigned: set = set()  # python names surely holding a value here (no UNSET check)
+        self.checked: set = set()   # python names some read checks, so they start UNSET
+
+    # -- the text --
+
+    def function_text(self) -> tuple[str, list]:
+        node = self.node
+        params = {name: self.fresh(name) for name in node.params}
+        self.scopes.append(params)
+        self.assigned.update(params.values())
+        if node.line_form:
+            self.emit(f"return {self.expr(node.body)}")
+        else:
+            self.block(node.body)
+        body = []
+        for line in self.lines:
+            if type(line) is tuple:
+                _, indent, name = line
+                if name in self.checked:
+                    body.append("    " * indent + f"{name} = UNSET")
+            else:
+                body.append(line)
+        constants = ", ".join(f"k{i}" for i in range(len(self.constants)))
+        helpers = ", ".join(["SMALL", "SHORT_TEXT", *_helpers()])
+        head = [
+            f"def make({constants}{', ' if constants else ''}SOURCE, FILENAME, *, {helpers}):",
+            f"    def fn_{node.name}(ev, fn, span{''.join(', ' + p for p in params.values())}):",
+            "        ev.depth += 1",
+            "        if ev.depth > ev.limits.recursion: raise too_deep_calls(ev, span)",
+            "        ev.steps += 1",
+            "        if ev.steps > ev.step_limit: ev.step(span, 0)",
+            "        S = fn.scope",
+            "        try:",
+        ]
+        tail = [
+            "        except MechError as error:",
+            "            raise error.located(SOURCE, FILENAME)",
+            "        except RecursionError:",
+            "            raise python_stack(ev, span) from None",
+            "        finally:",
+            "            ev.depth -= 1",
+            f"    return fn_{node.name}",
+        ]
+        return "\n".join(head + ["    " + line for line in body] + tail) + "\n", self.constants
+
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.depth + line)
+
+    def fresh(self, name: str = "") -> str:
+        self.count += 1
+        return f"v{self.count}_{name}" if name else f"t{self.count}"
+
+    def const(self, value) -> str:
+        key = id(value)
+        if key not in self.constant_index:
+            self.constant_index[key] = len(self.constants)
+            self.constants.append(value)
+        return f"k{self.constant_index[key]}"
+
+    def indented(self):
+        writer = self
+
+        class Indent:
+            def __enter__(self):
+                writer.depth += 1
+
+            def __exit__(self, *exc):
+                writer.depth -= 1
+        return Indent()
+
+    def count_step(self, span: Span) -> None:
+        self.emit("ev.steps += 1")
+        self.emit(f"if ev.steps > ev.step_limit: ev.step({self.const(span)}, 0)")
+
+    # -- names --
+
+    def local(self, name: str) -> str | None:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def outer(self, name: str, span: Span) -> tuple[str, bool]:
+        """The Python expression of the runtime scope holding an enclosing scope's `name`, and
+        whether that is a used module's scope (read with .get, as script._loader does)."""
+        found = self.static.locate(name, span)
+        if found is None:
+            raise Unsupported(name)
+        _, hops, module = found
+        scope = "S" + ".parent" * (hops - 1)  # hops from the call's scope, whose parent is fn.scope
+        if module is not None:
+            return f"{scope}.uses[{module}].scope", True
+        return scope, False
+
+    # -- blocks and statements --
+
+    def block(self, node: ast.Block) -> None:
+        names = {}
+        for statement in node.statements:
+            kind = type(statement)
+            if kind is ast.Let:
+                names[statement.name] = self.fresh(statement.name)
+            elif kind in (ast.FnDef, ast.TableDef, ast.KindDef, ast.CharacterDef, ast.EncounterDef, ast.Use):
+                raise Unsupported(kind.__name__)
+        for python_name in names.values():
+            self.lines.append(("unset", self.depth, python_name))
+        self.scopes.append(names)
+        try:
+            for statement in node.statements:
+                self.statement(statement)
+            if not node.statements:
+                self.emit("pass")
+        finally:
+            self.scopes.pop()
+            self.assigned.difference_update(names.values())
+
+    def statement(self, node) -> None:
+        method = getattr(self, "s_" + type(node).__name__, None)
+        if method is None:
+            raise Unsupported(type(node).__name__)
+        method(node)
+
+    def s_Block(self, node: ast.Block) -> None:
+        self.block(node)
+
+    def s_Let(self, node: ast.Let) -> None:
+        self.count_step(node.span)
+        value = self.expr(node.value)
+        python_name = self.local(node.name)
+        self.emit(f"{python_name} = {value}")
+        self.assigned.add(python_name)
+
+    def s_ExprStatement(self, node: ast.ExprStatement) -> None:
+        self.count_step(node.span)
+        self.expr(node.expr)
+
+    def s_Say(self, node: ast.Say) -> None:
+        span = self.const(node.span)
+        self.emit(f"ev.step({span})")
+        self.emit(f"if len(ev.log) >= ev.limits.output_lines: raise too_many_lines(ev, {span})")
+        self.emit("if ev.quiet:")
+        with self.indented():
+            # a quiet run works out what would be shown: the same dice, calls and errors
+            parts = [p for p in node.value.parts if type(p) is not str] if type(node.value) is ast.String \
+                else [node.value]
+            for part in parts:
+                value = self.expr(part)
+                if type(part) not in _NEVER_POOL:
+                    self.emit(f"if type({value}) is Pool: ev.roll_pool({value})")
+            self.emit('ev.log.append("")')
+        self.emit("else:")
+        with self.indented():
+            value = self.expr(node.value)
+            self.emit(f"ev.log.append(show(ev, {value}, {span}))")
+
+    def s_Return(self, node: ast.Return) -> None:
+        self.emit(f"return {self.expr(node.value) if node.value is not None else 'None'}")
+
+    def s_If(self, node: ast.If) -> None:
+        self.count_step(node.span)
+        self.branches(node.branches, node.otherwise)
+
+    def branches(self, branches, otherwise) -> None:
+        (condition, block), rest = branches[0], branches[1:]
+        self.emit(f"if {self.condition(condition)}:")
+        with self.indented():
+            self.block(block)
+        if rest or otherwise is not None:
+            self.emit("else:")
+            with self.indented():
+                if rest:
+                    self.branches(rest, otherwise)
+                else:
+                    self.block(otherwise)
+
+    def condition(self, node) -> str:
+        """A test's value, checked to be true or false."""
+        value = self.expr(node)
+        if not isinstance(node, _BOOLEAN) and value not in ("True", "False"):
+            self.emit(f"if type({value}) is not bool: truth({value}, {self.const(node.span)})")
+        return value
+
+    def s_While(self, node: ast.While) -> None:
+        rounds, span = self.fresh(), self.const(node.span)
+        self.emit(f"{rounds} = 0")
+        self.emit("while True:")
+        with self.indented():
+            self.emit(f"if not {self.condition(node.condition)}: break")
+            self.loop_round(rounds, span)
+            self.block(node.body)
+
+    def loop_round(self, rounds: str, span: str) -> None:
+        """script._loop_round inline: the round counted against `loop_iterations`, and a step."""
+        self.emit(f"{rounds} += 1")
+        self.emit(f"if {rounds} > ev.limits.loop_iterations: loop_round(ev, {rounds} - 1, {span})")
+        self.emit("ev.steps += 1")
+        self.emit(f"if ev.steps > ev.limits.steps: ev.step({span}, 0)")
+
+    def s_Repeat(self, node: ast.Repeat) -> None:
+        count = self.expr(node.count)
+        number = self.fresh()
+        self.emit(f"{number} = repeat_count(ev, {count}, {self.const(node.count.span)})")
+        rounds, span = self.fresh(), self.const(node.span)
+        self.emit(f"{rounds} = 0")
+        self.emit(f"for _ in range({number}):")
+        with self.indented():
+            self.loop_round(rounds, span)
+            self.block(node.body)
+
+    def s_For(self, node: ast.For) -> None:
+        items = self.expr(node.iterable)
+        self.emit(f"if type({items}) is not list: raise not_a_list({items}, {self.const(node.iterable.span)})")
+        rounds, span, variable = self.fresh(), self.const(node.span), self.fresh(node.name)
+        self.emit(f"{rounds} = 0")
+        self.emit(f"for {variable} in list({items}):")
+        self.scopes.append({node.name: variable})
+        self.assigned.add(variable)
+        try:
+            with self.indented():
+                self.emit(f"{rounds} += 1")
+                self.emit("ev.steps += 1")
+                self.emit(f"if {rounds} > ev.limits.loop_iterations or ev.steps > ev.step_limit: "
+                          f"loop_round(ev, {rounds} - 1, {span})")
+                self.block(node.body)
+        finally:
+            self.scopes.pop()
+            self.assigned.discard(variable)
+
+    def s_Assign(self, node: ast.Assign) -> None:
+        target = node.target
+        if type(target) is ast.Name:
+            self.assign_name(node)
+            return
+        self.count_step(node.span)
+        place = self.expr(target.target)
+        if type(target) is ast.Field:
+            field, field_span = repr(target.name), self.const(target.name_span)
+            if node.op == "=":
+                new = self.expr(node.value)
+            else:
+                new = self.update(node, self.field_of(place, target.name, target.name_span))
+            self.emit(f"if type({place}) is Character and {field} in {place}.kind.schema.changes: "
+                      f"{place}.fields[{field}] = {new}")
+            self.emit(f"else: set_field({place}, {field}, {new}, {field_span})")
+            return
+        key, key_span = self.expr(target.key), self.const(target.key.span)
+        if node.op == "=":
+            new = self.expr(node.value)
+        else:
+            old = self.fresh()
+            self.emit(f"{old} = get_index(ev, {place}, {key}, {key_span})")
+            new = self.update(node, old)
+        self.emit(f"set_index(ev, {place}, {key}, {new}, {key_span})")
+
+    def assign_name(self, node: ast.Assign) -> None:
+        target = node.target
+        self.count_step(node.span)
+        python_name = self.local(target.id)
+        name_span = self.const(target.span)
+        if python_name is not None:
+            if python_name not in self.assigned:
+                self.checked.add(python_name)
+                self.emit(f"if {python_name} is UNSET: raise unset({target.id!r}, {name_span})")
+            new = self.expr(node.value) if node.op == "=" else self.update(node, python_name)
+            self.emit(f"{python_name} = {new}")
+            return
+        scope, _ = self.outer(target.id, target.span)
+        holder = self.fresh()
+        self.emit(f"{holder} = {scope}.vars")
+        self.emit(f"if {holder}[{target.id!r}] is UNSET: raise unset({target.id!r}, {name_span})")
+        new = self.expr(node.value) if node.op == "=" else self.update(node, f"{holder}[{target.id!r}]")
+        self.emit(f"{holder}[{target.id!r}] = {new}")
+
+    def update(self, node: ast.Assign, old: str) -> str:
+        """`x += v`: the old value (read first), then v, then the sum."""
+        before = self.fresh()
+        self.emit(f"{before} = {old}")
+        value = self.expr(node.value)
+        return self.add(before, value, node.op[0], node)
+
+    # -- expressions: each gives a Python atom (a literal, a local or a temporary) --
+
+    def expr(self, node) -> str:
+        method = getattr(self, "e_" + type(node).__name__, None)
+        if method is None:
+            raise Unsupported(type(node).__name__)
+        return method(node)
+
+    def temp(self, text: str) -> str:
+        name = self.fresh()
+        self.emit(f"{name} = {text}")
+        return name
+
+    def e_Number(self, node: ast.Number) -> str:
+        return repr(node.value) if type(node.value) is int else self.const(node.value)
+
+    def e_PoolLiteral(self, node: ast.PoolLiteral) -> str:
+        return self.const(Pool(node.unkept, node.kept, 0, node.span))
+
+    def e_Group(self, node: ast.Group) -> str:
+        return self.expr(node.inner)
+
+    def e_Name(self, node: ast.Name) -> str:
+        python_name = self.local(node.id)
+        if python_name is not None:
+            if python_name not in self.assigned:
+                self.checked.add(python_name)
+                self.emit(f"if {python_name} is UNSET: raise unset({node.id!r}, {self.const(node.span)})")
+            return python_name
+        if self.static.locate(node.id, node.span) is None:
+            if node.id in CONSTANTS:
+                return repr(CONSTANTS[node.id])
+            raise Unsupported(node.id)
+        scope, used = self.outer(node.id, node.span)
+        value = self.temp(f"{scope}.vars.get({node.id!r}, UNSET)" if used else f"{scope}.vars[{node.id!r}]")
+        self.emit(f"if {value} is UNSET: raise unset({node.id!r}, {self.const(node.span)})")
+        return value
+
+    def e_ListLiteral(self, node: ast.ListLiteral) -> str:
+        items = [self.expr(item) for item in node.items]
+        return self.temp(f"[{', '.join(items)}]")
+
+    def e_Record(self, node: ast.Record) -> str:
+        fields = [(name, self.expr(value)) for name, value in node.fields]
+        return self.temp("Record({" + ", ".join(f"{name!r}: {value}" for name, value in fields) + "})")
+
+    def e_Unary(self, node: ast.Unary) -> str:
+        value = self.expr(node.operand)
+        sign = "-" if node.op == "-" else ""
+        return self.temp(f"{sign}{value} if type({value}) is int else unary(ev, {self.const(node)}, {value})")
+
+    def e_BinOp(self, node: ast.BinOp) -> str:
+        if node.op in ("+", "-"):
+            chain = _sum_chain(node)
+            if any(_may_be_pool(term) for _, term in chain):
+                return self.pool_sum(chain)
+            left, right = self.expr(node.left), self.expr(node.right)
+            return self.add(left, right, node.op, node)
+        left, right = self.expr(node.left), self.expr(node.right)
+        return self.temp(f"binary(ev, {node.op!r}, {left}, {right}, {self.const(node)})")
+
+    def add(self, a: str, b: str, op: str, node) -> str:
+        """`a + b` or `a - b` as `binary` works it out: whole numbers of a safe size (or a roll's
+        total and one) and short strings at once, anything else through `binary`."""
+        strings = f"{a} + {b} if type({a}) is str and type({b}) is str and len({a}) + len({b}) <= SHORT_TEXT else " \
+            if op == "+" else ""
+        return self.temp(f"{a} {op} {b} if type({a}) is int and type({b}) is int and -SMALL < {a} < SMALL and "
+                         f"-SMALL < {b} < SMALL else {a}.total {op} {b} if type({a}) is DiceRoll and type({b}) is int "
+                         f"and type({a}.total) is int and -SMALL < {a}.total < SMALL and -SMALL < {b} < SMALL else "
+                         f"{strings}binary(ev, {op!r}, {a}, {b}, {self.const(node)})")
+
+    def pool_sum(self, chain) -> str:
+        """evaluator._compile_pool_sum written out: once the sum so far is a pool, the terms that may
+        roll dice wait until the pool is rolled. That can happen only after a term that may be a pool
+        and before a term that may roll, so only there is the sum tested."""
+        terms = [(binop, term, _may_roll(term)) for binop, term in chain]
+        total = self.fresh()
+        self.emit(f"{total} = {self.expr(terms[0][1])}")
+        self.rest_of_sum(total, terms, 1, _may_be_pool(terms[0][1]))
+        return total
+
+    def rest_of_sum(self, total: str, terms, i: int, maybe_pool: bool) -> None:
+        while i < len(terms):
+            if maybe_pool and any(may_roll for _, _, may_roll in terms[i:]):
+                self.emit(f"if type({total}) is Pool:")
+                with self.indented():
+                    self.waiting(total, terms[i:])
+                self.emit("else:")
+                with self.indented():
+                    self.add_term(total, terms[i])
+                    self.rest_of_sum(total, terms, i + 1, _may_be_pool(terms[i][1]))
+                return
+            self.add_term(total, terms[i])
+            maybe_pool = maybe_pool or _may_be_pool(terms[i][1])
+            i += 1
+
+    def add_term(self, total: str, term) -> None:
+        binop, node, _ = term
+        value = self.expr(node)
+        self.emit(f"{total} = {self.add(total, value, binop.op, binop)}")
+
+    def waiting(self, total: str, terms) -> None:
+        for binop, node, may_roll in terms:
+            if not may_roll:
+                value = self.expr(node)
+                self.emit(f"{total} = binary(ev, {binop.op!r}, {total}, {value}, {self.const(binop)})")
+        self.emit(f"{total} = ev.roll_pool({total})")
+        for binop, node, may_roll in terms:
+            if may_roll:
+                value = self.expr(node)
+                self.emit(f"if type({value}) is Pool: raise pool_after_pool({self.const(binop)})")
+                self.emit(f"{total} = binary(ev, {binop.op!r}, {total}, {value}, {self.const(binop)})")
+
+    def e_Compare(self, node: ast.Compare) -> str:
+        left = self.expr(node.left)
+        if type(node.left) not in _NEVER_POOL:
+            rolled = self.fresh()
+            self.emit(f"{rolled} = ev.roll_pool({left}) if type({left}) is Pool else {left}")
+            left = rolled
+        op, general = _PYTHON_COMPARISONS[node.op], self.const(node)
+        constant = _constant(node.right)
+        if constant is not _NOT_CONSTANT and type(constant) in (int, str):
+            kind = type(constant).__name__
+            return self.temp(f"{left} {op} {constant!r} if type({left}) is {kind} else "
+                             f"compare_values(ev, {general}, {left}, {constant!r})")
+        identity = {"==": "is", "!=": "is not"}.get(node.op)
+        if identity and type(node.right) is ast.Name and node.right.id in CONSTANTS:
+            # values.equal: only none is none, only true is true, only false is false
+            return self.temp(f"{left} {identity} {CONSTANTS[node.right.id]!r}")
+        right = self.expr(node.right)
+        same = f"{left} {identity} {right} if type({left}) is Character and type({right}) is not Pool else " \
+            if identity else ""  # values.equal: a character is only equal to itself
+        return self.temp(f"{left} {op} {right} if type({left}) is int and type({right}) is int or "
+                         f"type({left}) is str and type({right}) is str else {same}"
+                         f"compare_values(ev, {general}, {left}, {right})")
+
+    def e_Logic(self, node: ast.Logic) -> str:
+        result = self.fresh()
+        left = self.expr(node.left)
+        stop, go = ("False", "True") if node.op == "and" else ("True", "False")
+        self.emit(f"if {left} is {stop}: {result} = {stop}")
+        self.emit("else:")
+        with self.indented():
+            if not isinstance(node.left, _BOOLEAN):
+                self.emit(f"if {left} is not {go}: truth({left}, {self.const(node.left.span)})")
+            right = self.expr(node.right)
+            if isinstance(node.right, _BOOLEAN):
+                self.emit(f"{result} = {right}")
+            else:
+                self.emit(f"{result} = {right} if type({right}) is bool else truth({right}, "
+                          f"{self.const(node.right.span)})")
+        return result
+
+    def e_Not(self, node: ast.Not) -> str:
+        value = self.expr(node.operand)
+        if isinstance(node.operand, _BOOLEAN):
+            return self.temp(f"not {value}")
+        return self.temp(f"not truth({value}, {self.const(node.operand.span)})")
+
+    def e_String(self, node: ast.String) -> str:
+        if all(type(part) is str for part in node.parts):
+            return repr("".join(node.parts))
+        span = self.const(node.span)
+        pieces = []
+        for part in node.parts:
+            if type(part) is str:
+                pieces.append(repr(part))
+                continue
+            value = self.expr(part)  # worked out and shown in turn, as the closures do
+            pieces.append(self.temp(
+                f"{value} if type({value}) is str and len({value}) < 100 else str({value}) if type({value}) is int "
+                f"and -{_SHOWN_INT} < {value} < {_SHOWN_INT} else {value}.name if type({value}) is Character and "
+                f"len({value}.name) <= SHORT_TEXT else show(ev, {value}, {span})"))
+        text = self.temp(f"''.join(({', '.join(pieces)},))")
+        self.emit(f"if len({text}) > ev.limits.string_size: raise too_long(ev, {text}, {span})")
+        return text
+
+    def e_Field(self, node: ast.Field) -> str:
+        value = self.expr(node.target)
+        field, span = repr(node.name), self.const(node.name_span)
+        result = self.fresh()
+        self.emit(f"if type({value}) is Character:")
+        with self.indented():
+            self.emit(f"{result} = {value}.fields.get({field}, UNSET)")
+            if node.name in ("name", "side"):  # characters.OWN_FIELDS, when no stat has the name
+                self.emit(f"if {result} is UNSET: {result} = {value}.{node.name}")
+                self.emit(f"elif type({result}) is list: {result} = get_field({value}, {field}, {span})")
+            else:
+                self.emit(f"if {result} is UNSET or type({result}) is list: "
+                          f"{result} = get_field({value}, {field}, {span})")
+        self.emit(f"elif type({value}) is Record:")
+        with self.indented():
+            self.emit(f"{result} = {value}.fields.get({field}, UNSET)")
+            self.emit(f"if {result} is UNSET: {result} = get_field({value}, {field}, {span})")
+        if node.name == "total":
+            self.emit(f"elif type({value}) is DiceRoll: {result} = {value}.total")
+        self.emit(f"else: {result} = get_field({value}, {field}, {span})")
+        return result
+
+    def field_of(self, value: str, name: str, span: Span) -> str:
+        """The old value of a field set with `+=`, read as script._get_field reads it."""
+        return self.temp(f"get_field({value}, {name!r}, {self.const(span)})")
+
+    def e_Index(self, node: ast.Index) -> str:
+        value, key = self.expr(node.target), self.expr(node.key)
+        return self.temp(f"{value}[{key}] if type({value}) is list and type({key}) is int and "
+                         f"-len({value}) <= {key} < len({value}) else "
+                         f"get_index(ev, {value}, {key}, {self.const(node.key.span)})")
+
+    def e_Match(self, node: ast.Match) -> str:
+        subject = self.expr(node.subject)
+        result = self.fresh()
+        self.arms(node, subject, result, node.arms)
+        return result
+
+    def arms(self, node: ast.Match, subject: str, result: str, arms) -> None:
+        if not arms:
+            self.emit(f"raise no_arm({subject}, {self.const(node.span)})")
+            return
+        arm, rest = arms[0], arms[1:]
+        if type(arm.body) is ast.Block:
+            raise Unsupported("a match arm that is a block")
+        if arm.patterns is None:
+            self.emit(f"{result} = {self.expr(arm.body)}")
+            return
+        hit = self.fresh()
+        for i, pattern in enumerate(arm.patterns):
+            if i:
+                self.emit(f"if not {hit}:")
+                self.depth += 1
+            constant = _constant(pattern) if type(pattern) in (ast.Number, ast.String) else _NOT_CONSTANT
+            if type(pattern) is ast.Name and pattern.id in CONSTANTS and self.local(pattern.id) is None:
+                self.emit(f"{hit} = {subject} is {CONSTANTS[pattern.id]!r}")  # as e_Compare
+            elif type(constant) in (int, str):
+                kind = type(constant).__name__
+                self.emit(f"{hit} = {subject} == {constant!r} if type({subject}) is {kind} else "
+                          f"equal({subject}, {constant!r}, ev)")
+            else:
+                value = self.expr(pattern)
+                self.emit(f"{hit} = equal({subject}, {value}, ev)")
+        self.depth -= len(arm.patterns) - 1
+        self.emit(f"if {hit}:")
+        with self.indented():
+            self.emit(f"{result} = {self.expr(arm.body)}")
+        self.emit("else:")
+        with self.indented():
+            self.arms(node, subject, result, rest)
+
+    def e_Dice(self, node: ast.Dice) -> str:
+        constant_count = node.count is None or (type(node.count) is ast.Number and type(node.count.value) is int)
+        sides = node.sides
+        if sides == "%":
+            die = 100
+        elif sides == "F":
+            die = (-1, 0, 1)
+        elif type(sides) is ast.Number and type(sides.value) is int:
+            die = sides.value
+        else:
+            raise Unsupported("a die worked out at run time")
+        if not constant_count:
+            raise Unsupported("a number of dice worked out at run time")
+        count = 1 if node.count is None else node.count.value
+        return self.temp(f"roll_dice(ev, {count}, {self.const(die)}, {self.const(node.modifiers)}, "
+                         f"{self.const(node.span)})")
+
+    def e_Call(self, node: ast.Call) -> str:
+        callee = node.callee
+        if type(callee) is ast.Name and self.local(callee.id) is None and \
+                self.static.locate(callee.id, callee.span) is None:
+            if callee.id in NOT_ROLLED or callee.id not in BUILTINS:
+                raise Unsupported(callee.id)
+            return self.builtin_call(BUILTINS[callee.id], node)
+        function = self.expr(callee)
+        self.emit(f"if type({function}) is not Function: raise not_callable({function}, {self.const(callee.span)})")
+        args = [self.expr(arg) for arg in node.args]
+        span, listed = self.const(node.span), ", ".join(args)
+        return self.temp(f"{function}.code(ev, {function}, {span}{', ' if args else ''}{listed}) "
+                         f"if {function}.code is not None and {function}.arity == {len(args)} else "
+                         f"call_function(ev, {function}, [{listed}], {span})")
+
+    def builtin_call(self, builtin, node: ast.Call) -> str:
+        args = [self.expr(arg) for arg in node.args]
+        options = [(key, self.expr(value)) for key, value in node.kwargs.items()]
+        call = self.const(node)
+        listed = ", ".join(args)
+        if builtin.name == "len" and not options:
+            value, = args
+            return self.temp(f"len({value}) if type({value}) is list or type({value}) is str else "
+                             f"{self.const(builtin.impl)}(ev, [{value}], {{}}, {call})")
+        if builtin.name == "push" and not options:
+            items, item = args
+            self.emit(f"if type({items}) is list and len({items}) < ev.limits.list_size: {items}.append({item})")
+            self.emit(f"else: {self.const(builtin.impl)}(ev, [{listed}], {{}}, {call})")
+            return "None"
+        if builtin.name == "contains" and not options:
+            items, item = args
+            result = self.fresh()
+            # values.equal between a string and anything is Python's ==; the step of each item, as the builtin
+            self.emit(f"if type({items}) is list and type({item}) is str:")
+            with self.indented():
+                self.emit(f"ev.steps += len({items})")
+                self.emit(f"if ev.steps > ev.limits.steps: ev.step({call}, 0)")
+                self.emit(f"{result} = {item} in {items}")
+            self.emit(f"else: {result} = {self.const(builtin.impl)}(ev, [{listed}], {{}}, {call})")
+            return result
+        kwargs = "{" + ", ".join(f"{key!r}: {value}" for key, value in options) + "}"
+        return self.temp(f"{self.const(builtin.impl)}(ev, [{listed}], {kwargs}, {call})")
+
+
+# ---- what the Python text calls: the closures' own helpers, and their errors ----
+
+def _unset(name: str, span: Span) -> MechError:
+    return MechError(f"`{name}` has no value yet: its `let` has not run", span)
+
+
+def _too_deep_calls(ev, span: Span) -> MechError:
+    return limit_error("recursion", f"functions called each other more than {ev.limits.recursion} deep",
+                       ev.limits.recursion, span)
+
+
+def _python_stack(ev, span: Span) -> MechError:
+    return MechError(f"functions called each other {ev.depth} deep, more than Python's stack allows", span,
+                     hint=f"keep the `recursion` limit lower (it is {ev.limits.recursion})")
+
+
+def _too_many_lines(ev, span: Span) -> MechError:
+    return limit_error("output_lines", f"the script said more than {ev.limits.output_lines} lines",
+                       ev.limits.output_lines, span)
+
+
+def _too_long(ev, text: str, span: Span) -> MechError:
+    return limit_error("string_size", f"a string of {len(text)} characters is too long", ev.limits.string_size, span)
+
+
+def _not_a_list(value, span: Span) -> MechError:
+    return MechError(f"`for` goes through a list, not {type_name(value)}", span,
+                     hint="for i in range(1, 6) { ... } counts 1 to 6")
+
+
+def _not_callable(value, span: Span) -> MechError:
+    return MechError(f"only functions can be called, and this is {type_name(value)}", span)
+
+
+def _no_arm(value, span: Span) -> MechError:
+    return MechError(f"no arm of this `match` fits {format_value(value)}", span, hint="add a last arm `else => ...`")
+
+
+def _repeat_count(ev, value, span: Span) -> int:
+    """`repeat`'s count, checked as the closures check it."""
+    count = ev.number(value, span)
+    if type(count) is not int:
+        raise MechError(f"`repeat`'s count must be a whole number, not {format_value(count)}", span)
+    if count < 0:
+        raise MechError(f"`repeat` needs 0 or more rounds, not {format_value(count)}", span)
+    if count > ev.limits.loop_iterations:
+        raise limit_error("loop_iterations", f"`repeat {format_value(count)}` is more rounds than one loop may run",
+                          ev.limits.loop_iterations, span)
+    return count
+
+
+@functools.cache
+def _helpers() -> dict:
+    """The names the Python text calls besides its constants (script.py imports this module)."""
+    from . import script
+    return {
+        "UNSET": UNSET, "Pool": Pool, "DiceRoll": DiceRoll, "Character": Character, "Record": Record,
+        "Function": Function,
+        "MechError": MechError,
+        "unset": _unset, "truth": script._truth, "too_deep_calls": _too_deep_calls, "python_stack": _python_stack,
+        "too_many_lines": _too_many_lines, "too_long": _too_long, "not_a_list": _not_a_list,
+        "not_callable": _not_callable, "no_arm": _no_arm, "repeat_count": _repeat_count,
+        "loop_round": script._loop_round, "show": script._show, "call_function": script.call_function,
+        "get_field": script._get_field, "set_field": script._set_field, "get_index": script._get_index,
+        "set_index": script._set_index, "binary": binary, "unary": unary, "compare_values": compare_values,
+        "pool_after_pool": pool_after_pool, "equal": equal, "roll_dice": _roll_dice,
+    }
+
