@@ -35,6 +35,10 @@ from .names import UNSET, StaticScope
 from .values import Character, Function, Record, equal, format_value, type_name
 
 
+def _is_int_literal(atom: str) -> bool:
+    return atom.lstrip("-").isdigit()
+
+
 class Unsupported(Exception):
     """A node this back end does not write: the function keeps its closures."""
 
@@ -84,15 +88,19 @@ def write_function(node: ast.FnDef, static: StaticScope, source_text: str, filen
     """The Python function `code(ev, function, span, *args)` running `node`'s body, or None when
     the body has a node this back end does not write. `static` is the function's own static scope
     (its parameters), with the scopes it was defined in above it."""
-    try:
-        text, constants = _Writer(node, static).function_text()
-    except (Unsupported, MechError):  # MechError: a REPL session's later `use` made a name ambiguous
-        return None
     # whole numbers below SMALL add without checks (as Compiler._small); a text no longer than
     # SHORT_TEXT costs no step for its length and fits in string_size (script._show, _concatenate)
     small, short_text = 2 ** max(0, min(60, limits.number_bits - 1)), min(99, limits.string_size)
-    return _factory(text, node.name)(*constants, source_text, filename, SMALL=small, SHORT_TEXT=short_text,
-                                     **_helpers())
+    try:
+        text, constants = _Writer(node, static, small).function_text()
+    except (Unsupported, MechError, RecursionError):
+        # MechError: a REPL session's later `use` made a name ambiguous; RecursionError: a body nested
+        # deeper than the writer's recursion goes (the closures manage, or give the error)
+        return None
+    factory = _factory(text, node.name)
+    if factory is None:
+        return None
+    return factory(*constants, source_text, filename, SMALL=small, SHORT_TEXT=short_text, **_helpers())
 
 
 @functools.lru_cache(maxsize=1024)
@@ -100,16 +108,23 @@ def _factory(text: str, name: str):
     """The factory function defined by `text`: the same module compiled again (tests, a batch's
     workers, the REPL) compiles its Python once."""
     namespace: dict = {}
-    exec(compile(text, f"<mechscript fn {name}>", "exec"), namespace)
+    try:
+        code = compile(text, f"<mechscript fn {name}>", "exec")
+    except (SyntaxError, RecursionError, MemoryError):
+        # more nested blocks or indentation than Python's compiler takes (a long `elif` chain
+        # nests an `else` a branch): the function keeps its closures
+        return None
+    exec(code, namespace)
     return namespace["make"]
 
 
 class _Writer:
     """Writes one function's Python text: statements as lines, each expression's parts into temporaries."""
 
-    def __init__(self, node: ast.FnDef, static: StaticScope):
+    def __init__(self, node: ast.FnDef, static: StaticScope, small: int):
         self.node = node
         self.static = static
+        self.small = small  # SMALL (write_function): a literal below it needs no check of its size
         self.lines: list = []       # strings, or ("unset", python name) placeholders
         self.depth = 2              # indentation, in units of 4 spaces, inside `make` and the function
         self.constants: list = []
@@ -269,7 +284,8 @@ class _Writer:
         self.emit("else:")
         with self.indented():
             value = self.expr(node.value)
-            self.emit(f"ev.log.append(show(ev, {value}, {span}))")
+            self.emit(f"ev.log.append({value} if type({value}) is str and len({value}) < 100 else "
+                      f"show(ev, {value}, {span}))")
 
     def s_Return(self, node: ast.Return) -> None:
         self.emit(f"return {self.expr(node.value) if node.value is not None else 'None'}")
@@ -279,20 +295,44 @@ class _Writer:
         self.branches(node.branches, node.otherwise)
 
     def branches(self, branches, otherwise) -> None:
-        (condition, block), rest = branches[0], branches[1:]
-        self.emit(f"if {self.condition(condition)}:")
-        with self.indented():
-            self.block(block)
-        if rest or otherwise is not None:
+        tests = [(lambda condition=condition: self.condition(condition), lambda block=block: self.block(block))
+                 for condition, block in branches]
+        self.chain(tests, None if otherwise is None else lambda: self.block(otherwise))
+
+    def chain(self, tests, otherwise) -> None:
+        """`if`/`elif`/`else` of (test, body) pairs, each a function writing its part. A test that
+        needs statements of its own goes in an `else:` with an `if` of its own; the others make an
+        `elif`, so a long chain does not nest deeper than Python's compiler allows."""
+        nested = 0
+        for i, (test, body) in enumerate(tests):
+            if i == 0:
+                self.emit(f"if {test()}:")
+            else:
+                saved, self.lines = self.lines, []
+                self.depth += 1
+                value = test()
+                written, self.lines = self.lines, saved
+                self.depth -= 1
+                if written:
+                    self.emit("else:")
+                    self.depth += 1
+                    nested += 1
+                    self.lines.extend(written)
+                    self.emit(f"if {value}:")
+                else:
+                    self.emit(f"elif {value}:")
+            with self.indented():
+                body()
+        if otherwise is not None:
             self.emit("else:")
             with self.indented():
-                if rest:
-                    self.branches(rest, otherwise)
-                else:
-                    self.block(otherwise)
+                otherwise()
+        self.depth -= nested
 
     def condition(self, node) -> str:
         """A test's value, checked to be true or false."""
+        if type(node) is ast.Compare:
+            return f"({self.comparison(node)})"
         value = self.expr(node)
         if not isinstance(node, _BOOLEAN) and value not in ("True", "False"):
             self.emit(f"if type({value}) is not bool: truth({value}, {self.const(node.span)})")
@@ -460,12 +500,20 @@ class _Writer:
     def add(self, a: str, b: str, op: str, node) -> str:
         """`a + b` or `a - b` as `binary` works it out: whole numbers of a safe size (or a roll's
         total and one) and short strings at once, anything else through `binary`."""
+        general = f"binary(ev, {op!r}, {a}, {b}, {self.const(node)})"
+        if _is_int_literal(b):
+            if abs(int(b)) >= self.small:
+                return self.temp(general)
+            # b is known: a whole number (or a roll's total) of a safe size, or the general case
+            return self.temp(f"{a} {op} {b} if type({a}) is int and -SMALL < {a} < SMALL else {a}.total {op} {b} "
+                             f"if type({a}) is DiceRoll and type({a}.total) is int and -SMALL < {a}.total < SMALL "
+                             f"else {general}")
         strings = f"{a} + {b} if type({a}) is str and type({b}) is str and len({a}) + len({b}) <= SHORT_TEXT else " \
             if op == "+" else ""
         return self.temp(f"{a} {op} {b} if type({a}) is int and type({b}) is int and -SMALL < {a} < SMALL and "
                          f"-SMALL < {b} < SMALL else {a}.total {op} {b} if type({a}) is DiceRoll and type({b}) is int "
                          f"and type({a}.total) is int and -SMALL < {a}.total < SMALL and -SMALL < {b} < SMALL else "
-                         f"{strings}binary(ev, {op!r}, {a}, {b}, {self.const(node)})")
+                         f"{strings}{general}")
 
     def pool_sum(self, chain) -> str:
         """evaluator._compile_pool_sum written out: once the sum so far is a pool, the terms that may
@@ -510,27 +558,32 @@ class _Writer:
                 self.emit(f"{total} = binary(ev, {binop.op!r}, {total}, {value}, {self.const(binop)})")
 
     def e_Compare(self, node: ast.Compare) -> str:
+        return self.temp(self.comparison(node))
+
+    def comparison(self, node: ast.Compare) -> str:
+        """A comparison as a Python expression, to be evaluated once where it is used. A pool on the
+        left is rolled before the right side is worked out (evaluator.compile_Compare)."""
         left = self.expr(node.left)
-        if type(node.left) not in _NEVER_POOL:
-            rolled = self.fresh()
-            self.emit(f"{rolled} = ev.roll_pool({left}) if type({left}) is Pool else {left}")
-            left = rolled
+        may_be_pool = type(node.left) not in _NEVER_POOL
+        rolled = f"ev.roll_pool({left}) if type({left}) is Pool else {left}" if may_be_pool else left
         op, general = _PYTHON_COMPARISONS[node.op], self.const(node)
         constant = _constant(node.right)
         if constant is not _NOT_CONSTANT and type(constant) in (int, str):
             kind = type(constant).__name__
-            return self.temp(f"{left} {op} {constant!r} if type({left}) is {kind} else "
-                             f"compare_values(ev, {general}, {left}, {constant!r})")
+            return f"{left} {op} {constant!r} if type({left}) is {kind} else " \
+                   f"compare_values(ev, {general}, {rolled}, {constant!r})"
         identity = {"==": "is", "!=": "is not"}.get(node.op)
         if identity and type(node.right) is ast.Name and node.right.id in CONSTANTS:
             # values.equal: only none is none, only true is true, only false is false
-            return self.temp(f"{left} {identity} {CONSTANTS[node.right.id]!r}")
+            return f"({rolled}) {identity} {CONSTANTS[node.right.id]!r}"
+        if may_be_pool:
+            left = self.temp(rolled)
         right = self.expr(node.right)
         same = f"{left} {identity} {right} if type({left}) is Character and type({right}) is not Pool else " \
             if identity else ""  # values.equal: a character is only equal to itself
-        return self.temp(f"{left} {op} {right} if type({left}) is int and type({right}) is int or "
-                         f"type({left}) is str and type({right}) is str else {same}"
-                         f"compare_values(ev, {general}, {left}, {right})")
+        return f"{left} {op} {right} if type({left}) is int and type({right}) is int or " \
+               f"type({left}) is str and type({right}) is str else {same}" \
+               f"compare_values(ev, {general}, {left}, {right})"
 
     def e_Logic(self, node: ast.Logic) -> str:
         result = self.fresh()
@@ -612,37 +665,48 @@ class _Writer:
         return result
 
     def arms(self, node: ast.Match, subject: str, result: str, arms) -> None:
-        if not arms:
-            self.emit(f"raise no_arm({subject}, {self.const(node.span)})")
+        tests, otherwise = [], None
+        for arm in arms:
+            if type(arm.body) is ast.Block:
+                raise Unsupported("a match arm that is a block")
+
+            def body(arm=arm):
+                self.emit(f"{result} = {self.expr(arm.body)}")
+            if arm.patterns is None:  # `else`: the arms after it are never tried
+                otherwise = body
+                break
+            tests.append((lambda arm=arm: self.arm_test(subject, arm.patterns), body))
+        if otherwise is None:
+            def otherwise():
+                self.emit(f"raise no_arm({subject}, {self.const(node.span)})")
+        if not tests:
+            otherwise()
             return
-        arm, rest = arms[0], arms[1:]
-        if type(arm.body) is ast.Block:
-            raise Unsupported("a match arm that is a block")
-        if arm.patterns is None:
-            self.emit(f"{result} = {self.expr(arm.body)}")
-            return
+        self.chain(tests, otherwise)
+
+    def arm_test(self, subject: str, patterns) -> str:
+        """Whether the subject equals one of an arm's patterns, tried in order (values.equal)."""
+        tests = [self.constant_test(subject, pattern) for pattern in patterns]
+        if all(tests):
+            return " or ".join(f"({test})" for test in tests)
         hit = self.fresh()
-        for i, pattern in enumerate(arm.patterns):
+        for i, pattern in enumerate(patterns):
             if i:
                 self.emit(f"if not {hit}:")
                 self.depth += 1
-            constant = _constant(pattern) if type(pattern) in (ast.Number, ast.String) else _NOT_CONSTANT
-            if type(pattern) is ast.Name and pattern.id in CONSTANTS and self.local(pattern.id) is None:
-                self.emit(f"{hit} = {subject} is {CONSTANTS[pattern.id]!r}")  # as e_Compare
-            elif type(constant) in (int, str):
-                kind = type(constant).__name__
-                self.emit(f"{hit} = {subject} == {constant!r} if type({subject}) is {kind} else "
-                          f"equal({subject}, {constant!r}, ev)")
-            else:
-                value = self.expr(pattern)
-                self.emit(f"{hit} = equal({subject}, {value}, ev)")
-        self.depth -= len(arm.patterns) - 1
-        self.emit(f"if {hit}:")
-        with self.indented():
-            self.emit(f"{result} = {self.expr(arm.body)}")
-        self.emit("else:")
-        with self.indented():
-            self.arms(node, subject, result, rest)
+            self.emit(f"{hit} = {tests[i] or f'equal({subject}, {self.expr(pattern)}, ev)'}")
+        self.depth -= len(patterns) - 1
+        return hit
+
+    def constant_test(self, subject: str, pattern) -> str | None:
+        """The test of a literal pattern as an expression, or None for a pattern to work out."""
+        if type(pattern) is ast.Name and pattern.id in CONSTANTS and self.local(pattern.id) is None:
+            return f"{subject} is {CONSTANTS[pattern.id]!r}"  # as e_Compare
+        constant = _constant(pattern) if type(pattern) in (ast.Number, ast.String) else _NOT_CONSTANT
+        if type(constant) in (int, str):
+            return f"{subject} == {constant!r} if type({subject}) is {type(constant).__name__} else " \
+                   f"equal({subject}, {constant!r}, ev)"
+        return None
 
     def e_Dice(self, node: ast.Dice) -> str:
         constant_count = node.count is None or (type(node.count) is ast.Number and type(node.count.value) is int)
