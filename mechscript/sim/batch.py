@@ -29,6 +29,10 @@ def run_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest[:4], "little")
 
 
+_script: Script | None = None     # the compiled script a process runs: a worker's, or the parent's
+_script_of: "Batch | None" = None  # the batch it was compiled from
+
+
 @dataclass
 class Batch:
     """What a worker needs to compile the script on its own: its text and where it lives."""
@@ -42,7 +46,12 @@ class Batch:
 
     @classmethod
     def of(cls, script: Script) -> "Batch":
-        return cls(script.source_text, script.filename, str(script.folder), script.limits)
+        """The batch of a compiled script, which this process then runs without compiling it again
+        (and so do worker processes forked from it, which inherit it)."""
+        global _script, _script_of
+        batch = cls(script.source_text, script.filename, str(script.folder), script.limits)
+        _script, _script_of = script, batch
+        return batch
 
 
 @dataclass
@@ -81,8 +90,6 @@ def fight_once(script: Script, seed: int):
     return outcome, encounter.name, [name for name, _ in encounter.sides]
 
 
-_script: Script | None = None   # a worker's compiled script
-_script_of: Batch | None = None  # the batch it was compiled from
 
 
 def _start_worker(batch: Batch) -> None:
@@ -91,8 +98,9 @@ def _start_worker(batch: Batch) -> None:
 
 
 def _worker_script(batch: Batch) -> Script:
-    """The batch's script compiled once per worker: by the pool's initializer, or on the first chunk
-    in a worker of another executor, which knows nothing of the initializer."""
+    """The batch's script compiled once per process: by the pool's initializer, or on the first chunk
+    in a worker of another executor, which knows nothing of the initializer; a worker forked from
+    the process that made the batch (Batch.of) has it already."""
     global _script, _script_of
     if _script is None or _script_of != batch:
         _script, _script_of = batch.compile(), batch
@@ -148,7 +156,7 @@ def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor 
     interrupted = False
     try:
         if jobs <= 1 and executor is None:
-            script = batch.compile()
+            script = _worker_script(batch)
             for start, stop in pieces:
                 done[start] = _note(_fight_chunk(batch, seed, start, stop, script), progress, done, n, batch.filename)
         else:
