@@ -14,9 +14,9 @@ here they are a few bytecodes each. The function's own names (parameters, `let`s
 are Python locals; names of enclosing scopes are read from the runtime scopes, as hops up from the
 scope the function was defined in.
 
-The text is built from the AST alone; spans, nodes and other objects it needs are arguments of a
-factory (`k0`, `k1`, ... for this function's constants, then the helpers by name), so the compiled
-Python code object can be cached by its text.
+The text is built from the AST (and the `number_bits` limit); spans, nodes and other objects it
+needs are arguments of a factory (`k0`, `k1`, ... for this function's constants, then the helpers by
+name), so the compiled Python code can be cached by its text.
 """
 
 from __future__ import annotations
@@ -35,10 +35,6 @@ from .names import UNSET, StaticScope
 from .values import Character, Function, Record, equal, format_value, type_name
 
 
-def _is_int_literal(atom: str) -> bool:
-    return atom.lstrip("-").isdigit()
-
-
 class Unsupported(Exception):
     """A node this back end does not write: the function keeps its closures."""
 
@@ -51,9 +47,15 @@ _PYTHON_COMPARISONS = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "==": "==", "
 _SHOWN_INT = 10 ** 15  # script._show writes whole numbers below this size with str()
 
 
-# Writing and compiling a function's Python costs about what a hundred calls of it save; a script run
-# once calls most of its functions a few times, a batch of runs thousands of times.
-PYTHON_AFTER = 20
+def _is_int_literal(atom: str) -> bool:
+    return atom.lstrip("-").isdigit()
+
+
+# Writing and compiling a function's Python takes about 3 ms, the time of tens to hundreds of calls
+# of its closures. After 100 calls, one `mech run` of each example takes no longer than with the
+# closures alone (after 20, robomacs_spartacus took 0.38 s instead of 0.17), and a batch has written
+# its busy functions within its first few runs.
+PYTHON_AFTER = 100
 
 
 class PythonBody:
