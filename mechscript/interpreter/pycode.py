@@ -43,12 +43,20 @@ class Unsupported(Exception):
 _BOOLEAN = (ast.Compare, ast.Logic, ast.Not)
 # Nodes that can never give a roll-and-keep pool.
 _NEVER_POOL = (ast.Number, ast.String, ast.Compare, ast.Logic, ast.Not, ast.Dice, ast.ListLiteral, ast.Record)
+
+
+def _can_be_pool(node) -> bool:
+    """Whether a node's value can be a pool (what the closures test at run time, `type(x) is Pool`):
+    any node but those above, and products and quotients, which roll a pool to a number."""
+    while type(node) is ast.Group:
+        node = node.inner
+    return type(node) not in _NEVER_POOL and not (type(node) is ast.BinOp and node.op not in ("+", "-"))
 _PYTHON_COMPARISONS = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "==": "==", "!=": "!="}
 _SHOWN_INT = 10 ** 15  # script._show writes whole numbers below this size with str()
 
 
 def _is_int_literal(atom: str) -> bool:
-    return atom.lstrip("-").isdigit()
+    return atom.strip("()").lstrip("-").isdigit()
 
 
 # Writing and compiling a function's Python takes about 3 ms, the time of tens to hundreds of calls
@@ -280,7 +288,7 @@ class _Writer:
                 else [node.value]
             for part in parts:
                 value = self.expr(part)
-                if type(part) not in _NEVER_POOL:
+                if _can_be_pool(part):
                     self.emit(f"if type({value}) is Pool: ev.roll_pool({value})")
             self.emit('ev.log.append("")')
         self.emit("else:")
@@ -451,8 +459,13 @@ class _Writer:
         self.emit(f"{name} = {text}")
         return name
 
+    def named(self, atom: str) -> str:
+        """The atom, or a temporary holding it if it is a literal: Python warns of `3 is None`."""
+        return atom if atom.isidentifier() and atom not in ("True", "False", "None") else self.temp(atom)
+
     def e_Number(self, node: ast.Number) -> str:
-        return repr(node.value) if type(node.value) is int else self.const(node.value)
+        # in parentheses: `(1).total` is Python, `1.total` is not
+        return f"({node.value!r})" if type(node.value) is int else self.const(node.value)
 
     def e_PoolLiteral(self, node: ast.PoolLiteral) -> str:
         return self.const(Pool(node.unkept, node.kept, 0, node.span))
@@ -504,7 +517,7 @@ class _Writer:
         total and one) and short strings at once, anything else through `binary`."""
         general = f"binary(ev, {op!r}, {a}, {b}, {self.const(node)})"
         if _is_int_literal(b):
-            if abs(int(b)) >= self.small:
+            if abs(int(b.strip("()"))) >= self.small:
                 return self.temp(general)
             # b is known: a whole number (or a roll's total) of a safe size, or the general case
             return self.temp(f"{a} {op} {b} if type({a}) is int and -SMALL < {a} < SMALL else {a}.total {op} {b} "
@@ -524,7 +537,7 @@ class _Writer:
         terms = [(binop, term, _may_roll(term)) for binop, term in chain]
         total = self.fresh()
         self.emit(f"{total} = {self.expr(terms[0][1])}")
-        self.rest_of_sum(total, terms, 1, _may_be_pool(terms[0][1]))
+        self.rest_of_sum(total, terms, 1, _can_be_pool(terms[0][1]))
         return total
 
     def rest_of_sum(self, total: str, terms, i: int, maybe_pool: bool) -> None:
@@ -536,10 +549,10 @@ class _Writer:
                 self.emit("else:")
                 with self.indented():
                     self.add_term(total, terms[i])
-                    self.rest_of_sum(total, terms, i + 1, _may_be_pool(terms[i][1]))
+                    self.rest_of_sum(total, terms, i + 1, _can_be_pool(terms[i][1]))
                 return
             self.add_term(total, terms[i])
-            maybe_pool = maybe_pool or _may_be_pool(terms[i][1])
+            maybe_pool = maybe_pool or _can_be_pool(terms[i][1])
             i += 1
 
     def add_term(self, total: str, term) -> None:
@@ -566,7 +579,7 @@ class _Writer:
         """A comparison as a Python expression, to be evaluated once where it is used. A pool on the
         left is rolled before the right side is worked out (evaluator.compile_Compare)."""
         left = self.expr(node.left)
-        may_be_pool = type(node.left) not in _NEVER_POOL
+        may_be_pool = _can_be_pool(node.left)
         rolled = f"ev.roll_pool({left}) if type({left}) is Pool else {left}" if may_be_pool else left
         op, general = _PYTHON_COMPARISONS[node.op], self.const(node)
         constant = _constant(node.right)
@@ -577,7 +590,7 @@ class _Writer:
         identity = {"==": "is", "!=": "is not"}.get(node.op)
         if identity and type(node.right) is ast.Name and node.right.id in CONSTANTS:
             # values.equal: only none is none, only true is true, only false is false
-            return f"({rolled}) {identity} {CONSTANTS[node.right.id]!r}"
+            return f"({self.named(rolled)}) {identity} {CONSTANTS[node.right.id]!r}"
         if may_be_pool:
             left = self.temp(rolled)
         right = self.expr(node.right)
@@ -589,7 +602,7 @@ class _Writer:
 
     def e_Logic(self, node: ast.Logic) -> str:
         result = self.fresh()
-        left = self.expr(node.left)
+        left = self.named(self.expr(node.left))
         stop, go = ("False", "True") if node.op == "and" else ("True", "False")
         self.emit(f"if {left} is {stop}: {result} = {stop}")
         self.emit("else:")
@@ -661,7 +674,7 @@ class _Writer:
                          f"get_index(ev, {value}, {key}, {self.const(node.key.span)})")
 
     def e_Match(self, node: ast.Match) -> str:
-        subject = self.expr(node.subject)
+        subject = self.named(self.expr(node.subject))
         result = self.fresh()
         self.arms(node, subject, result, node.arms)
         return result
@@ -763,7 +776,7 @@ class _Writer:
             self.emit(f"if type({items}) is list and type({item}) is str:")
             with self.indented():
                 self.emit(f"ev.steps += len({items})")
-                self.emit(f"if ev.steps > ev.limits.steps: ev.step({call}, 0)")
+                self.emit(f"if ev.steps > ev.limits.steps: ev.step({self.const(node.span)}, 0)")
                 self.emit(f"{result} = {item} in {items}")
             self.emit(f"else: {result} = {self.const(builtin.impl)}(ev, [{listed}], {{}}, {call})")
             return result
