@@ -146,7 +146,7 @@ def _children(pid: int) -> list[float]:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the worker processes in /proc")
 def test_ctrl_c_reports_the_runs_finished_so_far_marked_partial():
-    n = 40_000  # many times what is fought before Ctrl-C, in chunks of 100 runs (small: a quick stop)
+    n = 40_000  # many times what is fought before Ctrl-C, in chunks of 200 runs (small: a quick stop)
     process = subprocess.Popen([MECH, "sim", str(AMBUSH), "-n", str(n), "--seed", "5", "--jobs", "2", "--json"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

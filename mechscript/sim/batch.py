@@ -90,8 +90,6 @@ def fight_once(script: Script, seed: int):
     return outcome, encounter.name, [name for name, _ in encounter.sides]
 
 
-
-
 def _start_worker(batch: Batch) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle
     _worker_script(batch)
