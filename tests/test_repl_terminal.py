@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import time
+from contextlib import contextmanager
 
 import pexpect
 import pyte
@@ -55,12 +56,22 @@ class Screen:
             pass
 
 
-def test_a_roll_typed_at_the_prompt(tmp_path):
+@contextmanager
+def mech_in_a_terminal(tmp_path, *argv: str):
+    """`mech ARGV` started in a pseudo-terminal, its history in tmp_path; yields (the child, its
+    Screen) once the prompt and the toolbar show, and closes the child on the way out."""
     env = dict(os.environ, MECH_HISTORY=str(tmp_path / "history"), TERM="xterm")
-    child = pexpect.spawn(MECH, [], env=env, encoding="utf-8", dimensions=(ROWS, COLUMNS), timeout=30)
+    child = pexpect.spawn(MECH, list(argv), env=env, encoding="utf-8", dimensions=(ROWS, COLUMNS), timeout=30)
     try:
         screen = Screen(child)
         screen.wait_for("mech>", "modules: none")
+        yield child, screen
+    finally:
+        child.close(force=True)
+
+
+def test_a_roll_typed_at_the_prompt(tmp_path):
+    with mech_in_a_terminal(tmp_path) as (child, screen):
         child.send(":seed 7\r")
         screen.wait_for("seed 7 |")
         child.send("4d6kh3\r")
@@ -74,19 +85,13 @@ def test_a_roll_typed_at_the_prompt(tmp_path):
         assert bold == "........3.....3.5...11"  # the kept dice and the total stand out; (1) does not
         child.sendcontrol("d")
         screen.wait_for_exit()
-    finally:
-        child.close(force=True)
     assert child.exitstatus == 0
     assert "4d6kh3" in (tmp_path / "history").read_text()
 
 
 def test_ctrl_c_stops_an_entry_that_runs_and_the_session_goes_on(tmp_path):
-    env = dict(os.environ, MECH_HISTORY=str(tmp_path / "history"), TERM="xterm")
     limits = ["--limit", "steps=1000000000", "--limit", "loop_iterations=1000000000"]  # a loop that would run long
-    child = pexpect.spawn(MECH, ["repl", *limits], env=env, encoding="utf-8", dimensions=(ROWS, COLUMNS), timeout=30)
-    try:
-        screen = Screen(child)
-        screen.wait_for("mech>", "modules: none")
+    with mech_in_a_terminal(tmp_path, "repl", *limits) as (child, screen):
         child.send("let n = 0\r")
         child.send("while true { n += 1 }\r")
         screen.wait_for("mech> while true { n += 1 }")
@@ -98,6 +103,4 @@ def test_ctrl_c_stops_an_entry_that_runs_and_the_session_goes_on(tmp_path):
                           and lines[-1].startswith(" seed"), "the answer to n > 0, then the prompt")
         child.sendcontrol("d")
         screen.wait_for_exit()
-    finally:
-        child.close(force=True)
     assert child.exitstatus == 0
