@@ -229,7 +229,7 @@ def _element(states: Dist, modifier: Modifier, raw: Dist, die: Die, targets, lim
         return states.map(lambda s: (s[0], s[1], s[2] or test(s[0])))
     if kind in ("r", "!!") and _matches_every_face(modifier.condition or Condition("=", highest_face(die)), die):
         what = "rerolls" if kind == "r" else "explodes"
-        raise MechError(f"`{kind}{modifier.condition or ''}` {what} on every face of {describe_die(die)}, "
+        raise MechError(f"`{modifier}` {what} on every face of {describe_die(die)}, "
                         "so it would never stop", modifier.span, hint="choose a condition some face fails")
     work.spend(len(states.weights) * len(raw.weights), modifier.span)
     out: dict = defaultdict(int)
@@ -333,8 +333,8 @@ def _dice_dist(count: int, die: Die, modifiers: tuple, limits: Limits, work: Wor
             counting = counting or kind == "c"
             after.append(modifier)
         else:
-            raise Unsupported(f"`{kind}{modifier.condition or ''}` after keeping or dropping dice is not computed "
-                              "exactly", modifier.span, hint=SAMPLING_HINT)
+            raise Unsupported(f"`{modifier}` after keeping or dropping dice is not computed exactly",
+                              modifier.span, hint=SAMPLING_HINT)
     return _keep_slice(states, after, raw, die, count, low, high, counting, per_chain, limits, work, span)
 
 
@@ -366,13 +366,12 @@ def _exploding(states: Dist, modifier: Modifier, rest: list, raw: Dist, die: Die
     which may explode in turn. What follows must change each die on its own."""
     condition = modifier.condition or Condition("=", highest_face(die))
     if _matches_every_face(condition, die):
-        raise MechError(f"`{modifier.kind}{modifier.condition or ''}` explodes on every face of {describe_die(die)}, "
+        raise MechError(f"`{modifier}` explodes on every face of {describe_die(die)}, "
                         "so it would never stop", modifier.span, hint="choose a condition some face fails")
     for later in rest:
         if later.kind not in _ELEMENTWISE:
-            raise Unsupported(f"`{later.kind}{later.count if later.count is not None else later.condition or ''}` "
-                              f"after an explosion (`{modifier.kind}`) is not computed exactly", later.span,
-                              hint=SAMPLING_HINT)
+            raise Unsupported(f"`{later}` after an explosion (`{modifier.kind}`) is not computed exactly",
+                              later.span, hint=SAMPLING_HINT)
         if later.kind == "f" and not (counting or any(m.kind == "c" for m in rest[:rest.index(later)])):
             _failures_first(later)
     counts_after = counting or any(m.kind == "c" for m in rest)

@@ -54,6 +54,10 @@ class Modifier:
     condition: Condition | None
     span: Span | None = None
 
+    def __str__(self) -> str:
+        """As written: `kh3`, `!>=5`, `!`."""
+        return f"{self.kind}{self.count if self.count is not None else self.condition or ''}"
+
 
 class DiceRoll:
     """The result of one `NdS` term: each die's counted value and flags, and the total."""
@@ -214,7 +218,7 @@ def _extra_dice(source: FaceSource, values: list, flags: list[int], die: Die, mo
     condition = modifier.condition or Condition("=", highest_face(die))
     if kind != "ro" and _matches_every_face(condition, die):
         what = "rerolls" if kind == "r" else "explodes"
-        raise MechError(f"`{kind}{modifier.condition or ''}` {what} on every face of {describe_die(die)}, so it would never stop",
+        raise MechError(f"`{modifier}` {what} on every face of {describe_die(die)}, so it would never stop",
                         modifier.span, hint="choose a condition some face fails")
     test = condition.test
     pending = [i for i, (v, f) in enumerate(zip(values, flags)) if not f & INACTIVE and test(v)]
