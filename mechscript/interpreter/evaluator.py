@@ -125,7 +125,7 @@ class Compiler:
                 return self._compile_pool_sum(chain)
         left, right, op = self.compile(node.left), self.compile(node.right), node.op
         if op in ("+", "-"):
-            sign, small = (1 if op == "+" else -1), self._small()
+            sign, small = (1 if op == "+" else -1), small_whole(self.limits)
 
             def add(ev):
                 a, b = left(ev), right(ev)
@@ -135,11 +135,6 @@ class Compiler:
             return add
         return lambda ev: binary(ev, op, left(ev), right(ev), node)
 
-    def _small(self) -> int:
-        """Whole numbers below this size add and subtract with none of `binary`'s checks: the result
-        cannot outgrow `number_bits`."""
-        return 2 ** max(0, min(60, self.limits.number_bits - 1))
-
     def _compile_pool_sum(self, chain):
         """A sum that may hold roll-and-keep pools, in the order the brief gives faces: terms left
         to right, a pool's dice where the pool stands. A pool's size is known only once every term
@@ -147,7 +142,7 @@ class Compiler:
         dice wait: the terms without dice are worked out, the pool is rolled, then the waiting terms."""
         terms = [(binop, self.compile(term), _may_roll(term), binop is not None and binop.op == "+")
                  for binop, term in chain]
-        small = self._small()
+        small = small_whole(self.limits)
 
         def pool_sum(ev):
             total, waiting = None, []
@@ -302,6 +297,12 @@ def _may_be_pool(node) -> bool:
 def _may_roll(node) -> bool:
     """Whether working out a term can roll dice: it holds a die, a call or a comparison."""
     return any(type(part) in (ast.Dice, ast.Call, ast.Compare) for part in ast.walk(node))
+
+
+def small_whole(limits: Limits) -> int:
+    """Whole numbers below this size add and subtract with none of `binary`'s checks: the result
+    cannot outgrow `number_bits`."""
+    return 2 ** max(0, min(60, limits.number_bits - 1))
 
 
 def _check_count(count: int, limits: Limits, span: Span) -> None:

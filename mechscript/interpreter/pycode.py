@@ -29,10 +29,10 @@ from . import ast
 from .builtins import BUILTINS, NOT_ROLLED
 from .errors import MechError, Span
 from .evaluator import CONSTANTS, _constant, _NOT_CONSTANT, _may_be_pool, _may_roll, _roll_dice, _sum_chain, \
-    binary, compare_values, pool_after_pool, unary
-from .limits import Limits, limit_error
+    binary, compare_values, pool_after_pool, small_whole, unary
+from .limits import Limits
 from .names import UNSET, StaticScope
-from .values import Character, Function, Record, equal, format_value, type_name
+from .values import Character, Function, Record, equal
 
 
 class Unsupported(Exception):
@@ -51,8 +51,6 @@ def _can_be_pool(node) -> bool:
     while type(node) is ast.Group:
         node = node.inner
     return type(node) not in _NEVER_POOL and not (type(node) is ast.BinOp and node.op not in ("+", "-"))
-_PYTHON_COMPARISONS = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "==": "==", "!=": "!="}
-_SHOWN_INT = 10 ** 15  # script._show writes whole numbers below this size with str()
 
 
 def _is_int_literal(atom: str) -> bool:
@@ -100,7 +98,7 @@ def write_function(node: ast.FnDef, static: StaticScope, source_text: str, filen
     (its parameters), with the scopes it was defined in above it."""
     # whole numbers below SMALL add without checks (as Compiler._small); a text no longer than
     # SHORT_TEXT costs no step for its length and fits in string_size (script._show, _concatenate)
-    small, short_text = 2 ** max(0, min(60, limits.number_bits - 1)), min(99, limits.string_size)
+    small, short_text = small_whole(limits), min(99, limits.string_size)
     try:
         text, constants = _Writer(node, static, small).function_text()
     except (Unsupported, MechError, RecursionError):
@@ -581,7 +579,7 @@ class _Writer:
         left = self.expr(node.left)
         may_be_pool = _can_be_pool(node.left)
         rolled = f"ev.roll_pool({left}) if type({left}) is Pool else {left}" if may_be_pool else left
-        op, general = _PYTHON_COMPARISONS[node.op], self.const(node)
+        op, general = node.op, self.const(node)  # mechscript's comparison operators are Python's
         constant = _constant(node.right)
         if constant is not _NOT_CONSTANT and type(constant) in (int, str):
             kind = type(constant).__name__
@@ -635,7 +633,7 @@ class _Writer:
             value = self.expr(part)  # worked out and shown in turn, as the closures do
             pieces.append(self.temp(
                 f"{value} if type({value}) is str and len({value}) < 100 else str({value}) if type({value}) is int "
-                f"and -{_SHOWN_INT} < {value} < {_SHOWN_INT} else {value}.name if type({value}) is Character and "
+                f"and -SHOWN_WHOLE < {value} < SHOWN_WHOLE else {value}.name if type({value}) is Character and "
                 f"len({value}.name) <= SHORT_TEXT else show(ev, {value}, {span})"))
         text = self.temp(f"''.join(({', '.join(pieces)},))")
         self.emit(f"if len({text}) > ev.limits.string_size: raise too_long(ev, {text}, {span})")
@@ -752,7 +750,7 @@ class _Writer:
         args = [self.expr(arg) for arg in node.args]
         span, listed = self.const(node.span), ", ".join(args)
         return self.temp(f"{function}.code(ev, {function}, {span}{', ' if args else ''}{listed}) "
-                         f"if {function}.code is not None and {function}.arity == {len(args)} else "
+                         f"if {function}.code is not None and len({function}.params) == {len(args)} else "
                          f"call_function(ev, {function}, [{listed}], {span})")
 
     def builtin_call(self, builtin, node: ast.Call) -> str:
@@ -786,55 +784,6 @@ class _Writer:
 
 # ---- what the Python text calls: the closures' own helpers, and their errors ----
 
-def _unset(name: str, span: Span) -> MechError:
-    return MechError(f"`{name}` has no value yet: its `let` has not run", span)
-
-
-def _too_deep_calls(ev, span: Span) -> MechError:
-    return limit_error("recursion", f"functions called each other more than {ev.limits.recursion} deep",
-                       ev.limits.recursion, span)
-
-
-def _python_stack(ev, span: Span) -> MechError:
-    return MechError(f"functions called each other {ev.depth} deep, more than Python's stack allows", span,
-                     hint=f"keep the `recursion` limit lower (it is {ev.limits.recursion})")
-
-
-def _too_many_lines(ev, span: Span) -> MechError:
-    return limit_error("output_lines", f"the script said more than {ev.limits.output_lines} lines",
-                       ev.limits.output_lines, span)
-
-
-def _too_long(ev, text: str, span: Span) -> MechError:
-    return limit_error("string_size", f"a string of {len(text)} characters is too long", ev.limits.string_size, span)
-
-
-def _not_a_list(value, span: Span) -> MechError:
-    return MechError(f"`for` goes through a list, not {type_name(value)}", span,
-                     hint="for i in range(1, 6) { ... } counts 1 to 6")
-
-
-def _not_callable(value, span: Span) -> MechError:
-    return MechError(f"only functions can be called, and this is {type_name(value)}", span)
-
-
-def _no_arm(value, span: Span) -> MechError:
-    return MechError(f"no arm of this `match` fits {format_value(value)}", span, hint="add a last arm `else => ...`")
-
-
-def _repeat_count(ev, value, span: Span) -> int:
-    """`repeat`'s count, checked as the closures check it."""
-    count = ev.number(value, span)
-    if type(count) is not int:
-        raise MechError(f"`repeat`'s count must be a whole number, not {format_value(count)}", span)
-    if count < 0:
-        raise MechError(f"`repeat` needs 0 or more rounds, not {format_value(count)}", span)
-    if count > ev.limits.loop_iterations:
-        raise limit_error("loop_iterations", f"`repeat {format_value(count)}` is more rounds than one loop may run",
-                          ev.limits.loop_iterations, span)
-    return count
-
-
 @functools.cache
 def _helpers() -> dict:
     """The names the Python text calls besides its constants (script.py imports this module)."""
@@ -843,9 +792,10 @@ def _helpers() -> dict:
         "UNSET": UNSET, "Pool": Pool, "DiceRoll": DiceRoll, "Character": Character, "Record": Record,
         "Function": Function,
         "MechError": MechError,
-        "unset": _unset, "truth": script._truth, "too_deep_calls": _too_deep_calls, "python_stack": _python_stack,
-        "too_many_lines": _too_many_lines, "too_long": _too_long, "not_a_list": _not_a_list,
-        "not_callable": _not_callable, "no_arm": _no_arm, "repeat_count": _repeat_count,
+        "unset": script.unset, "truth": script._truth, "too_deep_calls": script.too_deep_calls,
+        "python_stack": script.python_stack, "too_many_lines": script.too_many_lines, "too_long": script.too_long,
+        "not_a_list": script.not_a_list, "not_callable": script.not_callable, "no_arm": script.no_arm,
+        "repeat_count": script.repeat_count, "SHOWN_WHOLE": script.SHOWN_WHOLE,
         "loop_round": script._loop_round, "show": script._show, "call_function": script.call_function,
         "get_field": script._get_field, "set_field": script._set_field, "get_index": script._get_index,
         "set_index": script._set_index, "binary": binary, "unary": unary, "compare_values": compare_values,

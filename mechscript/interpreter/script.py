@@ -86,8 +86,7 @@ def call_closures(ev: Run, function: Function, args: list, span: Span):
     """A call of a function's closures (its Python, if any, aside)."""
     ev.depth += 1
     if ev.depth > ev.limits.recursion:
-        raise limit_error("recursion", f"functions called each other more than {ev.limits.recursion} deep",
-                          ev.limits.recursion, span)
+        raise too_deep_calls(ev, span)
     ev.steps += 1
     if ev.steps > ev.step_limit:
         ev.step(span, 0)  # raises the limit's error
@@ -101,8 +100,7 @@ def call_closures(ev: Run, function: Function, args: list, span: Span):
     except ReturnSignal as signal:
         return signal.value
     except RecursionError:  # Python's own stack, before `Limits.recursion` was reached
-        raise MechError(f"functions called each other {ev.depth} deep, more than Python's stack allows",
-                        span, hint=f"keep the `recursion` limit lower (it is {ev.limits.recursion})") from None
+        raise python_stack(ev, span) from None
     finally:
         ev.scope = saved
         ev.depth -= 1
@@ -112,6 +110,57 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+# ---- errors and checks of running code, shared with the Python pycode.py writes ----
+
+def unset(name: str, span: Span) -> MechError:
+    return MechError(f"`{name}` has no value yet: its `let` has not run", span)
+
+
+def too_deep_calls(ev: Run, span: Span) -> MechError:
+    return limit_error("recursion", f"functions called each other more than {ev.limits.recursion} deep",
+                       ev.limits.recursion, span)
+
+
+def python_stack(ev: Run, span: Span) -> MechError:
+    return MechError(f"functions called each other {ev.depth} deep, more than Python's stack allows", span,
+                     hint=f"keep the `recursion` limit lower (it is {ev.limits.recursion})")
+
+
+def too_many_lines(ev: Run, span: Span) -> MechError:
+    return limit_error("output_lines", f"the script said more than {ev.limits.output_lines} lines",
+                       ev.limits.output_lines, span)
+
+
+def too_long(ev: Run, text: str, span: Span) -> MechError:
+    return limit_error("string_size", f"a string of {len(text)} characters is too long", ev.limits.string_size, span)
+
+
+def not_a_list(value, span: Span) -> MechError:
+    return MechError(f"`for` goes through a list, not {type_name(value)}", span,
+                     hint="for i in range(1, 6) { ... } counts 1 to 6")
+
+
+def not_callable(value, span: Span) -> MechError:
+    return MechError(f"only functions can be called, and this is {type_name(value)}", span)
+
+
+def no_arm(value, span: Span) -> MechError:
+    return MechError(f"no arm of this `match` fits {format_value(value)}", span, hint="add a last arm `else => ...`")
+
+
+def repeat_count(ev: Run, value, span: Span) -> int:
+    """`repeat`'s count: a whole number, 0 or more, within `loop_iterations`."""
+    count = ev.number(value, span)
+    if type(count) is not int:
+        raise MechError(f"`repeat`'s count must be a whole number, not {format_value(count)}", span)
+    if count < 0:
+        raise MechError(f"`repeat` needs 0 or more rounds, not {format_value(count)}", span)
+    if count > ev.limits.loop_iterations:
+        raise limit_error("loop_iterations", f"`repeat {format_value(count)}` is more rounds than one loop may run",
+                          ev.limits.loop_iterations, span)
+    return count
+
+
 # ---- modules ----
 
 class ModuleLoader:
@@ -119,7 +168,8 @@ class ModuleLoader:
 
     def __init__(self, limits: Limits, python_after: int | None = PYTHON_AFTER):
         self.limits = limits
-        self.python_after = python_after  # ScriptCompiler.python_after, for the modules too
+        # a function is written as Python (pycode.py) once called this many times; None: never
+        self.python_after = python_after
         self.compiled: dict[Path, ModuleInfo] = {}
         self.loading: set[Path] = set()
 
@@ -137,8 +187,7 @@ class ModuleLoader:
             raise MechError(f"cannot read module `{node.name}` ({path}): {problem}", node.span) from None
         try:
             program = _parse_module(text, str(path), self.limits)
-            compiler = ScriptCompiler(self.limits, self, text, str(path), path.parent, in_module=True,
-                                      python_after=self.python_after)
+            compiler = ScriptCompiler(self.limits, self, text, str(path), path.parent, in_module=True)
             code, static = compiler.compile_program(program)
         except MechError as error:
             raise error.located(text, str(path))
@@ -182,10 +231,8 @@ class ScriptCompiler(Compiler):
     """Compiles statements; the expression forms it shares with `mech roll` come from Compiler."""
 
     def __init__(self, limits: Limits, loader: ModuleLoader | None, source_text: str, filename: str, folder: Path,
-                 record: bool = True, in_module: bool = False, python_after: int | None = PYTHON_AFTER):
+                 record: bool = True, in_module: bool = False):
         super().__init__(limits, record)
-        # a function is written as Python (pycode.py) once called this many times; None: never
-        self.python_after = python_after
         self.loader = loader
         self.source_text = source_text
         self.filename = filename
@@ -318,8 +365,7 @@ class ScriptCompiler(Compiler):
         def say(ev):
             ev.step(span)
             if len(ev.log) >= ev.limits.output_lines:
-                raise limit_error("output_lines", f"the script said more than {ev.limits.output_lines} lines",
-                                  ev.limits.output_lines, span)
+                raise too_many_lines(ev, span)
             if not ev.quiet:
                 ev.log.append(_show(ev, value(ev), span))
                 return
@@ -372,16 +418,11 @@ class ScriptCompiler(Compiler):
         return while_
 
     def compile_Repeat(self, node: ast.Repeat):
-        count_code = self._whole(node.count, "`repeat`'s count")
+        count_code = self.compile(node.count)
         body, span, count_span = self.compile(node.body), node.span, node.count.span
 
         def repeat(ev):
-            count = count_code(ev)
-            if count < 0:
-                raise MechError(f"`repeat` needs 0 or more rounds, not {format_value(count)}", count_span)
-            if count > ev.limits.loop_iterations:
-                raise limit_error("loop_iterations", f"`repeat {format_value(count)}` is more rounds than one loop may run",
-                                  ev.limits.loop_iterations, count_span)
+            count = repeat_count(ev, count_code(ev), count_span)
             rounds = 0
             for _ in range(count):
                 rounds = _loop_round(ev, rounds, span)
@@ -404,8 +445,7 @@ class ScriptCompiler(Compiler):
         def for_(ev):
             items = iterable(ev)
             if type(items) is not list:
-                raise MechError(f"`for` goes through a list, not {type_name(items)}", iterable_span,
-                                hint="for i in range(1, 6) { ... } counts 1 to 6")
+                raise not_a_list(items, iterable_span)
             saved = ev.scope
             loop_scope = ev.scope = Scope(saved)
             variables, rounds = loop_scope.vars, 0
@@ -446,8 +486,9 @@ class ScriptCompiler(Compiler):
             else:
                 body, frame = self._block(node.body, shares_parent=True)
             # written once the closures' compiling has checked every name and call
-            python = None if self.python_after is None else \
-                PythonBody(node, self.static, self.source_text, self.filename, self.limits, self.python_after)
+            after = self.loader.python_after if self.loader is not None else None
+            python = None if after is None else \
+                PythonBody(node, self.static, self.source_text, self.filename, self.limits, after)
         finally:
             self.static = outer
         source_text, filename = self.source_text, self.filename
@@ -578,7 +619,7 @@ class ScriptCompiler(Compiler):
                 ev.step(span, 0)
             scope = _holder(ev, hops, module)  # a used module's option (`tie = ...`) lives in its scope
             if scope.vars[name] is UNSET:
-                raise MechError(f"`{name}` has no value yet: its `let` has not run", name_span)
+                raise unset(name, name_span)
             scope.vars[name] = value(ev) if update is None else update(ev, scope.vars[name])
         return assign_name
 
@@ -620,7 +661,7 @@ class ScriptCompiler(Compiler):
         def callee_of(ev) -> Function:
             function = function_code(ev)
             if type(function) is not Function:
-                raise MechError(f"only functions can be called, and this is {type_name(function)}", callee_span)
+                raise not_callable(function, callee_span)
             return function
 
         # The usual numbers of arguments spelled out: a list comprehension costs a call of its own.
@@ -702,8 +743,7 @@ class ScriptCompiler(Compiler):
         def interpolate(ev):
             text = "".join(part if type(part) is str else _show(ev, part(ev), span) for part in parts)
             if len(text) > ev.limits.string_size:
-                raise limit_error("string_size", f"a string of {len(text)} characters is too long",
-                                  ev.limits.string_size, span)
+                raise too_long(ev, text, span)
             return text
         return interpolate
 
@@ -748,8 +788,7 @@ class ScriptCompiler(Compiler):
                     if result is not None:  # a `return` ran in the arm's block
                         raise ReturnSignal(result.value)
                     return None
-            raise MechError(f"no arm of this `match` fits {format_value(value)}", span,
-                            hint="add a last arm `else => ...`")
+            raise no_arm(value, span)
         return match
 
 
@@ -765,21 +804,18 @@ def _holder(ev: Run, hops: int, module: int | None) -> Scope:
 def _loader(hops: int, module: int | None, name: str, span: Span):
     """The code reading a name; the two commonest places, this scope and the one above, without a loop,
     and a name of the script's own scopes without a call."""
-    def unset():
-        return MechError(f"`{name}` has no value yet: its `let` has not run", span)
-
     if module is None and hops == 0:
         def load_here(ev):
             value = ev.scope.vars[name]
             if value is UNSET:
-                raise unset()
+                raise unset(name, span)
             return value
         return load_here
     if module is None and hops == 1:
         def load_outer(ev):
             value = ev.scope.parent.vars[name]
             if value is UNSET:
-                raise unset()
+                raise unset(name, span)
             return value
         return load_outer
     if module is None:
@@ -789,14 +825,14 @@ def _loader(hops: int, module: int | None, name: str, span: Span):
                 scope = scope.parent
             value = scope.vars[name]
             if value is UNSET:
-                raise unset()
+                raise unset(name, span)
             return value
         return load
 
     def load_used(ev):
         value = _holder(ev, hops, module).vars.get(name, UNSET)
         if value is UNSET:
-            raise unset()
+            raise unset(name, span)
         return value
     return load_used
 
@@ -817,6 +853,9 @@ def _instantiate(ev: Run, info: ModuleInfo) -> Module:
     return module
 
 
+SHOWN_WHOLE = 10 ** 15  # whole numbers below this size are shown with str(), at once
+
+
 def _show(ev: Run, value, span: Span) -> str:
     """What `say` and "{...}" show: a pool is rolled (as `mech roll` rolls a pool left standing);
     the text may not outgrow `string_size` (a list holding itself, or shared many times)."""
@@ -825,7 +864,7 @@ def _show(ev: Run, value, span: Span) -> str:
         if len(value) >= 100:
             ev.step(span, len(value) // 100)
         return value
-    if kind is int and -10**15 < value < 10**15:
+    if kind is int and -SHOWN_WHOLE < value < SHOWN_WHOLE:
         return str(value)
     if kind is Pool:
         value = ev.roll_pool(value)
@@ -1017,8 +1056,7 @@ def compile_script(source_text: str, filename: str, folder: Path, limits: Limits
     slower and the same in every result: tests compare the two)."""
     from .parser import parse_program
     program = parse_program(source_text, filename, limits)
-    compiler = ScriptCompiler(limits, ModuleLoader(limits, python_after), source_text, filename, folder,
-                              python_after=python_after)
+    compiler = ScriptCompiler(limits, ModuleLoader(limits, python_after), source_text, filename, folder)
     try:
         code, _ = compiler.compile_program(program)
     except MechError as error:
