@@ -24,8 +24,8 @@ from fractions import Fraction
 
 from ..interpreter.errors import MechError, Span
 from ..interpreter.limits import Limits, limit_error
-from .engine import KEEPS, Condition, Modifier, _matches_every_face, faces_of, highest_face, kept_slice
-from .faces import Die, describe_die
+from .engine import KEEPS, Modifier, faces_of, kept_slice, trigger_condition
+from .faces import Die
 
 # The mass a whole expression may leave out by following explosions only so far.
 BOUND = Fraction(1, 10**12)
@@ -216,21 +216,18 @@ def _sum_of(parts: list[tuple[int, Dist]]) -> Dist:
 
 def _element(states: Dist, modifier: Modifier, raw: Dist, die: Die, targets, limits: Limits, work: Work) -> Dist:
     """One modifier that changes each die on its own (r ro mi ma !! c f), as engine.py does."""
-    kind, test = modifier.kind, (modifier.condition or Condition("=", highest_face(die))).test
+    kind = modifier.kind
     if kind == "mi":
         low = modifier.count
         return states.map(lambda s: (low, s[1], s[2]) if s[0] < low else s)
     if kind == "ma":
         high = modifier.count
         return states.map(lambda s: (high, s[1], s[2]) if s[0] > high else s)
+    test = trigger_condition(modifier, die).test  # an `r` or `!!` that would never stop is an error
     if kind == "c":
         return states.map(lambda s: (s[0], s[1] or test(s[0]), s[2]))
     if kind == "f":
         return states.map(lambda s: (s[0], s[1], s[2] or test(s[0])))
-    if kind in ("r", "!!") and _matches_every_face(modifier.condition or Condition("=", highest_face(die)), die):
-        what = "rerolls" if kind == "r" else "explodes"
-        raise MechError(f"`{modifier}` {what} on every face of {describe_die(die)}, "
-                        "so it would never stop", modifier.span, hint="choose a condition some face fails")
     work.spend(len(states.weights) * len(raw.weights), modifier.span)
     out: dict = defaultdict(int)
     if kind == "r":  # a matching die is replaced by a die rolled until it does not match
@@ -364,10 +361,7 @@ def _exploding(states: Dist, modifier: Modifier, rest: list, raw: Dist, die: Die
                target: Fraction, limits: Limits, work: Work, span) -> Dist:
     """`!` and `!p`: each die that meets the condition adds a fresh die (`!p`: counting one less),
     which may explode in turn. What follows must change each die on its own."""
-    condition = modifier.condition or Condition("=", highest_face(die))
-    if _matches_every_face(condition, die):
-        raise MechError(f"`{modifier}` explodes on every face of {describe_die(die)}, "
-                        "so it would never stop", modifier.span, hint="choose a condition some face fails")
+    condition = trigger_condition(modifier, die)
     for later in rest:
         if later.kind not in _ELEMENTWISE:
             raise Unsupported(f"`{later}` after an explosion (`{modifier.kind}`) is not computed exactly",

@@ -102,6 +102,17 @@ def _matches_every_face(condition: Condition, die: Die) -> bool:
     return all(condition.test(face) for face in die)
 
 
+def trigger_condition(modifier: Modifier, die: Die) -> Condition:
+    """A modifier's condition, the highest face when none is written. An explosion or an `r` whose
+    condition every face meets would never stop: an error."""
+    condition = modifier.condition or Condition("=", highest_face(die))
+    if modifier.kind in ("!", "!!", "!p", "r") and _matches_every_face(condition, die):
+        what = "rerolls" if modifier.kind == "r" else "explodes"
+        raise MechError(f"`{modifier}` {what} on every face of {describe_die(die)}, so it would never stop",
+                        modifier.span, hint="choose a condition some face fails")
+    return condition
+
+
 KEEPS = ("kh", "kl", "dh", "dl")
 
 
@@ -215,12 +226,7 @@ def _extra_dice(source: FaceSource, values: list, flags: list[int], die: Die, mo
                 tally: Tally) -> None:
     """Explosions (`!`, `!!`, `!p`) and rerolls (`r`, `ro`), drawn in rounds."""
     kind = modifier.kind
-    condition = modifier.condition or Condition("=", highest_face(die))
-    if kind != "ro" and _matches_every_face(condition, die):
-        what = "rerolls" if kind == "r" else "explodes"
-        raise MechError(f"`{modifier}` {what} on every face of {describe_die(die)}, so it would never stop",
-                        modifier.span, hint="choose a condition some face fails")
-    test = condition.test
+    test = trigger_condition(modifier, die).test
     pending = [i for i, (v, f) in enumerate(zip(values, flags)) if not f & INACTIVE and test(v)]
     limits = tally.limits
     rounds = 0
