@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from ..interpreter.errors import MechError, Span
 from ..interpreter.limits import Limits, limit_error
-from .engine import KEEPS, Modifier, faces_of, kept_slice, trigger_condition
+from .engine import KEEPS, Modifier, failures_first, faces_of, kept_slice, trigger_condition
 from .faces import Die
 
 # The mass a whole expression may leave out by following explosions only so far.
@@ -306,7 +306,7 @@ def _dice_dist(count: int, die: Die, modifiers: tuple, limits: Limits, work: Wor
     # 1. modifiers that change each die on its own
     while i < len(mods) and mods[i].kind in _ELEMENTWISE:
         if mods[i].kind == "f" and not counting:
-            _failures_first(mods[i])
+            raise failures_first(mods[i])
         counting = counting or mods[i].kind == "c"
         states = _element(states, mods[i], raw, die, per_chain, limits, work)
         i += 1
@@ -326,7 +326,7 @@ def _dice_dist(count: int, die: Die, modifiers: tuple, limits: Limits, work: Wor
             low, high = kept_slice(low, high, kind, modifier.count)
         elif kind in ("mi", "ma", "c", "f"):
             if kind == "f" and not counting:
-                _failures_first(modifier)
+                raise failures_first(modifier)
             counting = counting or kind == "c"
             after.append(modifier)
         else:
@@ -337,11 +337,6 @@ def _dice_dist(count: int, die: Die, modifiers: tuple, limits: Limits, work: Wor
 
 SAMPLING_HINT = "estimate it by sampling: `mech prob EXPR --samples 100000`, or in a script " \
                 "`prob(expr, samples: 100000)`"
-
-
-def _failures_first(modifier: Modifier):
-    raise MechError(f"`f{modifier.condition}` counts failures, which needs successes counted first", modifier.span,
-                    hint=f"count successes with `c`, then failures: `6d10c>=8f{modifier.condition}`")
 
 
 def _contributions(states: Dist, counting: bool) -> Dist:
@@ -362,13 +357,14 @@ def _exploding(states: Dist, modifier: Modifier, rest: list, raw: Dist, die: Die
     """`!` and `!p`: each die that meets the condition adds a fresh die (`!p`: counting one less),
     which may explode in turn. What follows must change each die on its own."""
     condition = trigger_condition(modifier, die)
+    counts_after = counting
     for later in rest:
         if later.kind not in _ELEMENTWISE:
             raise Unsupported(f"`{later}` after an explosion (`{modifier.kind}`) is not computed exactly",
                               later.span, hint=SAMPLING_HINT)
-        if later.kind == "f" and not (counting or any(m.kind == "c" for m in rest[:rest.index(later)])):
-            _failures_first(later)
-    counts_after = counting or any(m.kind == "c" for m in rest)
+        if later.kind == "f" and not counts_after:
+            raise failures_first(later)
+        counts_after = counts_after or later.kind == "c"
     test, less = condition.test, 1 if modifier.kind == "!p" else 0
 
     def element(state) -> Dist:  # what one die of a chain adds, once the later modifiers changed it

@@ -191,8 +191,7 @@ def roll_dice(source: FaceSource, count: int, die: Die, modifiers: Sequence[Modi
                     flags[i] |= LOWERED
         elif kind in ("c", "f"):
             if kind == "f" and not counting:
-                raise MechError(f"`{kind}{modifier.condition}` counts failures, which needs successes counted first",
-                                modifier.span, hint=f"count successes with `c`, then failures: `6d10c>=8f{modifier.condition}`")
+                raise failures_first(modifier)
             counting = True
             bit = SUCCESS if kind == "c" else FAILURE
             for i, value in enumerate(values):
@@ -204,6 +203,12 @@ def roll_dice(source: FaceSource, count: int, die: Die, modifiers: Sequence[Modi
     else:
         total = sum(v for v, f in zip(values, flags) if not f & INACTIVE)
     return DiceRoll(values, flags, total, counting, span)
+
+
+def failures_first(modifier: Modifier) -> MechError:
+    """The error of an `f` with no `c` before it."""
+    return MechError(f"`{modifier}` counts failures, which needs successes counted first", modifier.span,
+                     hint=f"count successes with `c`, then failures: `6d10c>=8{modifier}`")
 
 
 def _keep(values: list, flags: list[int], kind: str, n: int) -> None:
