@@ -166,7 +166,8 @@ def repeat_add(d: Dist, n: int, work: Work, span: Span | None = None) -> Dist:
 
 
 def mix(parts: list[tuple[Fraction, Dist]]) -> Dist:
-    """The mixture: with probability p, a draw from d (the p may sum to less than 1)."""
+    """The mixture: with probability p, a draw from d (the p may sum to less than 1). With every p
+    1, sub-distributions of disjoint events added up."""
     denom = math.lcm(*(Fraction(p).denominator * d.denom for p, d in parts)) if parts else 1
     out: dict = defaultdict(int)
     for p, d in parts:
@@ -203,15 +204,10 @@ def _compound_chain(raw: Dist, test, depth: int, work: Work, span) -> Dist:
     trigger = Dist({f: w for f, w in raw.weights.items() if test(f)}, raw.denom)
     stop = Dist({f: w for f, w in raw.weights.items() if not test(f)}, raw.denom)
     parts, run = [], Dist.constant(0)  # run: the sum of the triggering faces so far
-    for j in range(depth + 1):
+    for _ in range(depth + 1):
         parts.append((1, add(run, stop, work, span)))
         run = add(run, trigger, work, span)
-    return _sum_of(parts)
-
-
-def _sum_of(parts: list[tuple[int, Dist]]) -> Dist:
-    """Sub-distributions (of disjoint events) added up."""
-    return mix([(Fraction(p), d) for p, d in parts])
+    return mix(parts)
 
 
 def _element(states: Dist, modifier: Modifier, raw: Dist, die: Die, targets, limits: Limits, work: Work) -> Dist:
@@ -371,20 +367,20 @@ def _exploding(states: Dist, modifier: Modifier, rest: list, raw: Dist, die: Die
         return _contributions(_apply_each(Dist.constant(state), rest, raw, die, target, limits, work), counts_after)
 
     trigger_mass = sum(w for f, w in raw.weights.items() if test(f))
-    go_on = _sum_of([(Fraction(w, raw.denom), element((f - less, False, False)))
+    go_on = mix([(Fraction(w, raw.denom), element((f - less, False, False)))
                      for f, w in raw.weights.items() if test(f)]) if trigger_mass else None
-    stop = _sum_of([(Fraction(w, raw.denom), element((f - less, False, False)))
+    stop = mix([(Fraction(w, raw.denom), element((f - less, False, False)))
                     for f, w in raw.weights.items() if not test(f)])
     # chain: what the fresh dice of one exploding die add: stop + go_on (+) chain, followed `depth` deep
     depth = _chain_depth(Fraction(trigger_mass, raw.denom), target, limits)
     chain = stop
     for _ in range(depth):
-        chain = _sum_of([(1, stop), (1, add(go_on, chain, work, modifier.span))])
+        chain = mix([(1, stop), (1, add(go_on, chain, work, modifier.span))])
     parts = []
     for state, w in states.weights.items():
         own = element(state)
         parts.append((Fraction(w, states.denom), add(own, chain, work, modifier.span) if test(state[0]) else own))
-    return repeat_add(_sum_of(parts), count, work, span)
+    return repeat_add(mix(parts), count, work, span)
 
 
 def _keep_slice(states: Dist, after: list, raw: Dist, die: Die, count: int, low: int, high: int, counting: bool,
