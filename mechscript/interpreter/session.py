@@ -18,7 +18,7 @@ from pathlib import Path
 from ..dice.faces import RandomFaces
 from ..dice.rollkeep import Pool
 from . import ast, characters
-from .errors import MechError, Span
+from .errors import MechError
 from .limits import Limits, too_deep
 from .names import UNSET, Binding, StaticScope
 from .parser import parse_program
@@ -60,7 +60,7 @@ class _SessionCompiler(ScriptCompiler):
             return super().compile_ExprStatement(node)
         expr, span, source = self.compile(node.expr), node.span, self.source_text
         blanked = "".join(c if c == "\n" else " " for c in source[:span.start]) + source[span.start:span.end]
-        own = {id(s) for s in _spans(node)}
+        own = {id(part.span) for part in ast.walk(node)}  # a roll made by the expression carries one
 
         def show(ev: SessionRun):
             ev.step(span)
@@ -71,22 +71,6 @@ class _SessionCompiler(ScriptCompiler):
             rolls = [roll for roll in ev.rolls[first:] if id(roll.span) in own]
             ev.shown.append((len(ev.log), Shown(blanked, value, rolls)))
         return show
-
-
-def _spans(node) -> list[Span]:
-    """Every Span in an AST subtree: a roll made by this expression carries one of them."""
-    found, stack = [], [node]
-    while stack:
-        item = stack.pop()
-        if type(item) is Span:
-            found.append(item)
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-        elif hasattr(item, "__dataclass_fields__"):
-            stack.extend(getattr(item, name) for name in item.__dataclass_fields__)
-    return found
 
 
 class SessionRun(Run):
