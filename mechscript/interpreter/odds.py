@@ -22,7 +22,7 @@ from ..numbers import normal
 from . import ast
 from .builtins import BUILTINS, round_half_away
 from .errors import MechError, Span, did_you_mean
-from .evaluator import _ARITHMETIC, _COMPARISONS, FUDGE, _may_be_pool, _may_roll, _sum_chain
+from .evaluator import _ARITHMETIC, _COMPARISONS, FUDGE, _may_be_pool, _may_roll, _sum_chain, pool_after_pool
 from .limits import limit_error
 from .values import equal, format_value, type_name
 
@@ -173,8 +173,7 @@ class ExactCompiler:
                 for binop, code in waiting:
                     value = code(ev, work)
                     if type(value) is Pool:
-                        raise MechError("this pool rolls dice to know its size, after another pool of the same "
-                                        "sum", binop.right.span, hint="work it out first: `let p = ...`, then add `p`")
+                        raise pool_after_pool(binop)
                     total = arithmetic(ev, work, binop.op, total, value, binop)
             return total
         return pool_sum
