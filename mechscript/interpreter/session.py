@@ -27,9 +27,8 @@ from .values import Character, Encounter, Record, Scope
 
 ENTRY_FILE = "<repl>"
 
-# The statements that declare a name at the top level, and the name they declare.
-_DECLARED = {ast.Let: "name", ast.TableDef: "name", ast.CharacterDef: "name", ast.KindDef: "name",
-             ast.Use: "name"}
+# The statements besides `use` that declare their `name` at the top level (a `fn` of its own, not a module's rule).
+_DECLARING = (ast.Let, ast.TableDef, ast.CharacterDef, ast.KindDef, ast.FnDef)
 
 
 @dataclass
@@ -217,10 +216,9 @@ def _located(error: MechError | RecursionError, text: str, filename: str) -> Mec
 
 
 def _declared_name(statement) -> str | None:
-    if type(statement) is ast.FnDef:
-        return statement.name if statement.module is None else None
-    attribute = _DECLARED.get(type(statement))
-    return getattr(statement, attribute) if attribute else None
+    if type(statement) not in _DECLARING or type(statement) is ast.FnDef and statement.module is not None:
+        return None
+    return statement.name
 
 
 def _in_order(log: list[str], shown: list) -> list:
