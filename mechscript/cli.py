@@ -15,7 +15,7 @@ from fractions import Fraction
 from . import __version__
 from pathlib import Path
 
-from .api import RunResult, face_source, load_script, new_seed, roll_many
+from .api import RunResult, face_source, load_script, new_seed, prob, roll_many
 from .interpreter.script import Script, compile_script
 from .interpreter.errors import MechError
 from .interpreter.limits import Limits
@@ -238,7 +238,6 @@ def run_roll(args) -> int:
 
 
 def run_prob(args) -> int:
-    from .odds import prob
     limits = Limits().with_overrides(dict(args.limit))
     result = prob(args.expr, samples=args.samples, seed=args.seed, limits=limits)
     print(json.dumps(result.to_json()) if args.json else "\n".join(result.text()))

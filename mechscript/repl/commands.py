@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..api import RunResult, new_seed, read_script
+from ..api import RunResult, new_seed, prob, read_script
 from ..interpreter.builtins import BUILTINS
 from ..interpreter.errors import MechError, did_you_mean
 from ..interpreter.limits import Limits
@@ -184,7 +184,6 @@ class Commands:
         return Reply().say(f"seed {seed}", "class:note")
 
     def _prob(self, argument: str) -> Reply:
-        from ..odds import prob
         if not argument:
             return Reply().fail("`:prob` needs an expression: :prob 7k3 >= 25")
         try:
