@@ -61,7 +61,7 @@ class MechscriptLexer(Lexer):
     filenames = ["*.mech"]
 
     def get_tokens_unprocessed(self, text):
-        pos, previous = 0, None
+        pos, previous = 0, None  # previous: (kind, end) of the token before
         tokens = list(grammar_tokens(text))
         for i, (start, kind, value) in enumerate(tokens):
             if start > pos:  # text the post-lexer dropped (a newline inside brackets)
@@ -75,9 +75,9 @@ class MechscriptLexer(Lexer):
             elif kind == "NAME":
                 yield start, (Keyword.Constant if value in CONSTANTS else Name.Builtin if value in BUILTINS
                               else Name), value
-            elif kind == "NUMBER" and (_touches(previous, "DIE_D", start) or _touches_next(following, pos)):
+            elif kind == "NUMBER" and (previous == ("DIE_D", start) or _touches_next(following, pos)):
                 yield start, DICE, value  # the count and sides of `4d6`
-            elif kind == "PERCENT" and _touches(previous, "DIE_D", start):
+            elif kind == "PERCENT" and previous == ("DIE_D", start):
                 yield start, DICE, value  # `d%`
             elif kind in _TOKENS:
                 yield start, _TOKENS[kind], value
@@ -88,10 +88,6 @@ class MechscriptLexer(Lexer):
             previous = (kind, pos)
         if pos < len(text):
             yield pos, Text, text[pos:]
-
-
-def _touches(previous, kind: str, start: int) -> bool:
-    return previous is not None and previous[0] == kind and previous[1] == start
 
 
 def _touches_next(following, end: int) -> bool:
