@@ -11,7 +11,6 @@ explosion) is an error with a hint, or is estimated by sampling when asked: `pro
 
 from __future__ import annotations
 
-import dataclasses
 from collections import defaultdict
 from fractions import Fraction
 
@@ -83,12 +82,6 @@ def _is_builtin_call(host, node, names) -> bool:
 def _rolls_dice(host, node) -> bool:
     """Whether working out `node` the usual way could roll dice (then it is not read as a value):
     it holds a die, a block, or a call of anything but the language's own functions."""
-    if isinstance(node, (list, tuple)):
-        return any(_rolls_dice(host, item) for item in node)
-    if isinstance(node, dict):
-        return any(_rolls_dice(host, item) for item in node.values())
-    if not dataclasses.is_dataclass(node) or isinstance(node, type):
-        return False
     kind = type(node)
     if kind is ast.Dice or kind is ast.Block:
         return True
@@ -97,7 +90,7 @@ def _rolls_dice(host, node) -> bool:
             return False  # prob, dist and mean do not roll their argument
         if not _is_builtin_call(host, node, BUILTINS) or node.callee.id == "roll":
             return True
-    return any(_rolls_dice(host, getattr(node, field.name)) for field in dataclasses.fields(node))
+    return any(_rolls_dice(host, child) for child in ast.children(node))
 
 
 class ExactCompiler:
