@@ -116,8 +116,9 @@ class Commands:
     def _help(self, name: str) -> Reply:
         if not name:
             return Reply().say(HELP)
-        if name in COMMANDS or ":" + name in COMMANDS:
-            return Reply().say(COMMANDS[name if name in COMMANDS else ":" + name])
+        command = name if name.startswith(":") else ":" + name
+        if command in COMMANDS:
+            return Reply().say(COMMANDS[command])
         if name in BUILTINS:
             return Reply().say(BUILTINS[name].doc)
         if name in keywords():
