@@ -103,10 +103,12 @@ class ExactCompiler:
 
     def compile(self, node: ast.Node):
         method = getattr(self, "compile_" + type(node).__name__, None)
-        if method is not None and (type(node) not in _LEAVES or _rolls_dice(self.host, node)
-                                   or (type(node) is ast.Call and _is_builtin_call(self.host, node, _EXACT_CALLS))):
+        if method is not None and type(node) not in _LEAVES:
             return method(node)
-        if _rolls_dice(self.host, node):
+        rolls = _rolls_dice(self.host, node)
+        if method is not None and (rolls or type(node) is ast.Call and _is_builtin_call(self.host, node, _EXACT_CALLS)):
+            return method(node)
+        if rolls:
             raise Unsupported("this part is not computed exactly: it rolls dice in a way the exact odds do not follow",
                               node.span, hint=SAMPLING_HINT)
         return self._value(node)
