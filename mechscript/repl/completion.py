@@ -63,7 +63,7 @@ class MechCompleter(Completer):
                 binding = session.static.resolve(name, None)
             except MechError:  # defined by two modules used: it needs its module's name
                 continue
-            kinds[name] = KIND_WORDS.get(binding.kind, binding.kind) if binding is not None else ""
+            kinds[name] = KIND_WORDS[binding.kind]  # a name of names() always resolves
         return sorted(kinds), kinds
 
     def _modules(self) -> list[str]:
