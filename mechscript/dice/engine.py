@@ -175,7 +175,7 @@ def roll_dice(source: FaceSource, count: int, die: Die, modifiers: Sequence[Modi
     counting = False
     for modifier in modifiers:
         kind = modifier.kind
-        if kind in ("kh", "kl", "dh", "dl"):
+        if kind in KEEPS:
             _keep(values, flags, kind, modifier.count)
         elif kind in ("!", "!!", "!p", "r", "ro"):
             _extra_dice(source, values, flags, die, modifier, tally)
@@ -214,16 +214,8 @@ def failures_first(modifier: Modifier) -> MechError:
 def _keep(values: list, flags: list[int], kind: str, n: int) -> None:
     standing = [i for i, f in enumerate(flags) if not f & INACTIVE]
     standing.sort(key=values.__getitem__)  # lowest first; ties keep the order the dice fell
-    size = len(standing)
-    if kind == "kh":
-        dropped = standing[:max(0, size - n)]
-    elif kind == "kl":
-        dropped = standing[n:]
-    elif kind == "dh":
-        dropped = standing[max(0, size - n):]
-    else:  # dl
-        dropped = standing[:n]
-    for i in dropped:
+    low, high = kept_slice(0, len(standing), kind, n)
+    for i in standing[:low] + standing[high:]:
         flags[i] |= DROPPED
 
 
