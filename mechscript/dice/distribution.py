@@ -91,9 +91,6 @@ class Dist:
             out[f(x)] += w
         return Dist(dict(out), self.denom)
 
-    def scaled(self, factor: int) -> "Dist":
-        return Dist({x: w * factor for x, w in self.weights.items()}, self.denom * factor)
-
     def reduced(self) -> "Dist":
         """The same distribution over the smallest denominator."""
         g = math.gcd(self.denom, *self.weights.values())
@@ -257,7 +254,6 @@ def _element(states: Dist, modifier: Modifier, raw: Dist, die: Die, targets, lim
 
 
 _ELEMENTWISE = {"r", "ro", "mi", "ma", "!!", "c", "f"}
-_KEEP = {"kh", "kl", "dh", "dl"}
 
 
 def dice_dist(count: int, die: Die, modifiers: tuple, limits: Limits, work: Work, span: Span | None = None,
