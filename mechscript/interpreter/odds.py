@@ -253,10 +253,10 @@ class ExactCompiler:
         if _rolls_dice(self.host, node.target):
             raise Unsupported("a table or list that rolls dice to be made is not computed exactly", node.target.span,
                               hint=SAMPLING_HINT)
+        from .script import _get_index  # script compiles through this module
         target, key, span = self.host.compile(node.target), self.compile(node.key), node.key.span
 
         def index(ev, work):
-            from .script import _get_index
             table, keys = target(ev), rolled(key(ev, work), ev, work)
             work.spend(len(keys.weights), node.span)
             out: dict = defaultdict(int)
