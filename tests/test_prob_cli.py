@@ -200,6 +200,12 @@ def test_prob_dist_and_mean_in_a_script(tmp_path):
     assert mech("run", "odds.mech", "--seed", "1", cwd=tmp_path).out == ran.out  # the same seed, the same words
 
 
+def test_a_long_distribution_in_a_script_says_its_range_and_mean(tmp_path):
+    (tmp_path / "long.mech").write_text("say dist(10d6)\n")
+    ran = mech("run", "long.mech", cwd=tmp_path)
+    assert (ran.code, ran.out) == (0, "<a distribution of 51 outcomes from 10 to 60, mean 35>\n"), ran.err
+
+
 TABLE = """\
 table task_chart {
     routine:   14 => "overkill", 8 => "success", 7 => "mixed", 2 => "failure", else => "mishap"

@@ -55,7 +55,7 @@ class Distribution:
         estimated = f" (estimated from {self.samples} rolls)" if self.samples else ""
         if len(pairs) > 24:
             low, high = format_value(pairs[0][0]), format_value(pairs[-1][0])
-            mean = f", mean {float(dist_mean(self.dist)):.4g}" if type(low) is not str else ""
+            mean = f", mean {float(dist_mean(self.dist)):.4g}" if type(pairs[0][0]) is not str else ""
             return f"<a distribution of {len(pairs)} outcomes from {low} to {high}{mean}{estimated}>"
         return "{" + ", ".join(f"{format_value(x)}: {_probability_text(p)}" for x, p in pairs) + "}" + estimated
 
