@@ -119,10 +119,9 @@ class Compiler:
         return lambda ev: unary(ev, node, operand(ev))
 
     def compile_BinOp(self, node: ast.BinOp):
-        if node.op in ("+", "-"):
-            chain = _sum_chain(node)
-            if any(_may_be_pool(term) for _, term in chain):
-                return self._compile_pool_sum(chain)
+        chain = pool_chain(node)
+        if chain is not None:
+            return self._compile_pool_sum(chain)
         left, right, op = self.compile(node.left), self.compile(node.right), node.op
         if op in ("+", "-"):
             sign, small = (1 if op == "+" else -1), small_whole(self.limits)
@@ -285,6 +284,15 @@ def _sum_chain(node: ast.BinOp) -> list:
         node = node.left
     chain.append((None, node))
     return chain[::-1]
+
+
+def pool_chain(node: ast.BinOp) -> list | None:
+    """The terms of a sum (`_sum_chain`) if one of them may be a roll-and-keep pool, so that the sum
+    is worked out in the pools' order; None for any other operation."""
+    if node.op not in ("+", "-"):
+        return None
+    chain = _sum_chain(node)
+    return chain if any(_may_be_pool(term) for _, term in chain) else None
 
 
 def _may_be_pool(node) -> bool:

@@ -21,7 +21,7 @@ from ..numbers import normal
 from . import ast
 from .builtins import BUILTINS, round_half_away
 from .errors import MechError, Span, did_you_mean
-from .evaluator import _ARITHMETIC, _COMPARISONS, FUDGE, _may_be_pool, _may_roll, _sum_chain, pool_after_pool
+from .evaluator import _ARITHMETIC, _COMPARISONS, FUDGE, _may_roll, pool_after_pool, pool_chain
 from .limits import limit_error
 from .values import equal, format_value, type_name
 
@@ -143,10 +143,9 @@ class ExactCompiler:
         return unary
 
     def compile_BinOp(self, node: ast.BinOp):
-        if node.op in ("+", "-"):
-            chain = _sum_chain(node)
-            if any(_may_be_pool(term) for _, term in chain):
-                return self._pool_sum(chain)
+        chain = pool_chain(node)
+        if chain is not None:
+            return self._pool_sum(chain)
         left, right, op = self.compile(node.left), self.compile(node.right), node.op
         return lambda ev, work: arithmetic(ev, work, op, left(ev, work), right(ev, work), node)
 

@@ -28,8 +28,8 @@ from ..dice.rollkeep import Pool
 from . import ast
 from .builtins import BUILTINS, NOT_ROLLED
 from .errors import MechError, Span
-from .evaluator import CONSTANTS, _constant, _NOT_CONSTANT, _may_be_pool, _may_roll, _roll_dice, _sum_chain, \
-    binary, compare_values, pool_after_pool, small_whole, unary
+from .evaluator import CONSTANTS, _constant, _NOT_CONSTANT, _may_roll, _roll_dice, binary, \
+    compare_values, pool_after_pool, pool_chain, small_whole, unary
 from .limits import Limits
 from .names import UNSET, StaticScope
 from .values import Character, Function, Record, equal
@@ -501,10 +501,10 @@ class _Writer:
         return self.temp(f"{sign}{value} if type({value}) is int else unary(ev, {self.const(node)}, {value})")
 
     def e_BinOp(self, node: ast.BinOp) -> str:
+        chain = pool_chain(node)
+        if chain is not None:
+            return self.pool_sum(chain)
         if node.op in ("+", "-"):
-            chain = _sum_chain(node)
-            if any(_may_be_pool(term) for _, term in chain):
-                return self.pool_sum(chain)
             left, right = self.expr(node.left), self.expr(node.right)
             return self.add(left, right, node.op, node)
         left, right = self.expr(node.left), self.expr(node.right)
