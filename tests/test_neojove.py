@@ -787,3 +787,15 @@ def test_overthrusting_adds_to_thrust_up_to_the_baseline(tmp_path):
     rules = 'fn neojove.overthrusts(u, enc) = u.name == "Lance"\n'
     ran = run_json(tmp_path, skirmish(rules=rules), [9, 9, 6, 4, 3, 2, 7, 5, 8, 7, 2, 2, 1, 1])
     assert ran["log"][3:5] == ["  Lance overthrusts: Easy Physique 18 = 24: +4 (L489)", "  Positioning: Lance 26; Pike 17"]
+
+
+def test_full_dodge_with_peak_senses_shows_the_natural_20(tmp_path):
+    # L207: Bo's Peak Senses (1 aleph) makes the Full Dodge's Perception roll a natural 20, a number
+    # rather than a roll: Easy Perception 3 + 3 x Pilot 1 + 20 = 26, +5 to non-melee defenses (L477).
+    before, sheet_end, after = CREW.rpartition("piloting 1  gunnery 2 }\n")  # Bo's, the last sheet
+    crew = before + 'piloting 1  gunnery 2  aleph 1  abilities ["peak_senses"] }\n' + after
+    rules = 'fn neojove.plan(u, enc) = match u.name { "Pike" => "full_dodge"; else => "attack" }\n'
+    ran = run_json(tmp_path, skirmish(crew=crew, rules=rules), [6, 4, 3, 2, 5, 5, 7, 5, 8, 7])
+    assert "  Bo spends 1 aleph on Peak Senses: a natural 20 (L207)" in ran["log"]
+    assert "  Pike declares a Full Dodge: Easy Perception + Piloting 20 = 26: +5 to non-melee defenses (L477)" \
+        in ran["log"]
