@@ -27,6 +27,7 @@ from ..dice.engine import DiceRoll
 from ..dice.rollkeep import Pool
 from . import ast
 from .builtins import BUILTINS, NOT_ROLLED
+from .characters import ENCOUNTER_FIELDS, OWN_FIELDS
 from .errors import MechError, Span
 from .evaluator import CONSTANTS, _constant, _NOT_CONSTANT, _may_roll, _roll_dice, binary, \
     compare_values, pool_after_pool, pool_chain, small_whole, unary
@@ -51,6 +52,11 @@ def _can_be_pool(node) -> bool:
     while type(node) is ast.Group:
         node = node.inner
     return type(node) not in _NEVER_POOL and not (type(node) is ast.BinOp and node.op not in ("+", "-"))
+
+
+# Field names read with a test of the value's type first: a character's own fields and an encounter's,
+# which are not kept in a `fields` dict (for these, the try of e_Field would catch most of the time).
+_DISPATCHED_FIELDS = frozenset(OWN_FIELDS + ENCOUNTER_FIELDS)
 
 
 def _is_int_literal(atom: str) -> bool:
@@ -220,6 +226,13 @@ class _Writer:
             if name in scope:
                 return scope[name]
         return None
+
+    def is_module(self, node) -> bool:
+        """Whether `node` names a used module (`fights` in `fights.inserted`), which has no `fields`."""
+        if type(node) is not ast.Name or self.local(node.id) is not None:
+            return False
+        found = self.static.locate(node.id, node.span)
+        return found is not None and found[0].kind == "module"
 
     def outer(self, name: str, span: Span) -> tuple[str, bool]:
         """The Python expression of the runtime scope holding an enclosing scope's `name`, and
@@ -643,6 +656,23 @@ class _Writer:
         value = self.expr(node.target)
         field, span = repr(node.name), self.const(node.name_span)
         result = self.fresh()
+        if node.name not in _DISPATCHED_FIELDS and not self.is_module(node.target):
+            # A stat or state of a character, or a record's field: read straight from `fields`,
+            # with no type test first (a try costs nothing until it catches). Everything else that
+            # has fields (a missing one, a gear list given as a copy) and every value that has no
+            # `fields` at all goes to get_field, as in the closures.
+            if node.name == "total":
+                self.emit(f"if type({value}) is DiceRoll: {result} = {value}.total")
+                self.emit("else:")
+                self.depth += 1
+            self.emit(f"try: {result} = {value}.fields[{field}]")
+            self.emit(f"except (AttributeError, KeyError): {result} = get_field({value}, {field}, {span})")
+            self.emit("else:")
+            self.emit(f"    if type({result}) is list and type({value}) is Character: "
+                      f"{result} = get_field({value}, {field}, {span})")
+            if node.name == "total":
+                self.depth -= 1
+            return result
         self.emit(f"if type({value}) is Character:")
         with self.indented():
             self.emit(f"{result} = {value}.fields.get({field}, UNSET)")
