@@ -167,7 +167,10 @@ def _bound(compiler, node: ast.Node):
     code, span = compiler.compile(node), node.span
 
     def bound(ev):
-        value = plain(code(ev))
+        value = code(ev)
+        if type(value) is int:  # the common case first: no roll to take the total of, no other test
+            return value
+        value = plain(value)
         if type(value) is bool or not isinstance(value, (int, Fraction)):
             raise MechError(f"a stat's range goes between numbers, and this is {type_name(value)}", span)
         return value
@@ -305,14 +308,18 @@ def _in_kind(ev, schema: Schema, code):
 
 def _checked(ev, schema: Schema, stat: str, spec, value, span: Span):
     low_code, high_code, choices_code = spec
-    value = plain(value)
+    if type(value) is not int:
+        value = plain(value)
     if choices_code is not None:
         choices = _in_kind(ev, schema, choices_code)
         if not any(equal(value, choice, ev) for choice in choices):
             shown, hint = _one_of(value, choices)
             raise MechError(f"`{stat}` of {schema.name} is one of {shown}, not {_shown(value)}", span, hint=hint)
     if low_code is not None:
-        low, high = _in_kind(ev, schema, low_code), _in_kind(ev, schema, high_code)
+        try:  # both bounds are the kind's formulas: their errors point into the kind's file (_in_kind)
+            low, high = low_code(ev), high_code(ev)
+        except MechError as error:
+            raise error.located(schema.source_text, schema.filename)
         if type(value) is not int or not low <= value <= high:
             raise MechError(f"`{stat}` of {schema.name} is a whole number from {format_value(low)} to "
                             f"{format_value(high)}, not {_shown(value)}", span)
