@@ -714,6 +714,16 @@ def test_vehicle_tables_e22_to_e26(tmp_path):
     assert got["E24"] == "1 2"
 
 
+def test_a_line_not_on_the_elevation_chart_is_an_error_not_line_0(tmp_path):
+    # "belw" once counted as "directly above", the chart's first line, and gave 3 rolls without a word
+    path = tmp_path / "typo.mech"
+    path.write_text('use robomacs\nsay elevation_rolls("above", "below")\nsay elevation_rolls("above", "belw")\n')
+    ran = mech_forked(["run", str(path), "--seed", "1"], tmp_path)
+    assert (ran.code, ran.out) == (1, "2\n")
+    assert 'no line "belw" on the elevation chart (the lines: directly above, above, same level, below, ' \
+           'directly below)' in ran.err and "Traceback" not in ran.err
+
+
 def test_a_ram_e22_and_ramplate(tmp_path):
     # L1762-1805: a T-Bone (Tasking), +3 ram bonus: Critical to the target, Structural to the rammer,
     # one level less for the rammer's front Ramplate
