@@ -638,6 +638,15 @@ def test_genotypes_traits_and_character_points(tmp_path):
     ]
 
 
+def test_within_budget_checks_a_sheet_against_the_budget_option(tmp_path):
+    # L53: 75 CP; Rin spends 45, Quirky 17 (above); a script may lower the budget for its campaign
+    checks = ('say "budget {neojove.budget}: {within_budget(Rin)} {within_budget(Quirky)}"\n'
+              'neojove.budget = 40\n'
+              'say "budget {neojove.budget}: {within_budget(Rin)} {within_budget(Quirky)}"\n')
+    log = run_json(tmp_path, PILOTS.split("say ")[0] + checks)["log"]
+    assert log[-2:] == ["budget 75: true true", "budget 40: false true"]
+
+
 @pytest.mark.parametrize("entries, message", [
     ('genotype "outlier" physique 3 wits 3 intellect 3 clarity 3 perception 3 charisma 3 picks ["physique", "wits"]',
      "genotype outlier: the two +1s go to non-Physique attributes (L331), not physique"),
