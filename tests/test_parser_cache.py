@@ -1,16 +1,20 @@
 """The parser tables lark builds from the grammar are kept in the user's cache folder
-(parser._parser_cache), so that `mech` starts without building them again. Each test runs the real
-`mech` in a new process with XDG_CACHE_HOME (where platformdirs puts the cache folder on Linux)
-pointing into a temporary folder."""
+(parser._parser_cache), so that `mech` starts without building them again; so are long programs once
+parsed (parsed_cache.py). Each test runs the real `mech` in a new process with XDG_CACHE_HOME (where
+platformdirs puts the cache folder on Linux) pointing into a temporary folder."""
 
 from __future__ import annotations
 
 import os
+import pickle
 import subprocess
 import sys
 
 import pytest
 
+from mechscript.interpreter import parsed_cache
+from mechscript.interpreter.limits import Limits
+from mechscript.interpreter.parser import parse_program
 from support import HANG_GUARD, MECH
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
@@ -56,3 +60,81 @@ def test_a_cache_folder_that_cannot_be_made_is_no_error(tmp_path):
     blocked.write_text("in the way of the folder")
     ran = roll(blocked)
     assert (ran.returncode, ran.stdout, ran.stderr) == (0, "3d6: 6 4 6 = 16\n", "")
+
+
+# ---- parsed programs ----
+
+def long_module(said: str) -> str:
+    """A module long enough to be kept (parsed_cache.MIN_SIZE): many functions, one of which says `said`."""
+    filler = "".join(f"fn helper_{i}(x) = x + {i}   # a function the script does not call\n" for i in range(60))
+    return filler + f'fn greeting() = "{said}"\n'
+
+
+def run(cache_home, folder, *options) -> subprocess.CompletedProcess:
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache_home)}
+    return subprocess.run([MECH, "run", str(folder / "script.mech"), *options], capture_output=True, text=True,
+                          env=env, timeout=HANG_GUARD)
+
+
+def entries(cache_home) -> list:
+    return sorted((cache_home / "mechscript" / "parsed").glob("*.pickle"))
+
+
+def test_a_long_module_is_parsed_once_and_read_back_after(tmp_path):
+    home, folder = tmp_path / "cache", tmp_path / "scripts"
+    folder.mkdir()
+    (folder / "greet.mech").write_text(long_module("hello"))
+    (folder / "script.mech").write_text("use greet\nsay greeting()\n")
+    first = run(home, folder)
+    assert (first.returncode, first.stdout, first.stderr) == (0, "hello\n", "")
+    kept, = entries(home)  # the module; the two-line script is too short to keep
+
+    # What the next start runs is what it reads from the cache: put another module's AST there.
+    other = parse_program(long_module("read from the cache"), "greet.mech")
+    kept.write_bytes(pickle.dumps(other))
+    assert run(home, folder).stdout == "read from the cache\n"
+
+    # An edited module is another text: parsed again, not taken for the old one.
+    (folder / "greet.mech").write_text(long_module("edited"))
+    edited = run(home, folder)
+    assert (edited.returncode, edited.stdout, edited.stderr) == (0, "edited\n", "")
+    assert len(entries(home)) == 2
+
+
+@pytest.mark.parametrize("damage", [b"", b"not a pickle\n", pickle.dumps(12)[:-1]], ids=["empty", "text", "cut"])
+def test_a_damaged_entry_is_parsed_again_without_a_word(tmp_path, damage):
+    home, folder = tmp_path / "cache", tmp_path / "scripts"
+    folder.mkdir()
+    (folder / "greet.mech").write_text(long_module("hello"))
+    (folder / "script.mech").write_text("use greet\nsay greeting()\n")
+    run(home, folder)
+    kept, = entries(home)
+    kept.write_bytes(damage)
+    again = run(home, folder)
+    assert (again.returncode, again.stdout, again.stderr) == (0, "hello\n", "")
+    assert pickle.loads(kept.read_bytes()) == parse_program(long_module("hello"), "greet.mech")  # written over
+
+
+def test_a_text_kept_under_one_limit_is_still_checked_under_another(tmp_path):
+    # parsed (and kept) under the default nesting limit; with a lower one the same text is too deep
+    home, folder = tmp_path / "cache", tmp_path / "scripts"
+    folder.mkdir()
+    deep = "(" * 30 + "1" + ")" * 30
+    (folder / "script.mech").write_text(long_module("hello") + f"say {deep}\n")
+    assert run(home, folder).stdout == "1\n"
+    tight = run(home, folder, "--limit", "nesting=20")
+    assert tight.returncode == 1 and "nested more than 20 deep" in tight.stderr and "Traceback" not in tight.stderr
+
+
+def test_short_texts_are_not_kept_and_the_oldest_entries_go(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(parsed_cache, "MAX_FILES", 3)
+    parse_program("say 1\n", "short.mech")
+    assert entries(tmp_path) == []
+    for i in range(5):
+        text = long_module(f"module {i}")
+        parse_program(text, f"m{i}.mech")
+        os.utime(entries(tmp_path)[0].parent / f"{parsed_cache._path(text, 'program', Limits()).name}", (i, i))
+    kept = entries(tmp_path)
+    assert len(kept) == 3
+    assert sorted(entry.stat().st_mtime for entry in kept) == [2, 3, 4]  # the two oldest went

@@ -6,7 +6,6 @@ import dataclasses
 import functools
 from importlib import resources
 
-import platformdirs
 from lark import Lark
 from lark.lark import PostLex
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
@@ -15,6 +14,7 @@ from . import ast
 from .builder import build
 from .errors import MechError, Span
 from .limits import Limits, limit_error, make_room_for_nesting, too_deep
+from .parsed_cache import cache_folder, parsed
 
 # How an expected terminal is named in an error message.
 _TERMINAL_WORDS = {
@@ -82,12 +82,8 @@ def _parser_cache() -> str | bool:
     the file cannot be read. The file is a pickle, so it lives in the user's own cache folder, not
     in the temporary folder all users share (lark's default). False (no cache) when that folder
     cannot be made."""
-    folder = platformdirs.user_cache_path("mechscript")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return False
-    return str(folder / "grammar.lark-cache")
+    folder = cache_folder()
+    return False if folder is None else str(folder / "grammar.lark-cache")
 
 
 def _span_at(source: str, pos: int, length: int = 1) -> Span:
@@ -169,8 +165,9 @@ def parse_expression(source: str, filename: str = "<expr>", limits: Limits = Lim
 
 
 def parse_program(source: str, filename: str, limits: Limits = Limits()) -> ast.Program:
-    """Parse a script or module. Raises MechError (located in `source`) for any bad input."""
-    return _parse(source, filename, limits, "program")
+    """Parse a script or module. Raises MechError (located in `source`) for any bad input. A long text
+    parsed before is read back from the user's cache folder (parsed_cache.py)."""
+    return parsed(source, "program", limits, lambda: _parse(source, filename, limits, "program"))
 
 
 def _parse(source: str, filename: str, limits: Limits, start: str):
