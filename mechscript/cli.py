@@ -8,6 +8,7 @@ import importlib.util
 import json
 import os
 import re
+import shlex
 import sys
 import traceback
 from fractions import Fraction
@@ -249,12 +250,24 @@ def run_repl(args) -> int:
     return start(getattr(args, "seed", None), Limits().with_overrides(dict(getattr(args, "limit", []))))
 
 
+def _options_first(argv: list[str], parser: argparse.ArgumentParser, commands) -> None:
+    """`mech --seed 1 roll 3d6`: a command's options go after it; argparse would only say that `1`
+    is not a command. Stops with a usage error showing the command as it is written."""
+    if not argv or not argv[0].startswith("-") or argv[0] in ("-h", "--help", "--version"):
+        return
+    place = next((i for i, arg in enumerate(argv) if arg in commands), None)
+    if place is not None:
+        written = [argv[place], *argv[place + 1:], *argv[:place]]
+        parser.error(f"{' '.join(argv[:place])}: a command's options go after it: mech {shlex.join(written)}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    commands = {"roll": run_roll, "prob": run_prob, "run": run_script, "check": run_check, "sim": run_sim}
+    _options_first(sys.argv[1:] if argv is None else argv, parser, [*commands, "repl"])
     args = parser.parse_args(argv)
     if args.command in (None, "repl"):  # `mech` alone is the REPL
         return run_repl(args)
-    commands = {"roll": run_roll, "prob": run_prob, "run": run_script, "check": run_check, "sim": run_sim}
     if args.command in ("run", "check", "sim") and args.file != "-" and not Path(args.file).is_file():
         print(f"mech {args.command}: no such file: {args.file}", file=sys.stderr)
         return 2

@@ -54,6 +54,7 @@ COMMANDS = {
     "usage_n": ["roll", "3d6", "-n", "0"],
     "usage_seed": ["roll", "3d6", "--seed", "abc"],
     "usage_command": ["frobnicate"],
+    "usage_options_first": ["--seed", "1", "roll", "3d6", "-n", "2"],
     "limit_default": ["roll", "2000d6", "--seed", "1"],
     "limit_raised": ["roll", "2000d6", "--seed", "1", "--limit", "dice_per_roll=5000", "--json"],
     "limit_lowered": ["roll", "6d6", "--seed", "1", "--limit", "dice_per_roll=5"],
@@ -257,6 +258,12 @@ def test_usage_errors(name, words):
     assert "Traceback" not in ran.err
     assert words in ran.err
     assert "usage:" in ran.err
+
+
+def test_options_before_the_command_are_shown_after_it():
+    ran = mech("usage_options_first")
+    assert (ran.code, ran.out) == (2, "")
+    assert ran.err.endswith("mech: error: --seed 1: a command's options go after it: mech roll 3d6 -n 2 --seed 1\n")
 
 
 def test_unknown_limit_lists_the_limits():
