@@ -180,6 +180,11 @@ def test_completion_of_modules_after_use_and_of_a_characters_stats():
     assert "7" in printed
 
 
+def test_completion_of_a_rolls_fields():
+    printed = Terminal().run("let r = 3d6" + ENTER, ("r.fa" + TAB, "mech> r.faces"), ENTER, CTRL_D)
+    assert not any("no field" in line or "unknown" in line for line in printed)
+
+
 def test_completion_of_words_and_commands():
     printed = Terminal().run(("let n = 0; whi" + TAB, "mech> let n = 0; while"), " n < 3 { n += 1 }; n" + ENTER,
                              (":se" + TAB, "mech> :seed"), " 3" + ENTER, CTRL_D)

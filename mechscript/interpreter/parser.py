@@ -69,7 +69,8 @@ class _Newlines(PostLex):
 
 
 @functools.cache
-def _lark() -> Lark:
+def lark_parser() -> Lark:
+    """The grammar's lark parser (the REPL's highlighter lexes with it too)."""
     grammar = resources.files("mechscript.grammar").joinpath("mechscript.lark").read_text()
     return Lark(grammar, parser="lalr", lexer="contextual", start=["program", "expression"],
                 propagate_positions=True, maybe_placeholders=True, postlex=_Newlines(), cache=_parser_cache())
@@ -182,7 +183,7 @@ def _parse(source: str, filename: str, limits: Limits, start: str):
 
 def _tree(text: str, start: str, limits: Limits):
     try:
-        tree = _lark().parse(text, start=start)
+        tree = lark_parser().parse(text, start=start)
     except UnexpectedInput as error:
         raise _syntax_error(text, error) from None
     _check_nesting(tree, text, limits.nesting)

@@ -208,12 +208,21 @@ class ModuleLoader:
             path = (folder / f"{node.name}.mech").resolve()
             if path.is_file():
                 return path
-        known = sorted(p.stem for p in STDLIB.glob("*.mech"))
-        beside = [p.stem for p in script_dir.glob("*.mech")]
+        known = standard_modules()
         raise MechError(f"no module `{node.name}`", node.span,
-                        hint=did_you_mean(node.name, known + beside) or
+                        hint=did_you_mean(node.name, module_names(script_dir)) or
                         f"looked for {node.name}.mech beside the script and in the standard library"
                         + (f" ({', '.join(known)})" if known else ""))
+
+
+def standard_modules() -> list[str]:
+    return sorted(path.stem for path in STDLIB.glob("*.mech"))
+
+
+def module_names(folder: Path) -> list[str]:
+    """Every module `use NAME` finds from a script in `folder`: the .mech files beside it and the
+    standard modules."""
+    return sorted({*standard_modules(), *(path.stem for path in Path(folder).glob("*.mech"))})
 
 
 @functools.lru_cache(maxsize=32)
@@ -250,7 +259,7 @@ class ScriptCompiler(Compiler):
             info = self.loader.load(use, self.folder)
             self.static.declare(use.name, Binding("module", use.span, module=info))
             self.static.uses.append(info)
-        body = self._compile_statements([s for s in program.statements if type(s) is not ast.Use])
+        body = self.compile_statements([s for s in program.statements if type(s) is not ast.Use])
         infos = list(self.static.uses)
         source_text, filename = self.source_text, self.filename
         declared = dict.fromkeys(self.static.names, UNSET)
@@ -259,22 +268,21 @@ class ScriptCompiler(Compiler):
             scope = ev.scope
             scope.vars.update(declared)
             try:
-                modules = tuple(_instantiate(ev, info) for info in infos)
-                scope.uses = modules
-                for module in modules:
-                    scope.vars[module.name] = module
+                use_modules(ev, scope, infos)
                 body(ev)
             except MechError as error:
                 raise error.located(source_text, filename)
         return run_program, self.static
 
-    def _compile_statements(self, statements: list[ast.Node]):
+    def compile_statements(self, statements: list[ast.Node]):
         """Declares the block's names, defines its functions first, then runs the rest in order."""
         for statement in statements:
             kind = type(statement)
             if kind is ast.Use:
                 raise MechError("`use` goes at the top level of a script", statement.span)
-            if kind is ast.FnDef and statement.module is None:
+            if declared_name(statement) is None or kind is ast.KindDef:
+                continue  # kinds are declared together below: one kind's gear may name a later one
+            if kind is ast.FnDef:
                 self._refuse_shadowing_a_rule(statement)
                 self.static.declare(statement.name, Binding("fn", statement.name_span, statement.params))
             elif kind is ast.Let:
@@ -329,7 +337,7 @@ class ScriptCompiler(Compiler):
         outer = self.static
         self.static = StaticScope(outer, always=False, shares_parent=shares_parent)
         try:
-            body = self._compile_statements(node.statements) if node.statements else (lambda ev: None)
+            body = self.compile_statements(node.statements) if node.statements else (lambda ev: None)
             return body, dict.fromkeys(self.static.names, UNSET)
         finally:
             self.static = outer
@@ -837,6 +845,25 @@ def _loader(hops: int, module: int | None, name: str, span: Span):
     return load_used
 
 
+# The statements besides `use` that declare a name in their block (a `fn` of its own, not a module's rule).
+_DECLARING = (ast.Let, ast.TableDef, ast.CharacterDef, ast.KindDef, ast.FnDef)
+
+
+def declared_name(statement) -> str | None:
+    """The name a statement declares in its block, if it declares one."""
+    if type(statement) not in _DECLARING or type(statement) is ast.FnDef and statement.module is not None:
+        return None
+    return statement.name
+
+
+def use_modules(ev: Run, scope, infos: list[ModuleInfo]) -> None:
+    """Runs the used modules' top levels (once per run) and puts them in `scope` under their names."""
+    modules = tuple(_instantiate(ev, info) for info in infos)
+    scope.uses = modules
+    for module in modules:
+        scope.vars[module.name] = module
+
+
 def _instantiate(ev: Run, info: ModuleInfo) -> Module:
     """A module's top level runs once per run, in a scope of its own."""
     key = str(info.path)
@@ -900,6 +927,24 @@ def _plain_key(key):
 _ROLL_FIELDS = ("total", "faces", "kept", "dropped")
 
 
+def field_names(value) -> list[str]:
+    """The names `value.NAME` reads (the REPL completes them; a mistyped one's hint is among them)."""
+    kind = type(value)
+    if kind is Character:
+        return [*value.fields, *characters.OWN_FIELDS]
+    if kind is Encounter:
+        return list(characters.ENCOUNTER_FIELDS)
+    if kind is Record:
+        return list(value.fields)
+    if kind is Module:
+        return list(value.scope.vars)
+    if kind is Table:
+        return [row for row in value.rows if row]  # the unnamed row is read with [...], not a field
+    if kind is DiceRoll or kind is KeepRoll:
+        return list(_ROLL_FIELDS)
+    return []
+
+
 def _get_field(value, name: str, span: Span):
     kind = type(value)
     if kind is Character or kind is Encounter:
@@ -907,16 +952,15 @@ def _get_field(value, name: str, span: Span):
     if kind is Record:
         if name in value.fields:
             return value.fields[name]
-        raise MechError(f"this record has no field `{name}`", span, hint=did_you_mean(name, value.fields))
+        raise MechError(f"this record has no field `{name}`", span, hint=did_you_mean(name, field_names(value)))
     if kind is Module:
         if name in value.scope.vars:
             return value.scope.vars[name]
-        raise MechError(f"module `{value.name}` has no `{name}`", span, hint=did_you_mean(name, value.scope.vars))
+        raise MechError(f"module `{value.name}` has no `{name}`", span, hint=did_you_mean(name, field_names(value)))
     if kind is Table:
         if name in value.rows:
             return value.rows[name]
-        raise MechError(f"table `{value.name}` has no row `{name}`", span,
-                        hint=did_you_mean(name, [r for r in value.rows if r]))
+        raise MechError(f"table `{value.name}` has no row `{name}`", span, hint=did_you_mean(name, field_names(value)))
     if kind is DiceRoll or kind is KeepRoll:
         if name in _ROLL_FIELDS:
             return _roll_field(value, name)

@@ -22,13 +22,10 @@ from .errors import MechError
 from .limits import Limits, too_deep
 from .names import UNSET, Binding, StaticScope
 from .parser import parse_program
-from .script import ModuleLoader, Run, ScriptCompiler, _instantiate
+from .script import ModuleLoader, Run, ScriptCompiler, declared_name, use_modules
 from .values import Character, Encounter, Record, Scope
 
 ENTRY_FILE = "<repl>"
-
-# The statements besides `use` that declare their `name` at the top level (a `fn` of its own, not a module's rule).
-_DECLARING = (ast.Let, ast.TableDef, ast.CharacterDef, ast.KindDef, ast.FnDef)
 
 
 @dataclass
@@ -152,10 +149,10 @@ class Session:
             for use in uses:
                 self._use(use, folder)
             for statement in others:  # declared again: the new declaration replaces the old
-                name = _declared_name(statement)
+                name = declared_name(statement)
                 if name is not None and name in static.names and static.names[name].kind != "module":
                     del static.names[name]
-            body = compiler._compile_statements(others) if others else (lambda ev: None)
+            body = compiler.compile_statements(others) if others else (lambda ev: None)
         except BaseException:
             static.names.clear()
             static.names.update(saved[0])
@@ -167,10 +164,7 @@ class Session:
         def run_entry(ev: SessionRun):
             for name in declared:
                 scope.vars.setdefault(name, UNSET)
-            modules = tuple(_instantiate(ev, info) for info in infos)
-            scope.uses = modules
-            for module in modules:
-                scope.vars[module.name] = module
+            use_modules(ev, scope, infos)
             body(ev)
         return run_entry
 
@@ -213,12 +207,6 @@ class Session:
 def _located(error: MechError | RecursionError, text: str, filename: str) -> MechError:
     """The error of an entry, placed in its text (Python's stack running out: the limit's error)."""
     return (error if isinstance(error, MechError) else too_deep()).located(text, filename)
-
-
-def _declared_name(statement) -> str | None:
-    if type(statement) not in _DECLARING or type(statement) is ast.FnDef and statement.module is not None:
-        return None
-    return statement.name
 
 
 def _in_order(log: list[str], shown: list) -> list:

@@ -6,19 +6,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from pathlib import Path
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion, PathCompleter
 from prompt_toolkit.document import Document
 
 from ..interpreter.builtins import BUILTINS
-from ..interpreter.characters import ENCOUNTER_FIELDS, OWN_FIELDS
 from ..interpreter.errors import MechError
 from ..interpreter.evaluator import CONSTANTS
 from ..interpreter.names import KIND_WORDS
-from ..interpreter.script import STDLIB
+from ..interpreter.script import field_names, module_names
 from ..interpreter.session import Session
-from ..interpreter.values import Character, Encounter, Module, Record, Table
 from .commands import COMMANDS
 from .lexer import keywords
 
@@ -67,23 +64,13 @@ class MechCompleter(Completer):
         return sorted(kinds), kinds
 
     def _modules(self) -> list[str]:
-        folder = self.session().folder
-        return sorted({path.stem for path in [*STDLIB.glob("*.mech"), *Path(folder).glob("*.mech")]})
+        return module_names(self.session().folder)
 
     def _fields(self, name: str) -> list[str]:
         session = self.session()
         value = session.value(name)
-        kind = type(value)
-        if kind is Character:
-            return [*value.fields, *OWN_FIELDS]
-        if kind is Record:
-            return list(value.fields)
-        if kind is Module:
-            return [n for n in value.scope.vars if not n.startswith("_")]
-        if kind is Table:
-            return [row for row in value.rows if row]
-        if kind is Encounter:
-            return list(ENCOUNTER_FIELDS)
+        if value is not None:
+            return field_names(value)
         binding = session.static.names.get(name)  # a module used but not run yet
         return list(binding.module.exports) if binding is not None and binding.kind == "module" else []
 

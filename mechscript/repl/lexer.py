@@ -15,7 +15,7 @@ from pygments.token import Comment, Error, Keyword, Name, Number, Operator, Punc
 
 from ..interpreter.builtins import BUILTINS
 from ..interpreter.evaluator import CONSTANTS
-from ..interpreter.parser import _lark
+from ..interpreter.parser import lark_parser
 
 DICE = Number.Dice  # dice terms and their modifiers: `4d6kh3`, `7k3`, `dF`
 
@@ -33,7 +33,7 @@ _COMMENTS = re.compile(r"#[^\n]*")
 @functools.cache
 def keywords() -> frozenset[str]:
     """The grammar's words: its terminals that are a plain word (`let`, `fn`, `character`...)."""
-    return frozenset(t.pattern.value for t in _lark().terminals
+    return frozenset(t.pattern.value for t in lark_parser().terminals
                      if isinstance(t.pattern, PatternStr) and t.pattern.value.isalpha())
 
 
@@ -44,7 +44,7 @@ def grammar_tokens(text: str):
     pos = 0
     while pos < len(text):
         try:
-            for token in _lark().lex(text[pos:], dont_ignore=True):
+            for token in lark_parser().lex(text[pos:], dont_ignore=True):
                 yield pos + token.start_pos, token.type, str(token)
             return
         except UnexpectedCharacters as error:
