@@ -474,9 +474,12 @@ def _check_choices(ev, home: Scope, encounter: Encounter) -> None:
         return
     set_here = {name: span for name, span, _ in encounter.settings}
     for name, allowed in choices.fields.items():
-        if name not in home.vars or type(allowed) is not list or any(equal(home.vars[name], a, ev) for a in allowed):
+        if name not in home.vars or type(allowed) is not list:
             continue
         value = home.vars[name]
+        # a string among strings (most options) is found at once; equal() decides everything else
+        if type(value) is str and value in allowed or any(equal(value, a, ev) for a in allowed):
+            continue
         shown, hint = _one_of(value, allowed)
         if name in set_here:
             raise MechError(f"`{name}` is one of {shown}, not {_shown(value)}", set_here[name], hint=hint)

@@ -632,7 +632,8 @@ class _Writer:
         value = self.expr(node.operand)
         if isinstance(node.operand, _BOOLEAN):
             return self.temp(f"not {value}")
-        return self.temp(f"not truth({value}, {self.const(node.operand.span)})")
+        span = self.const(node.operand.span)
+        return self.temp(f"not {value} if type({value}) is bool else not truth({value}, {span})")
 
     def e_String(self, node: ast.String) -> str:
         if all(type(part) is str for part in node.parts):
