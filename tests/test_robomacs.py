@@ -715,7 +715,7 @@ def test_vehicle_tables_e22_to_e26(tmp_path):
 
 
 def test_a_line_not_on_the_elevation_chart_is_an_error_not_line_0(tmp_path):
-    # "belw" once counted as "directly above", the chart's first line, and gave 3 rolls without a word
+    # "belw" once counted as "directly above", the chart's first line: 1 roll, without a word
     path = tmp_path / "typo.mech"
     path.write_text('use robomacs\nsay elevation_rolls("above", "below")\nsay elevation_rolls("above", "belw")\n')
     ran = mech_forked(["run", str(path), "--seed", "1"], tmp_path)
