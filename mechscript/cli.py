@@ -253,8 +253,10 @@ def run_repl(args) -> int:
 def _options_first(argv: list[str], parser: argparse.ArgumentParser, commands) -> None:
     """`mech --seed 1 roll 3d6`: a command's options go after it; argparse would only say that `1`
     is not a command. Stops with a usage error showing the command as it is written."""
-    if not argv or not argv[0].startswith("-") or argv[0] in ("-h", "--help", "--version"):
-        return
+    first = argv[0] if argv else ""
+    if not first.startswith("-") or first in ("-h", "--") or len(first) > 2 and ("--help".startswith(first) or
+                                                                               "--version".startswith(first)):
+        return  # no option first, or help or the version (as argparse takes them, abbreviated too), or `--`
     place = next((i for i, arg in enumerate(argv) if arg in commands), None)
     if place is not None:
         written = [argv[place], *argv[place + 1:], *argv[:place]]

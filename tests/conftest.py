@@ -1,8 +1,19 @@
+import atexit
 import os
+import shutil
+import tempfile
 
 from hypothesis import settings
 
 from mechscript.interpreter.limits import make_room_for_nesting
+
+# mechscript's cache (lark's parser tables, parsed programs) goes to a folder of the test run's own,
+# for this process and every `mech` it starts: the tests neither write into the user's cache folder
+# nor depend on what is there. (platformdirs takes XDG_CACHE_HOME on Linux.)
+_CACHE_HOME = tempfile.mkdtemp(prefix="mechscript-tests-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE_HOME
+_OWNER = os.getpid()  # a forked child leaving must not take the folder away from the run
+atexit.register(lambda: os.getpid() == _OWNER and shutil.rmtree(_CACHE_HOME, ignore_errors=True))
 
 # mechscript raises Python's recursion limit the first time it parses (deeply nested expressions
 # need it); doing it once up front keeps hypothesis from warning that a test changed it.

@@ -115,6 +115,19 @@ def test_a_damaged_entry_is_parsed_again_without_a_word(tmp_path, damage):
     assert pickle.loads(kept.read_bytes()) == parse_program(long_module("hello"), "greet.mech")  # written over
 
 
+def test_a_program_read_from_the_cache_runs_as_deep_as_one_parsed(tmp_path):
+    # Parsing made room on Python's stack for deep calls; reading the AST back must too. Calls 190
+    # deep of a function that keeps its closures (a `fn` inside it) need more than Python's default.
+    home, folder = tmp_path / "cache", tmp_path / "scripts"
+    folder.mkdir()
+    (folder / "script.mech").write_text(long_module("hello") + "fn down(n) {\n    fn inner(x) = x\n"
+                                        "    if n == 0 { return 0 }\n    return 1 + down(n - 1)\n}\nsay down(190)\n")
+    first, second = run(home, folder), run(home, folder)
+    assert len(entries(home)) == 1
+    assert (first.returncode, first.stdout, first.stderr) == (0, "190\n", "")
+    assert (second.returncode, second.stdout, second.stderr) == (0, "190\n", "")
+
+
 def test_a_text_kept_under_one_limit_is_still_checked_under_another(tmp_path):
     # parsed (and kept) under the default nesting limit; with a lower one the same text is too deep
     home, folder = tmp_path / "cache", tmp_path / "scripts"

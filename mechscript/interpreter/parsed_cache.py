@@ -90,17 +90,20 @@ def parsed(source: str, start: str, limits, parse):
 def _write(path: Path, tree) -> None:
     try:
         data = pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL)
-    except RecursionError:  # nested deeper than pickle goes: parsed again next time
+    except Exception:  # nested deeper than pickle goes, or anything else: parsed again next time
         return
     try:
         # written beside it, then renamed: another `mech` reading it at the same time sees all or nothing
         handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".part")
+    except OSError:
+        return
+    try:
         with os.fdopen(handle, "wb") as file:
             file.write(data)
         os.replace(temporary, path)
         _trim(path.parent)
-    except OSError:
-        pass
+    except OSError:  # a full disk: no entry, and no half-written file left behind
+        Path(temporary).unlink(missing_ok=True)
 
 
 def _touch(path: Path) -> None:

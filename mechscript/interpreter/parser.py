@@ -168,6 +168,7 @@ def parse_expression(source: str, filename: str = "<expr>", limits: Limits = Lim
 def parse_program(source: str, filename: str, limits: Limits = Limits()) -> ast.Program:
     """Parse a script or module. Raises MechError (located in `source`) for any bad input. A long text
     parsed before is read back from the user's cache folder (parsed_cache.py)."""
+    make_room_for_nesting()  # running the program needs the room too, when its AST comes from the cache
     return parsed(source, "program", limits, lambda: _parse(source, filename, limits, "program"))
 
 
