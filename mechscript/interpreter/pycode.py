@@ -21,6 +21,7 @@ name), so the compiled Python code can be cached by its text.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 
 from ..dice.engine import DiceRoll
@@ -204,16 +205,13 @@ class _Writer:
             self.constants.append(value)
         return f"k{self.constant_index[key]}"
 
+    @contextlib.contextmanager
     def indented(self):
-        writer = self
-
-        class Indent:
-            def __enter__(self):
-                writer.depth += 1
-
-            def __exit__(self, *exc):
-                writer.depth -= 1
-        return Indent()
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
 
     def count_step(self, span: Span) -> None:
         self.emit("ev.steps += 1")
@@ -373,7 +371,7 @@ class _Writer:
         self.emit(f"{rounds} += 1")
         self.emit(f"if {rounds} > ev.limits.loop_iterations: loop_round(ev, {rounds} - 1, {span})")
         self.emit("ev.steps += 1")
-        self.emit(f"if ev.steps > ev.limits.steps: ev.step({span}, 0)")
+        self.emit(f"if ev.steps > ev.step_limit: ev.step({span}, 0)")
 
     def s_Repeat(self, node: ast.Repeat) -> None:
         count = self.expr(node.count)
@@ -656,8 +654,10 @@ class _Writer:
     def e_Field(self, node: ast.Field) -> str:
         value = self.expr(node.target)
         field, span = repr(node.name), self.const(node.name_span)
+        if self.is_module(node.target):  # a module's rule or option: no `fields`, no type to test
+            return self.temp(f"get_field({value}, {field}, {span})")
         result = self.fresh()
-        if node.name not in _DISPATCHED_FIELDS and not self.is_module(node.target):
+        if node.name not in _DISPATCHED_FIELDS:
             # A stat or state of a character, or a record's field: read straight from `fields`,
             # with no type test first (a try costs nothing until it catches). Everything else that
             # has fields (a missing one, a gear list given as a copy) and every value that has no
@@ -687,8 +687,6 @@ class _Writer:
         with self.indented():
             self.emit(f"{result} = {value}.fields.get({field}, UNSET)")
             self.emit(f"if {result} is UNSET: {result} = get_field({value}, {field}, {span})")
-        if node.name == "total":
-            self.emit(f"elif type({value}) is DiceRoll: {result} = {value}.total")
         self.emit(f"else: {result} = get_field({value}, {field}, {span})")
         return result
 
@@ -805,7 +803,7 @@ class _Writer:
             self.emit(f"if type({items}) is list and type({item}) is str:")
             with self.indented():
                 self.emit(f"ev.steps += len({items})")
-                self.emit(f"if ev.steps > ev.limits.steps: ev.step({self.const(node.span)}, 0)")
+                self.emit(f"if ev.steps > ev.step_limit: ev.step({self.const(node.span)}, 0)")
                 self.emit(f"{result} = {item} in {items}")
             self.emit(f"else: {result} = {self.const(builtin.impl)}(ev, [{listed}], {{}}, {call})")
             return result

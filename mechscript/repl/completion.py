@@ -70,7 +70,7 @@ class MechCompleter(Completer):
         session = self.session()
         value = session.value(name)
         if value is not None:
-            return [name for name in field_names(value) if not name.startswith("_")]
+            return [field for field in field_names(value) if not field.startswith("_")]
         binding = session.static.names.get(name)  # a module used but not run yet
         return list(binding.module.exports) if binding is not None and binding.kind == "module" else []
 
