@@ -191,20 +191,27 @@ def outcomes(text: str, *, folder: Path = HERE, limits: Limits = Limits(), sourc
     return results
 
 
-def assert_same(text: str, *, error: str | None = None, says: str | None = None, **options) -> dict:
-    """The back ends agree on every run of `text`. `error` (a part of the rendered error) or
-    `says` (a part of the log) is what the first seeded, loud run of the closures must show, so the
-    case tests what it claims to."""
-    results = outcomes(text, **options)
+def assert_rows_agree(results: dict, context) -> None:
+    """Every back end left what the closures left, in each row of `results` ({key: {back end: what
+    the run left}}); if not, says which of what it left differ, with `context` (the script, or the
+    example's name)."""
     for key, row in results.items():
         first = row["closures"]
         for back_end, left in row.items():
             if left != first:
                 differing = {k: (first.get(k), left.get(k)) for k in set(first) | set(left)
                              if first.get(k) != left.get(k)}
-                raise AssertionError(f"{back_end} differs from the closures ({key}):\n{text}\n"
+                raise AssertionError(f"{back_end} differs from the closures ({key}):\n{context}\n"
                                      + "\n".join(f"  {k}:\n    closures: {a!r}\n    {back_end}: {b!r}"
                                                  for k, (a, b) in sorted(differing.items())))
+
+
+def assert_same(text: str, *, error: str | None = None, says: str | None = None, **options) -> dict:
+    """The back ends agree on every run of `text`. `error` (a part of the rendered error) or
+    `says` (a part of the log) is what the first seeded, loud run of the closures must show, so the
+    case tests what it claims to."""
+    results = outcomes(text, **options)
+    assert_rows_agree(results, text)
     first = next(iter(results.values()))["closures"]
     assert "error" not in results.get(("compile", False), {}).get("closures", {}), results
     if error is not None:
@@ -1096,10 +1103,8 @@ def test_example(example, compiled_examples):
                 unwritten = sorted(name for name, function in functions.items() if not written(function))
                 assert unwritten == sorted(n for n in FALLBACKS if n in functions), \
                     (example, "not written as Python", unwritten)
+        assert_rows_agree({(source_name, quiet): left}, example)
         closures = left["closures"]
-        for back_end, what in left.items():
-            assert what == closures, (example, source_name, quiet, back_end,
-                                      {k: (closures.get(k), v) for k, v in what.items() if closures.get(k) != v})
         said = said or bool(closures["log"]) or closures.get("result") is not None
     assert said or example == "duel.mech", example  # duel.mech is a module: it says nothing
 
@@ -1330,8 +1335,4 @@ def test_generated_functions_agree(body, seed):
     sources = {"seed": lambda: RandomFaces(seed), "faces 1-10": SOURCES["faces 1-10"]}
     results = outcomes(text, limits=PROPERTY_LIMITS, sources=sources, python=["f", "g", "h"],
                        runs=[("seed", False), ("seed", True), ("faces 1-10", False)])
-    for key, row in results.items():
-        for back_end, left in row.items():
-            assert left == row["closures"], (text, key, back_end,
-                                             {k: (row["closures"].get(k), v) for k, v in left.items()
-                                              if row["closures"].get(k) != v})
+    assert_rows_agree(results, text)
