@@ -153,7 +153,7 @@ SOURCES = {
 
 
 def outcomes(text: str, *, folder: Path = HERE, limits: Limits = Limits(), sources=SOURCES,
-             quiet=(False, True), runs=None, closures=(), python=None, filename: str = "t.mech") -> dict:
+             runs=None, closures=(), python=None) -> dict:
     """Compiles `text` on every back end and runs it with every source, loud and quiet (or the
     (source, quiet) pairs of `runs`). Returns
     {(source, quiet): {back end: what the run left}}, after checking on the Python back end that
@@ -162,7 +162,7 @@ def outcomes(text: str, *, folder: Path = HERE, limits: Limits = Limits(), sourc
     compiled = {}
     for back_end in BACK_ENDS:
         try:
-            compiled[back_end] = compile_on(back_end, text, folder, limits, filename)
+            compiled[back_end] = compile_on(back_end, text, folder, limits)
         except MechError as error:
             compiled[back_end] = error.render()
     if any(type(c) is str for c in compiled.values()):
@@ -170,7 +170,7 @@ def outcomes(text: str, *, folder: Path = HERE, limits: Limits = Limits(), sourc
         assert len(set(shown.values())) == 1, shown
         return {("compile", False): {back_end: {"error": c} for back_end, c in shown.items()}}
     results, seen_written = {}, set()
-    for name, q in runs or [(name, q) for name in sources for q in quiet]:
+    for name, q in runs or [(name, q) for name in sources for q in (False, True)]:
         row = results[(name, q)] = {}
         for back_end, script in compiled.items():
             row[back_end], ev = run_once(script, sources[name](), q)
