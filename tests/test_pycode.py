@@ -1259,10 +1259,10 @@ class _Body:
             return self.pool_sum(numbers)
         return self.choice(others)
 
-    def block(self, numbers, others, assignable, depth, indent):
+    def block(self, numbers, others, assignable, depth):
         numbers, others, assignable = list(numbers), list(others), list(assignable)
         lines = []
-        pad = "    " * indent
+        pad = "    " * (depth + 1)  # inside `fn f(a, b) {`
         for _ in range(self.draw(st.integers(1, 4 if depth == 0 else 3))):
             kinds = ["let", "let", "assign", "assign", "say", "field"] + \
                 (["if", "if", "while", "repeat", "for"] if depth < 2 else []) + ["other let", "return"]
@@ -1288,39 +1288,39 @@ class _Body:
                 break
             elif kind == "if":
                 lines.append(f"{pad}if {self.test(numbers)} {{")
-                lines += self.block(numbers, others, assignable, depth + 1, indent + 1)
+                lines += self.block(numbers, others, assignable, depth + 1)
                 for _ in range(self.draw(st.integers(0, 1))):
                     lines.append(f"{pad}}} elif {self.test(numbers)} {{")
-                    lines += self.block(numbers, others, assignable, depth + 1, indent + 1)
+                    lines += self.block(numbers, others, assignable, depth + 1)
                 if self.draw(st.booleans()):
                     lines.append(f"{pad}}} else {{")
-                    lines += self.block(numbers, others, assignable, depth + 1, indent + 1)
+                    lines += self.block(numbers, others, assignable, depth + 1)
                 lines.append(f"{pad}}}")
             elif kind == "while":
                 counter = self.fresh("w")
                 lines.append(f"{pad}let {counter} = 0")
                 lines.append(f"{pad}while {counter} < {self.draw(st.integers(0, 3))} {{")
                 lines.append(f"{pad}    {counter} += 1")
-                lines += self.block(numbers + [counter], others, assignable, depth + 1, indent + 1)
+                lines += self.block(numbers + [counter], others, assignable, depth + 1)
                 lines.append(f"{pad}}}")
                 numbers.append(counter)
             elif kind == "repeat":
                 lines.append(f"{pad}repeat {self.choice(['0', '2', '3', 'd4', 'a % 3', '2k1 - 0k1', 'b % 4'])} {{")
-                lines += self.block(numbers, others, assignable, depth + 1, indent + 1)
+                lines += self.block(numbers, others, assignable, depth + 1)
                 lines.append(f"{pad}}}")
             else:
                 item = self.fresh("x")
                 items = self.choice(["[1, 2, 3]", "range(3)", "3d4.faces", f"[{self.number(numbers, 1)}, a]"]
                                     + (["b"] if self.one_in(10) else []))
                 lines.append(f"{pad}for {item} in {items} {{")
-                lines += self.block(numbers + [item], others, assignable + [item], depth + 1, indent + 1)
+                lines += self.block(numbers + [item], others, assignable + [item], depth + 1)
                 lines.append(f"{pad}}}")
         return lines
 
 
 @st.composite
 def function_bodies(draw):
-    return "\n".join(_Body(draw).block(["a", "b"], [], ["a", "b", "outer"], 0, 1))
+    return "\n".join(_Body(draw).block(["a", "b"], [], ["a", "b", "outer"], 0))
 
 
 PROPERTY_LIMITS = Limits(steps=3000, loop_iterations=30, recursion=30, total_dice=2000, output_lines=100,
