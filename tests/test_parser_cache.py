@@ -21,10 +21,14 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="XDG_CACHE_HOME places the cache folder on Linux only")
 
 
-def roll(cache_home) -> subprocess.CompletedProcess:
+def mech_cached(cache_home, *argv) -> subprocess.CompletedProcess:
+    """`mech *argv` in a new process whose cache folder is in `cache_home`."""
     env = {**os.environ, "XDG_CACHE_HOME": str(cache_home)}
-    return subprocess.run([MECH, "roll", "3d6", "--seed", "1"], capture_output=True, text=True, env=env,
-                          timeout=HANG_GUARD)
+    return subprocess.run([MECH, *argv], capture_output=True, text=True, env=env, timeout=HANG_GUARD)
+
+
+def roll(cache_home) -> subprocess.CompletedProcess:
+    return mech_cached(cache_home, "roll", "3d6", "--seed", "1")
 
 
 def test_the_first_start_writes_the_tables_and_the_next_reads_them(tmp_path):
@@ -71,18 +75,23 @@ def long_module(said: str) -> str:
 
 
 def run(cache_home, folder, *options) -> subprocess.CompletedProcess:
-    env = {**os.environ, "XDG_CACHE_HOME": str(cache_home)}
-    return subprocess.run([MECH, "run", str(folder / "script.mech"), *options], capture_output=True, text=True,
-                          env=env, timeout=HANG_GUARD)
+    return mech_cached(cache_home, "run", str(folder / "script.mech"), *options)
 
 
 def entries(cache_home) -> list:
     return sorted((cache_home / "mechscript" / "parsed").glob("*.pickle"))
 
 
-def test_a_long_module_is_parsed_once_and_read_back_after(tmp_path):
+@pytest.fixture
+def dirs(tmp_path):
+    """(the cache home, a folder for the scripts), both in tmp_path; the scripts' folder made."""
     home, folder = tmp_path / "cache", tmp_path / "scripts"
     folder.mkdir()
+    return home, folder
+
+
+def test_a_long_module_is_parsed_once_and_read_back_after(dirs):
+    home, folder = dirs
     (folder / "greet.mech").write_text(long_module("hello"))
     (folder / "script.mech").write_text("use greet\nsay greeting()\n")
     first = run(home, folder)
@@ -102,9 +111,8 @@ def test_a_long_module_is_parsed_once_and_read_back_after(tmp_path):
 
 
 @pytest.mark.parametrize("damage", [b"", b"not a pickle\n", pickle.dumps(12)[:-1]], ids=["empty", "text", "cut"])
-def test_a_damaged_entry_is_parsed_again_without_a_word(tmp_path, damage):
-    home, folder = tmp_path / "cache", tmp_path / "scripts"
-    folder.mkdir()
+def test_a_damaged_entry_is_parsed_again_without_a_word(dirs, damage):
+    home, folder = dirs
     (folder / "greet.mech").write_text(long_module("hello"))
     (folder / "script.mech").write_text("use greet\nsay greeting()\n")
     run(home, folder)
@@ -115,11 +123,10 @@ def test_a_damaged_entry_is_parsed_again_without_a_word(tmp_path, damage):
     assert pickle.loads(kept.read_bytes()) == parse_program(long_module("hello"), "greet.mech")  # written over
 
 
-def test_a_program_read_from_the_cache_runs_as_deep_as_one_parsed(tmp_path):
+def test_a_program_read_from_the_cache_runs_as_deep_as_one_parsed(dirs):
     # Parsing made room on Python's stack for deep calls; reading the AST back must too. Calls 190
     # deep of a function that keeps its closures (a `fn` inside it) need more than Python's default.
-    home, folder = tmp_path / "cache", tmp_path / "scripts"
-    folder.mkdir()
+    home, folder = dirs
     (folder / "script.mech").write_text(long_module("hello") + "fn down(n) {\n    fn inner(x) = x\n"
                                         "    if n == 0 { return 0 }\n    return 1 + down(n - 1)\n}\nsay down(190)\n")
     first, second = run(home, folder), run(home, folder)
@@ -128,10 +135,9 @@ def test_a_program_read_from_the_cache_runs_as_deep_as_one_parsed(tmp_path):
     assert (second.returncode, second.stdout, second.stderr) == (0, "190\n", "")
 
 
-def test_a_text_kept_under_one_limit_is_still_checked_under_another(tmp_path):
+def test_a_text_kept_under_one_limit_is_still_checked_under_another(dirs):
     # parsed (and kept) under the default nesting limit; with a lower one the same text is too deep
-    home, folder = tmp_path / "cache", tmp_path / "scripts"
-    folder.mkdir()
+    home, folder = dirs
     deep = "(" * 30 + "1" + ")" * 30
     (folder / "script.mech").write_text(long_module("hello") + f"say {deep}\n")
     assert run(home, folder).stdout == "1\n"
