@@ -18,12 +18,9 @@ import random
 import sys
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parent
-ROOT = BENCH.parent
-EXAMPLE = ROOT / "examples" / "pbem_ambush.mech"
-sys.path.insert(0, str(BENCH))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import hand_pbem  # bench/ is not a package: its folder is on sys.path above
+from bench_sim import EXAMPLE, hand_pbem  # bench/ is not a package: its folder is on sys.path above
 
 STEP_NAMES = {"steps", "step_limit", "step"}   # ev.steps += 1; if ev.steps > ev.step_limit: ev.step(...)
 
