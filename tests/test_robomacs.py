@@ -28,7 +28,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from support import MECH, deadline, mech_forked
+from support import MECH, deadline, keyed, mech_forked
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "robomacs_spartacus.mech"
@@ -1001,7 +1001,7 @@ def test_the_samples_characters_fill_their_slots_e14_e36(tmp_path):
     # E14: Blueblaze and Thresher fill 12 slots each; E36: no one above +6 in trait bonuses (L2209-2211)
     script = EXAMPLE.read_text().split("# The choices of the text")[0]
     script += 'say "E14: {slots(Blueblaze)} {slots(Thresher)}"\nsay "E36: {trait_total(Spartacus)} {trait_total(Antiochus)}"\n'
-    got = dict(line.split(": ", 1) for line in run(tmp_path, script)["log"])
+    got = keyed(run(tmp_path, script)["log"])
     assert got["E14"] == "12 12"
     assert got["E36"] == "3 0"
 
