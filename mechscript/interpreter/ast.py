@@ -297,7 +297,10 @@ def _nodes(value):
 
 
 def walk(node: Node):
-    """`node` and every node below it."""
-    yield node
-    for child in children(node):
-        yield from walk(child)
+    """`node` and every node below it, in no particular order: a stack, not nested generators, so a
+    deep tree costs no more per node than a shallow one."""
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(children(node))

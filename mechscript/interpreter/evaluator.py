@@ -115,8 +115,14 @@ class Compiler:
         return lambda ev: [item(ev) for item in items]
 
     def compile_Unary(self, node: ast.Unary):
-        operand = self.compile(node.operand)
-        return lambda ev: unary(ev, node, operand(ev))
+        operand, negate = self.compile(node.operand), node.op == "-"
+
+        def sign(ev):
+            value = operand(ev)
+            if type(value) is int:  # the common case without a call (`-2` is a Unary)
+                return -value if negate else value
+            return unary(ev, node, value)
+        return sign
 
     def compile_BinOp(self, node: ast.BinOp):
         chain = pool_chain(node)

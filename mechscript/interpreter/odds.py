@@ -19,13 +19,13 @@ from ..dice.engine import DiceRoll
 from ..dice.rollkeep import KeepRoll, Pool, normalize
 from ..numbers import normal
 from . import ast
-from .builtins import BUILTINS, round_half_away
+from .builtins import BUILTINS, NOT_ROLLED, round_half_away
 from .errors import MechError, Span, did_you_mean
 from .evaluator import _ARITHMETIC, _COMPARISONS, FUDGE, _may_roll, pool_after_pool, pool_chain
 from .limits import limit_error
 from .values import equal, format_value, type_name
 
-FUNCTIONS = {  # the names of builtins.NOT_ROLLED, with their help
+FUNCTIONS = {  # builtins.NOT_ROLLED, with their help
     "prob": "prob(comparison): its exact probability, not rolled: prob(7k3 >= 25); "
             "prob(x, samples: 100000) estimates it by rolling",
     "dist": "dist(expr): its exact distribution, not rolled: let d = dist(2d6 + 3)",
@@ -86,7 +86,7 @@ def _rolls_dice(host, node) -> bool:
     if kind is ast.Dice or kind is ast.Block:
         return True
     if kind is ast.Call:
-        if _is_builtin_call(host, node, FUNCTIONS):
+        if _is_builtin_call(host, node, NOT_ROLLED):
             return False  # prob, dist and mean do not roll their argument
         if not _is_builtin_call(host, node, BUILTINS) or node.callee.id == "roll":
             return True
