@@ -974,7 +974,8 @@ def test_contains_past_the_steps_limit():
 @pytest.mark.parametrize("text", ['fn warns_1() = 3 == none\nsay warns_1()\n',
                                   'fn warns_2(x) = "x" != true\nsay warns_2(1)\n',
                                   'fn warns_3(x) = 2 or x\nsay warns_3(true)\n',
-                                  'fn warns_4(x) = match 3 { none => 1; else => 2 }\nsay warns_4(1)\n'])
+                                  'fn warns_4(x) = match 3 { none => 1; else => 2 }\nsay warns_4(1)\n',
+                                  'fn warns_5(a) = 3 == a\nsay warns_5(3)\n'])
 def test_writing_the_python_warns_nothing(text):
     """`3 is None`, `'x' is True`, `2 is False` in the Python made its compiler warn (SyntaxWarning:
     "is" with a literal), printed on standard error by `mech run`; under -W error the function kept its

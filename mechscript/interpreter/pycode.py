@@ -602,6 +602,8 @@ class _Writer:
             return f"({self.named(rolled)}) {identity} {CONSTANTS[node.right.id]!r}"
         if may_be_pool:
             left = self.temp(rolled)
+        elif identity:
+            left = self.named(left)  # `(3) is a` would make Python warn
         right = self.expr(node.right)
         same = f"{left} {identity} {right} if type({left}) is Character and type({right}) is not Pool else " \
             if identity else ""  # values.equal: a character is only equal to itself
