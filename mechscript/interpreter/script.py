@@ -1108,3 +1108,7 @@ def compile_script(source_text: str, filename: str, folder: Path, limits: Limits
     except RecursionError:
         raise too_deep().located(source_text, filename) from None
     return Script(code, filename, source_text, limits, folder)
+
+
+# The operations on values that written Python (backend/) calls: the closures' own, by public names.
+get_field, set_field, get_index, set_index, show = _get_field, _set_field, _get_index, _set_index, _show

@@ -8,6 +8,7 @@ into chunks, the chunks fought by worker processes (the standard library's proce
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import signal
@@ -15,6 +16,8 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..backend.emit import Unsupported
+from ..backend.quiet import QuietFight
 from ..dice.faces import RandomFaces
 from ..interpreter.characters import module_rule
 from ..interpreter.errors import MechError
@@ -105,13 +108,35 @@ def _worker_script(batch: Batch) -> Script:
     return _script
 
 
+_fighters: dict = {}   # id(script) -> (script, how this process fights its runs)
+
+
+def fighter(script: Script):
+    """`fight_once` for this script as this process plays it: by written Python, set up once
+    (backend/quiet.py), when the back end writes the script; else by the closures."""
+    found = _fighters.get(id(script))
+    if found is not None and found[0] is script:
+        return found[1]
+    try:
+        quiet = QuietFight(script)
+    except Unsupported:
+        fight = functools.partial(fight_once, script)
+    else:
+        named = quiet.encounter.name, [name for name, _ in quiet.encounter.sides]
+        fight = lambda seed: (quiet.outcome(seed), *named)   # noqa: E731
+    _fighters.clear()   # one script at a time: a process compiling many (tests, the REPL) keeps none
+    _fighters[id(script)] = (script, fight)
+    return fight
+
+
 def _fight_chunk(batch: Batch, seed: int, start: int, stop: int, script: Script | None = None) -> Chunk:
     script = script or _worker_script(batch)
+    fight = fighter(script)
     chunk = Chunk(start)
     for index in range(start, stop):
         s = run_seed(seed, index)
         try:
-            outcome, chunk.encounter, chunk.sides = fight_once(script, s)
+            outcome, chunk.encounter, chunk.sides = fight(s)
         except NothingToSimulate:
             chunk.no_encounter = True
             break

@@ -1,0 +1,137 @@
+"""What a quiet run may leave out: the values only narration reads, where leaving them out changes
+nothing but the text nobody reads.
+
+An expression is *droppable* when working it out does nothing but give a value (or an error): no
+die, no call of a function value, no builtin that rolls or changes a list, no call of a `fn` that is
+not itself droppable, and, in a program that has roll-and-keep pools, no part of a text that may be
+a pool (showing a pool rolls it). A `say` whose parts are droppable is left out, but for its line
+counted against `output_lines`; a function's local `let` that only such `say`s and other
+narration-only values read, with droppable values, is left out with them.
+
+What changes: a quiet run no longer meets the errors those texts would raise (a batch reports
+the errors of the fight, `mech run` still shows every line), and it counts fewer steps.
+"""
+
+from __future__ import annotations
+
+from ..interpreter import ast
+
+# builtins that only give a value
+PURE_BUILTINS = frozenset({"len", "contains", "max", "min", "floor", "ceil", "round", "abs", "lower", "decimal",
+                           "sum", "sorted", "range", "breakdown"})
+
+
+def has_pools(programs) -> bool:
+    """Whether any pool can exist in a run: a pool literal, or the `pool` builtin, anywhere."""
+    for program in programs:
+        for node in ast.walk(program):
+            if type(node) is ast.PoolLiteral:
+                return True
+            if type(node) is ast.Call and type(node.callee) is ast.Name and node.callee.id in ("pool", "roll"):
+                return True
+    return False
+
+
+class Purity:
+    """Which `fn`s are droppable, to a fixpoint (a function calling itself is droppable if the rest is).
+
+    `callee(module, call)` gives the (module, FnDef) a call surely reaches, or None."""
+
+    def __init__(self, functions: list, callee, pools: bool):
+        self.callee = callee
+        self.pools = pools
+        self.pure = {id(fn) for _, fn in functions}
+        changed = True
+        while changed:
+            changed = False
+            for module, fn in functions:
+                if id(fn) in self.pure and not self.body_droppable(module, fn):
+                    self.pure.discard(id(fn))
+                    changed = True
+
+    def body_droppable(self, module, fn: ast.FnDef) -> bool:
+        local = set(fn.params) | {n.name for n in ast.walk(fn.body) if type(n) in (ast.Let, ast.For)}
+        for node in ast.walk(fn.body):
+            kind = type(node)
+            if kind in (ast.Say, ast.FnDef, ast.TableDef, ast.KindDef, ast.CharacterDef, ast.EncounterDef):
+                return False
+            if kind is ast.Assign and not (type(node.target) is ast.Name and node.target.id in local):
+                return False
+        return all(self.droppable(module, n, local) for n in ast.walk(fn.body) if _is_expression(n))
+
+    def droppable(self, module, node, local=frozenset()) -> bool:
+        """Whether the expression `node` (its own operation; callers check its parts too) only gives
+        a value."""
+        kind = type(node)
+        if kind is ast.Dice:
+            return False
+        if kind is ast.String and self.pools and any(type(part) is not str for part in node.parts):
+            return False
+        if kind is ast.Call:
+            callee = node.callee
+            if type(callee) is ast.Name and callee.id in local:
+                return False
+            target = self.callee(module, node)
+            if target is not None:
+                return id(target[1]) in self.pure
+            return type(callee) is ast.Name and callee.id in PURE_BUILTINS and self._not_shadowed(module, callee.id)
+        return True
+
+    def _not_shadowed(self, module, name: str) -> bool:
+        return module.lookup(name) is None
+
+    def tree_droppable(self, module, node, local=frozenset()) -> bool:
+        return all(self.droppable(module, n, local) for n in ast.walk(node) if _is_expression(n))
+
+
+def _is_expression(node) -> bool:
+    return isinstance(node, ast.Node) and type(node) not in _STATEMENTS
+
+
+_STATEMENTS = (ast.Block, ast.Program, ast.Let, ast.Assign, ast.FnDef, ast.If, ast.For, ast.While, ast.Repeat,
+               ast.Return, ast.Say, ast.TableDef, ast.Use, ast.ExprStatement, ast.KindDef, ast.CharacterDef,
+               ast.EncounterDef)
+
+
+def narration_only(module, fn: ast.FnDef, purity: Purity) -> tuple[set, set]:
+    """The `say`s (by id) a quiet run leaves out, and the local names only they (and each other) read."""
+    local = set(fn.params) | {n.name for n in ast.walk(fn.body) if type(n) in (ast.Let, ast.For)}
+    lets = [n for n in ast.walk(fn.body) if type(n) is ast.Let]
+    counts: dict[str, int] = {}
+    for let in lets:
+        counts[let.name] = counts.get(let.name, 0) + 1
+    fors = {n.name for n in ast.walk(fn.body) if type(n) is ast.For}
+    writes: dict[str, list] = {}   # name -> the values written to it
+    for node in ast.walk(fn.body):
+        if type(node) is ast.Let:
+            writes.setdefault(node.name, []).append(node)
+        elif type(node) is ast.Assign and type(node.target) is ast.Name:
+            writes.setdefault(node.target.id, []).append(node)
+    candidates = {name for name, n in counts.items()
+                  if n == 1 and name not in fn.params and name not in fors
+                  and all(purity.tree_droppable(module, w.value, local) for w in writes[name])}
+    says = {id(n): n for n in ast.walk(fn.body) if type(n) is ast.Say and purity.tree_droppable(module, n.value, local)}
+    while True:
+        live = _live_reads(fn.body, candidates, says)
+        dropped = candidates - live
+        if dropped == candidates:
+            return set(says), candidates
+        candidates = dropped
+
+
+def _live_reads(body, candidates: set, says: dict) -> set:
+    """The candidate names read somewhere other than a left-out `say` or a candidate's own value."""
+    live: set = set()
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if type(node) is ast.Say and id(node) in says:
+            continue
+        if type(node) is ast.Let and node.name in candidates:
+            continue
+        if type(node) is ast.Assign and type(node.target) is ast.Name and node.target.id in candidates:
+            continue
+        if type(node) is ast.Name and node.id in candidates:
+            live.add(node.id)
+        stack.extend(ast.children(node))
+    return live

@@ -1,0 +1,312 @@
+"""A script's encounter prepared once per process and fought quietly by written Python (emit.py).
+
+Set-up (once): the script's top level runs on the closures, as every run's would, but with a face
+source that refuses to roll: the modules' top levels, the house rules, the characters (made and
+checked) and the encounter. Then each module's `fn`s are written as Python into one namespace, and
+what a run may change is kept: the modules' and the script's variables (options), each character's
+state, the encounter's settings.
+
+A run: the variables and each character's state back to what the set-up left (lists and records
+as fresh copies), the encounter's round 0, its settings written into its module's options, a fresh
+face source for the run's seed, and the module's `fight` called. The outcome is `fight_once`'s.
+
+Exact by construction: a script whose top level rolls dice, or whose kept values share a list or
+record (a copy would part them), is not prepared (`Unsupported`): its runs stay on the closures. A
+run that bails (runtime.py) is played again on the closures from its seed: its outcome, or its
+error, is theirs.
+"""
+
+from __future__ import annotations
+
+import types
+from pathlib import Path
+
+from ..dice.engine import roll_dice
+from ..dice.faces import RandomFaces
+from ..dice.rollkeep import Pool
+from ..interpreter import ast, characters, script as closures
+from ..interpreter.evaluator import binary, compare_values, small_whole, unary
+from ..interpreter.names import UNSET
+from ..interpreter.parser import parse_program
+from ..interpreter.values import Character, Encounter, Function, Kind, Module, Record, Scope, Table, equal
+from .emit import ModuleText, Unsupported, Writer, builtin_impls
+from .narration import Purity, has_pools
+from ..check.infer import infer
+from .runtime import Bail, bail, fresh, mutable
+
+
+class NoFaces:
+    """The set-up's face source: a top level that rolls dice is run anew each run."""
+
+    def roll(self, n, die):
+        raise Unsupported("the top level rolls dice")
+
+
+class QuietFight:
+    """A compiled script's encounter, prepared in this process; `outcome(seed)` is `fight_once`'s."""
+
+    def __init__(self, script: closures.Script):
+        self.script = script
+        limits = script.limits
+        ev = closures.Run(NoFaces(), limits, quiet=True)
+        ev.scope = Scope(None)
+        try:
+            script.code(ev)
+        except Unsupported:
+            raise
+        except Exception as error:   # the top level fails: every run gives that error, the closures' way
+            raise Unsupported("the top level fails") from error
+        encounter = ev.encounter
+        if encounter is None or not encounter.characters:
+            raise Unsupported("no encounter")
+        self.encounter = encounter
+        self.setup_steps, self.setup_lines = ev.steps, len(ev.log)
+        self.setup_dice = ev.dice
+        modules = {id(module): (path, module) for path, module in ev.modules.items()}
+        self.texts: dict[int, ModuleText] = {}      # id(scope) -> ModuleText
+        script_text = self._module_text("s", parse_program(script.source_text, script.filename, limits), ev.scope,
+                                        modules)
+        home = encounter.characters[0].kind.home
+        if id(home) not in self.texts or any(c.kind.home is not home for c in encounter.characters):
+            raise Unsupported("the encounter's rules")
+        self.home = self.texts[id(home)]
+        self.namespace = self._namespace(script_text, ev, limits)
+        self._keep(ev, home)
+
+    # -- set-up --
+
+    def _module_text(self, prefix: str, program: ast.Program, scope: Scope, modules: dict,
+                     path: str | None = None) -> ModuleText:
+        text = ModuleText(prefix, program)
+        text.scope, text.path = scope, path
+        self.texts[id(scope)] = text
+        for statement in program.statements:
+            if type(statement) is ast.Use:
+                module = scope.vars[statement.name]
+                if id(module.scope) in self.texts:
+                    text.uses[statement.name] = self.texts[id(module.scope)]
+                    continue
+                path, _ = modules[id(module)]
+                source = Path(path).read_text(encoding="utf-8-sig")
+                text.uses[statement.name] = self._module_text(f"m{len(self.texts)}", parse_program(
+                    source, str(path), self.script.limits), module.scope, modules, path)
+        return text
+
+    def _namespace(self, script_text: ModuleText, ev, limits) -> dict:
+        defs = {}    # global name -> (module, the FnDef bound to it once the house rules are in)
+        for text in self.texts.values():
+            for statement in text.program.statements:
+                if type(statement) is ast.FnDef and statement.module is None:
+                    defs.setdefault(text.global_name(statement.name), (text, statement))
+        for text in self.texts.values():
+            for statement in text.program.statements:
+                if type(statement) is ast.FnDef and statement.module is not None:
+                    defs[text.uses[statement.module].global_name(statement.name)] = (text, statement)
+
+        def callee(module: ModuleText, call: ast.Call):
+            target = call.callee
+            if type(target) is ast.Name:
+                found = module.lookup(target.id)
+                if found is not None and found[1] == "fn":
+                    return defs.get(found[0].global_name(target.id))
+            elif type(target) is ast.Field and type(target.target) is ast.Name:
+                found = module.lookup(target.target.id)
+                if found is not None and found[1] == "module":
+                    used = found[0].uses[target.target.id]
+                    if used.names.get(target.name) == "fn":
+                        return defs.get(used.global_name(target.name))
+            return None
+
+        programs = [text.program for text in self.texts.values()]
+        pools = has_pools(programs)
+        purity = Purity([(text, fn) for text, fn in defs.values()] +
+                        [(text, s) for text in self.texts.values() for s in text.program.statements
+                         if type(s) is ast.FnDef and s.module is not None], callee, pools)
+        types = infer(script_text.program, {Path(text.path): text.program for text in self.texts.values()
+                                            if text.path is not None}, Path(self.script.filename))
+        functions = {id(fn): self._python_name(text, fn) for text in self.texts.values()
+                     for fn in text.program.statements if type(fn) is ast.FnDef}
+        writer = Writer(small_whole(limits), purity, pools, types, functions)
+        bound = {}   # global name -> the function's python name (a house rule: the script's function)
+        for text in self.texts.values():
+            for statement in text.program.statements:
+                if type(statement) is not ast.FnDef:
+                    continue
+                if statement.module is not None:   # `fn pbem.x(...)`: the script's, bound to pbem's x
+                    target = text.uses[statement.module]
+                    python = self._python_name(text, statement)
+                    writer.function(text, statement, python)
+                    bound[target.global_name(statement.name)] = python
+                else:
+                    writer.function(text, statement, text.global_name(statement.name))
+        until, _ = self.encounter.until
+        writer.until(script_text, self._until_node(script_text), "UNTIL")
+        del until
+        source = "\n".join(writer.lines) + "\n"
+        namespace = self._helpers(limits)
+        namespace.update(writer.constants)
+        exec(compile(source, f"<mechscript quiet {self.script.filename}>", "exec"), namespace)
+        for name, python in bound.items():
+            namespace[name] = namespace[python]
+        self.source = source
+        return namespace
+
+    @staticmethod
+    def _python_name(text: ModuleText, fn: ast.FnDef) -> str:
+        if fn.module is not None:
+            return f"{text.prefix}__{fn.module}_{fn.name}"
+        return text.global_name(fn.name)
+
+    def _until_node(self, script_text: ModuleText):
+        found = [s for s in script_text.program.statements if type(s) is ast.EncounterDef]
+        return found[0].until if found else None
+
+    def _helpers(self, limits) -> dict:
+        namespace = {
+            "Bail": Bail, "bail": bail, "UNSET": UNSET, "Pool": Pool, "Character": Character, "Record": Record, "Encounter": Encounter,
+            "FunctionType": types.FunctionType, "binary": binary, "unary": unary, "compare_values": compare_values,
+            "equal": equal, "roll_dice": roll_dice, "get_field": closures.get_field, "set_field": closures.set_field,
+            "get_index": closures.get_index, "set_index": closures.set_index, "show": closures.show,
+            "repeat_count": closures.repeat_count, "ended": self._ended,
+            "SMALL": small_whole(limits), "SMALL_FACTOR": 2 ** max(0, min(30, (limits.number_bits - 1) // 2)), "LOOP_ITERATIONS": limits.loop_iterations, "LIST_SIZE": limits.list_size,
+            "STRING_SIZE": limits.string_size, "OUTPUT_LINES": limits.output_lines, "SHORT_LIST": 1000,
+            "EV": None, "STEPS": 0,
+        }
+        namespace.update(builtin_impls())
+        return namespace
+
+    def _keep(self, ev, home: Scope) -> None:
+        """What each run restores: variables by global name, each character's state, the settings."""
+        self.kept: list[tuple[str, object, bool]] = []
+        for text in self.texts.values():
+            for name, value in text.scope.vars.items():
+                kind = text.names.get(name)
+                if kind in ("fn", "module") or kind is None:
+                    continue
+                if type(value) is Function:
+                    raise Unsupported("a function kept in a variable")
+                self.kept.append((text.global_name(name), value, mutable(value)))
+        for side_name, members in self.encounter.sides:   # as `characters.fight` does, once
+            for character in members:
+                character.side = side_name
+        self.states = []
+        for character in self.encounter.characters:
+            state = [(name, character.fields[name]) for name in character.kind.schema.state]
+            self.states.append((character, state))
+        settings = []
+        for name, _, value in self.encounter.settings:
+            if name not in home.vars or type(home.vars[name]) in (Function, Kind, Table, Module):
+                raise Unsupported("a setting that is no option")
+            settings.append((self.home.global_name(name), value))
+        self.settings = settings
+        self._refuse_sharing()
+        # the closures check the options' choices each run; the values are the same every run
+        for name, _, value in self.encounter.settings:
+            home.vars[name] = value
+        try:
+            characters._check_choices(ev, home, self.encounter)
+        except Exception as error:
+            raise Unsupported("an option outside its choices") from error
+        self.report = self.home.global_name("report") if "report" in home.vars else None
+        self.standing = self.home.global_name("standing")
+        self.fight = self.home.global_name("fight")
+        if self.home.names.get("fight") != "fn" or self.home.names.get("standing") != "fn":
+            raise Unsupported("the rules' fight")
+
+    def _refuse_sharing(self) -> None:
+        """A list or record reachable from two kept places would be two after copying."""
+        seen: set[int] = set()
+
+        def visit(value, copied: bool):
+            kind = type(value)
+            if kind is list or kind is Record:
+                if id(value) in seen:
+                    raise Unsupported("kept values share a list or record")
+                seen.add(id(value))
+                for item in (value if kind is list else value.fields.values()):
+                    visit(item, copied)
+            elif kind is Table:
+                for row in value.rows.values():
+                    for _, entry in row.entries:
+                        if mutable(entry):
+                            raise Unsupported("a table of lists or records")
+                    if mutable(row.default):
+                        raise Unsupported("a table of lists or records")
+            elif kind is Character and not copied:
+                for name, field in value.fields.items():
+                    if name not in value.kind.schema.changes and type(field) is list and \
+                            any(mutable(item) for item in field):
+                        raise Unsupported("a character's list of lists or records")
+                    if name not in value.kind.schema.changes and type(field) is Record:
+                        raise Unsupported("a character's record")
+        for _, value, _ in self.kept:
+            visit(value, False)
+        for character, state in self.states:
+            visit(character, False)
+            for _, value in state:
+                visit(value, True)
+        for _, value in self.settings:
+            visit(value, True)
+
+    # -- a run --
+
+    def _ended(self, encounter) -> bool:
+        """`ended(encounter)`: the rules' `standing` of each side, then the encounter's `until`."""
+        if type(encounter) is not Encounter or encounter is not self.encounter:
+            bail()
+        namespace = self.namespace
+        standing = namespace[self.standing]
+        sides_left = 0
+        for _, members in encounter.sides:
+            for character in members:
+                answer = standing(character)
+                if answer is True:
+                    sides_left += 1
+                    break
+                if answer is not False:
+                    bail()
+        if encounter.round >= self.script.limits.rounds:
+            bail()
+        answer = namespace["UNTIL"](encounter.round + 1, sides_left <= 1, sides_left)
+        if answer is not True and answer is not False:
+            bail()
+        return answer
+
+    def outcome(self, seed: int):
+        """fight_once's (winner, rounds, {name: (standing, {numeric state})}); a run that bails is the
+        closures'."""
+        try:
+            return self._fight(seed)
+        except Exception:
+            from ..sim.batch import fight_once
+            return fight_once(self.script, seed)[0]
+
+    def _fight(self, seed: int):
+        namespace, limits, encounter = self.namespace, self.script.limits, self.encounter
+        ev = closures.Run(RandomFaces(seed), limits, quiet=True)
+        ev.steps, ev.dice = self.setup_steps, self.setup_dice
+        ev.log = [""] * self.setup_lines
+        namespace["EV"] = ev
+        namespace["STEPS"] = limits.steps - self.setup_steps
+        for name, value, copy in self.kept:
+            namespace[name] = fresh(value) if copy else value
+        for character, state in self.states:
+            fields = character.fields
+            for name, value in state:
+                fields[name] = fresh(value)
+        for name, value in self.settings:
+            namespace[name] = fresh(value)
+        encounter.round = 0
+        winner = namespace[self.fight](encounter)
+        sides = [name for name, _ in encounter.sides]
+        if winner is not None and winner not in sides or type(encounter.round) is not int:
+            bail()
+        report = namespace[self.report] if self.report is not None else None
+        states = characters.end_states(encounter, report)
+        standing = namespace[self.standing]
+        result = {}
+        for character, (name, state) in zip(encounter.characters, states.items()):
+            numbers = {key: value for key, value in state.items()
+                       if isinstance(value, (int, float)) and not isinstance(value, bool)}
+            result[name] = (standing(character) is True, numbers)
+        return winner, encounter.round, result

@@ -1,0 +1,116 @@
+"""The written Python of quiet batches (mechscript/backend/) fights exactly as the closures do: the
+same outcome for every seed (the same dice in the same order), set up once per process, every run
+starting from the state the set-up left; a script it does not write, and a run that fails, are the
+closures'."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import mechscript
+from mechscript.backend.emit import Unsupported
+from mechscript.backend.quiet import QuietFight
+from mechscript.interpreter.errors import MechError
+from mechscript.interpreter.limits import Limits
+from mechscript.interpreter.script import compile_script
+from mechscript.sim.batch import fight_once, fighter, run_seed
+
+ROOT = Path(__file__).resolve().parent.parent
+AMBUSH = (ROOT / "examples" / "pbem_ambush.mech").read_text()
+CHARACTERS = AMBUSH[AMBUSH.index("character Punch"):AMBUSH.index("encounter")]
+
+
+def compiled(text: str, folder: Path = ROOT / "examples"):
+    return compile_script(text, str(folder / "test.mech"), folder, Limits())
+
+
+def assert_same_fights(script, runs: int) -> None:
+    quiet = QuietFight(script)
+    for index in range(runs):
+        seed = run_seed(1, index)
+        assert quiet._fight(seed) == fight_once(script, seed)[0], f"run {index} (seed {seed})"
+
+
+def encounter(settings: str = "") -> str:
+    return f'encounter "x" {{\n side autobots: Punch\n side decepticons: Triggerhappy, Ransack\n{settings}\n' \
+           " until one_side_left or round > 20\n}\n"
+
+
+def test_the_ambush_is_fought_the_same_for_every_seed():
+    # 600 seeds: ties, rank help, retreats, deaths and the 20-round draw all happen among them
+    assert_same_fights(compiled(AMBUSH), 600)
+
+
+@pytest.mark.parametrize("rules", [
+    "fn pbem.damage_power(att, weapon) = att.firepower + 2",
+    'fn pbem.pick_target(c, enc, plans) {\n let foes = pbem.enemies(c, enc)\n'
+    ' if len(foes) == 0 { return none }\n return foes[len(foes) - 1]\n}',
+    "fn pbem.wants_to_retreat(c) = false",
+], ids=["damage", "target", "retreat"])
+def test_house_rules_are_fought_the_same(rules):
+    assert_same_fights(compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"), 200)
+
+
+@pytest.mark.parametrize("settings", ['tie: "attacker"', 'tie: "reroll"', 'penalty_counts: "hits"',
+                                      'resist_with: "hp"', 'courage_after: "damaged"'])
+def test_encounter_settings_are_fought_the_same(settings):
+    assert_same_fights(compiled(f"use pbem\n{CHARACTERS}{encounter(settings)}"), 150)
+
+
+def test_an_option_a_rule_changes_is_back_to_its_value_for_the_next_run():
+    # the first resist of each run switches pbem to "hp" resistance for the rest of that run only
+    rules = ('fn pbem.resist_power(def) {\n let r = def.endurance\n if pbem.resist_with == "hp" { r = max(def.hp, 0) }\n'
+             ' pbem.resist_with = "hp"\n return r\n}')
+    script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
+    assert_same_fights(script, 100)
+    quiet = QuietFight(script)
+    quiet._fight(run_seed(1, 0))
+    assert quiet.namespace[quiet.home.global_name("resist_with")] == "hp"   # the run changed it...
+    quiet._fight(run_seed(1, 1))
+    assert quiet._fight(run_seed(1, 5)) == fight_once(script, run_seed(1, 5))[0]   # ...and each run starts anew
+
+
+def test_a_list_option_a_rule_changes_starts_each_run_as_written():
+    rules = 'fn pbem.wants_to_retreat(c) {\n push(pbem.rank_rolls, "attack")\n return len(pbem.rank_rolls) > 60\n}'
+    assert_same_fights(compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"), 60)
+
+
+@pytest.mark.parametrize("top, why", [
+    ("let bonus = d6\nfn pbem.damage_power(att, weapon) = att.firepower + bonus", "rolls dice"),
+    ("let shared = [1]\nlet again = [shared]", "share"),
+    ('fn pbem.damage_power(att, weapon) {\n fn inner(x) = x\n return inner(att.firepower)\n}', "inside a function"),
+])
+def test_a_script_the_back_end_does_not_write_is_fought_by_the_closures(top, why):
+    script = compiled(f"use pbem\n{top}\n{CHARACTERS}{encounter()}")
+    with pytest.raises(Unsupported, match=why):
+        QuietFight(script)
+    fight = fighter(script)
+    assert [fight(run_seed(3, i)) for i in range(20)] == [fight_once(script, run_seed(3, i)) for i in range(20)]
+
+
+def test_a_run_that_fails_gives_the_closures_error(tmp_path):
+    script_text = f'use pbem\nfn pbem.damage_power(att, weapon) = "lots"\n{CHARACTERS}{encounter()}'
+    path = tmp_path / "bad.mech"
+    path.write_text(script_text)
+    script = compiled(script_text, tmp_path)
+    quiet = QuietFight(script)   # written: the failure is found in a run
+    seed = run_seed(7, 0)
+    with pytest.raises(MechError) as closures:
+        fight_once(script, seed)
+    with pytest.raises(MechError) as written:
+        quiet.outcome(seed)
+    assert written.value.render() == closures.value.render()
+    with pytest.raises(MechError, match="run 1 of the batch failed") as batch:
+        mechscript.simulate(str(path), 10, seed=7)
+    assert closures.value.render() in batch.value.render()
+
+
+def test_a_quiet_run_leaves_out_the_narration_of_the_rules():
+    # `say` lines and the texts only they read are not worked out (narration.py): pbem's attack
+    # builds its line of narration with opposed_shown and hit_word, which the written code never calls
+    quiet = QuietFight(compiled(AMBUSH))
+    attack = quiet.source[quiet.source.index("def m1_attack("):]
+    attack = attack[:attack.index("\ndef ")]
+    assert "m1_opposed" in attack and "m1_opposed_shown" not in attack and "m1_hit_word" not in attack
