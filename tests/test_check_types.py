@@ -1,4 +1,4 @@
-"""The checker's type inference (mechscript/check): facts it must find in the pbem rules, house rules
+"""The checker's type inference (mechscript/checker): facts it must find in the pbem rules, house rules
 and options it must follow, and soundness: every value a run gives an expression is in its type."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from mechscript.check import types as T
-from mechscript.check.infer import infer, infer_file, load_modules
+from mechscript.checker import types as T
+from mechscript.checker.infer import infer, infer_file, load_modules
 from mechscript.dice.engine import DiceRoll
 from mechscript.dice.faces import RandomFaces
 from mechscript.dice.rollkeep import KeepRoll, Pool

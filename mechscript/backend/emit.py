@@ -110,7 +110,7 @@ class Writer:
     (AST nodes for the helpers' error positions, pools, modifiers)."""
 
     def __init__(self, small: int, purity, pools: bool, types, functions: dict):
-        self.types = types          # check.infer.Types: what each expression surely is
+        self.types = types          # checker.infer.Types: what each expression surely is
         self.functions = functions  # id(FnDef) -> the Python name of the function bound to it
         self.purity = purity        # narration.Purity: what a quiet run may leave out
         self.pools = pools          # whether the program can make a roll-and-keep pool at all

@@ -31,7 +31,7 @@ from ..interpreter.parser import parse_program
 from ..interpreter.values import Character, Encounter, Function, Kind, Module, Record, Scope, Table, equal
 from .emit import ModuleText, Unsupported, Writer, builtin_impls
 from .narration import Purity, has_pools
-from ..check.infer import infer
+from ..checker.infer import infer
 from .runtime import Bail, bail, fresh, mutable
 
 
