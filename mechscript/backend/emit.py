@@ -125,6 +125,8 @@ class Writer:
         self.module: ModuleText | None = None
         self.scopes: list[dict] = []
         self.assigned_globals: set[str] = set()
+        self.nonlocals: set[str] = set()     # names of enclosing functions a nested one assigns
+        self.function_base = 0               # self.scopes[function_base:] are this function's
 
     # -- text --
 
@@ -158,32 +160,44 @@ class Writer:
         if node.module is not None and module.prefix != "s":
             raise Unsupported("a house rule in a module")
         self.module = module
-        self.scopes = [{}]
-        self.assigned_globals = set()
-        self.dropped_says, self.dropped_names = narration_only(module, node, self.purity)
-        params = []
-        for param in node.params:
-            local = self.local(param)
-            params.append(local)
-        self.line(f"def {python_name}({', '.join(params)}):")
-        self.depth += 1
-        header = len(self.lines)
-        self.line("global STEPS")
-        self.line("STEPS -= 1")
-        self.line("if STEPS < 0: bail()")
-        if node.line_form:
-            self.line(f"return {self.expr(node.body)}")
-        else:
-            self.block(node.body, shares_parent=True)
-        if self.assigned_globals:
-            self.lines[header] = "    " * self.depth + "global STEPS, " + ", ".join(sorted(self.assigned_globals))
-        self.depth -= 1
+        self.scopes = []
+        self.define(node, python_name)
+
+    def define(self, node: ast.FnDef, python_name: str) -> None:
+        """The `def` of a function at this point of the text: at the top level, or inside another
+        function's block (its names are then Python's closure cells of the enclosing function)."""
+        saved = self.assigned_globals, self.nonlocals, self.function_base, self.dropped_says, self.dropped_names
+        self.assigned_globals, self.nonlocals = set(), set()
+        self.function_base = len(self.scopes)
+        self.dropped_says, self.dropped_names = narration_only(self.module, node, self.purity)
+        self.scopes.append({})
+        try:
+            params = [self.local(param) for param in node.params]
+            self.line(f"def {python_name}({', '.join(params)}):")
+            self.depth += 1
+            header = len(self.lines)
+            self.line("global STEPS")
+            self.line("STEPS -= 1")
+            self.line("if STEPS < 0: bail()")
+            if node.line_form:
+                self.line(f"return {self.expr(node.body)}")
+            else:
+                self.block(node.body, shares_parent=True)
+            declared = "    " * self.depth + "global STEPS" + "".join(", " + n for n in sorted(self.assigned_globals))
+            if self.nonlocals:
+                declared += "; nonlocal " + ", ".join(sorted(self.nonlocals))
+            self.lines[header] = declared
+            self.depth -= 1
+        finally:
+            del self.scopes[self.function_base:]
+            self.assigned_globals, self.nonlocals, self.function_base, self.dropped_says, self.dropped_names = saved
 
     def until(self, module: ModuleText, node: ast.Node | None, python_name: str) -> None:
         """The encounter's `until` as `python_name(round, one_side_left, sides_left)`."""
         self.module = module
         self.scopes = [{}]
         self.assigned_globals = set()
+        self.function_base = 0
         self.dropped_says, self.dropped_names = set(), set()
         params = [self.local(name) for name in ("round", "one_side_left", "sides_left")]
         self.line(f"def {python_name}({', '.join(params)}):")
@@ -204,10 +218,11 @@ class Writer:
     def resolve(self, name: str):
         """("local", python name), ("unset",), ("global", python name, kind), ("module", ModuleText),
         or None (a constant or builtin)."""
-        for scope in reversed(self.scopes):
+        for index in range(len(self.scopes) - 1, -1, -1):
+            scope = self.scopes[index]
             if name in scope:
                 python = scope[name]
-                return ("unset",) if python is None else ("local", python)
+                return ("unset",) if python is None else ("local", python, index)
         module = self.module
         if name in module.names:
             if module.names[name] == "module":
@@ -227,7 +242,7 @@ class Writer:
         # `let` has run (None marks "not yet": reading it bails, as the closures raise)
         declared = {declared_name(s) for s in node.statements if declared_name(s) is not None}
         for statement in node.statements:
-            if type(statement) is not ast.Let and declared_name(statement) is not None:
+            if type(statement) not in (ast.Let, ast.FnDef) and declared_name(statement) is not None:
                 raise Unsupported(f"a {type(statement).__name__} inside a function")
         if shares_parent:
             scope = self.scopes[-1]
@@ -236,8 +251,14 @@ class Writer:
         else:
             self.scopes.append({name: None for name in declared})
         try:
+            # a block's functions are defined before its statements run (as the closures do)
+            functions = [s for s in node.statements if type(s) is ast.FnDef]
+            named = [(fn, self.local(fn.name)) for fn in functions]
+            for fn, python in named:
+                self.define(fn, python)
             for statement in node.statements:
-                self.statement(statement)
+                if type(statement) is not ast.FnDef:
+                    self.statement(statement)
         finally:
             if not shares_parent:
                 self.scopes.pop()
@@ -355,6 +376,8 @@ class Writer:
             name = place[1]
             if place[0] == "global":
                 self.assigned_globals.add(name)
+            elif place[2] < self.function_base:   # a name of the enclosing function
+                self.nonlocals.add(name)
             if node.op == "=":
                 self.line(f"{name} = {self.expr(node.value)}")
             else:

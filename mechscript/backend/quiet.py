@@ -185,14 +185,28 @@ class QuietFight:
                     continue
                 if type(value) is Function:
                     raise Unsupported("a function kept in a variable")
-                self.kept.append((text.global_name(name), value, mutable(value)))
+                self.kept.append((text.global_name(name), value, mutable(value) or type(value) is Table))
         for side_name, members in self.encounter.sides:   # as `characters.fight` does, once
             for character in members:
                 character.side = side_name
+        # every character a run can reach: the encounter's, their gear, any kept in a variable
+        found: dict[int, Character] = {}
+        pending = list(self.encounter.characters) + [v for _, v, _ in self.kept if type(v) in (list, Character)]
+        while pending:
+            value = pending.pop()
+            if type(value) is list:
+                pending.extend(value)
+            elif type(value) is Character and id(value) not in found:
+                found[id(value)] = value
+                pending.extend(v for v in value.fields.values() if type(v) in (list, Character))
+        # what a run restores of each: its state, and any list or record a run could change in place
         self.states = []
-        for character in self.encounter.characters:
-            state = [(name, character.fields[name]) for name in character.kind.schema.state]
-            self.states.append((character, state))
+        for character in found.values():
+            changes = character.kind.schema.changes
+            kept = [(name, value) for name, value in character.fields.items()
+                    if name in changes or type(value) is Record
+                    or type(value) is list and any(mutable(item) for item in value)]
+            self.states.append((character, kept))
         settings = []
         for name, _, value in self.encounter.settings:
             if name not in home.vars or type(home.vars[name]) in (Function, Kind, Table, Module):
@@ -227,22 +241,11 @@ class QuietFight:
                     visit(item, copied)
             elif kind is Table:
                 for row in value.rows.values():
-                    for _, entry in row.entries:
-                        if mutable(entry):
-                            raise Unsupported("a table of lists or records")
-                    if mutable(row.default):
-                        raise Unsupported("a table of lists or records")
-            elif kind is Character and not copied:
-                for name, field in value.fields.items():
-                    if name not in value.kind.schema.changes and type(field) is list and \
-                            any(mutable(item) for item in field):
-                        raise Unsupported("a character's list of lists or records")
-                    if name not in value.kind.schema.changes and type(field) is Record:
-                        raise Unsupported("a character's record")
+                    for item in [entry for _, entry in row.entries] + [row.default]:
+                        visit(item, copied)
         for _, value, _ in self.kept:
             visit(value, False)
         for character, state in self.states:
-            visit(character, False)
             for _, value in state:
                 visit(value, True)
         for _, value in self.settings:

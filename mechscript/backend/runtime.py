@@ -8,7 +8,7 @@ and that run gives the error the user reads: the same message, at the same place
 
 from __future__ import annotations
 
-from ..interpreter.values import Record
+from ..interpreter.values import Record, Table, TableRow
 
 
 class Bail(Exception):
@@ -27,7 +27,17 @@ def fresh(value):
         return [fresh(item) for item in value]
     if kind is Record:
         return Record({name: fresh(item) for name, item in value.fields.items()})
+    if kind is Table and any(mutable(v) for row in value.rows.values() for v in _row_values(row)):
+        rows = {name: TableRow(row.name, [(key, fresh(v)) for key, v in row.entries], fresh(row.default),
+                               row.has_default) for name, row in value.rows.items()}
+        return Table(value.name, rows)
     return value
+
+
+def _row_values(row):
+    yield row.default
+    for _, value in row.entries:
+        yield value
 
 
 def mutable(value) -> bool:
