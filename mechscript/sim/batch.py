@@ -11,15 +11,15 @@ from __future__ import annotations
 import hashlib
 import os
 import signal
+import threading
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..dice.faces import RandomFaces
-from ..interpreter.characters import module_rule
 from ..interpreter.errors import MechError
 from ..interpreter.limits import Limits
 from ..interpreter.script import Script, compile_script
+from .prepared import NothingToSimulate, Prepared, fight_once
 from .stats import Tally
 
 
@@ -31,6 +31,9 @@ def run_seed(seed: int, index: int) -> int:
 
 _script: Script | None = None     # the compiled script a process runs: a worker's, or the parent's
 _script_of: "Batch | None" = None  # the batch it was compiled from
+# That script set up once in this process, in each thread: a Prepared is one set of characters and
+# scopes, which two threads of an executor must not fight at the same time.
+_set_up = threading.local()
 
 
 @dataclass
@@ -66,30 +69,6 @@ class Chunk:
     no_encounter: bool = False      # the script declares none: no run of it can be fought
 
 
-class NothingToSimulate(MechError):
-    """The script declares no encounter: the batch's error, not one run's (no seed replays it)."""
-
-    def __init__(self):
-        super().__init__("this script declares no encounter, so there is nothing to simulate",
-                         hint='declare one: encounter "name" { side a: ...  side b: ... }')
-
-
-def fight_once(script: Script, seed: int):
-    """One run: (winner, rounds, {name: (standing, {numeric state})}), the encounter's name, its sides."""
-    ev = script.run(RandomFaces(seed), quiet=True)
-    if ev.result is None:
-        raise NothingToSimulate()
-    encounter = ev.encounter
-    standing = module_rule(encounter.characters[0].kind.home, "standing", encounter)
-    characters = {}
-    for character, (name, state) in zip(encounter.characters, ev.result["characters"].items()):
-        numbers = {key: value for key, value in state.items()
-                   if isinstance(value, (int, float)) and not isinstance(value, bool)}
-        characters[name] = (ev.call(standing, [character], encounter.span) is True, numbers)
-    outcome = (ev.result["winner"], ev.result["rounds"], characters)
-    return outcome, encounter.name, [name for name, _ in encounter.sides]
-
-
 def _start_worker(batch: Batch) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle
     _worker_script(batch)
@@ -105,13 +84,25 @@ def _worker_script(batch: Batch) -> Script:
     return _script
 
 
+def _prepared(script: Script) -> Prepared | None:
+    """The script set up once in this process and thread (on its first chunk), or None: its runs are
+    fought whole."""
+    if getattr(_set_up, "script", None) is not script:
+        _set_up.script, _set_up.prepared = script, Prepared.of(script)
+    return _set_up.prepared
+
+
 def _fight_chunk(batch: Batch, seed: int, start: int, stop: int, script: Script | None = None) -> Chunk:
     script = script or _worker_script(batch)
+    prepared = _prepared(script)
     chunk = Chunk(start)
     for index in range(start, stop):
         s = run_seed(seed, index)
         try:
-            outcome, chunk.encounter, chunk.sides = fight_once(script, s)
+            fought = prepared.fight(s) if prepared is not None else None
+            if fought is None:  # not set up once, or the run failed: fought whole, for its error as `mech run` has it
+                fought = fight_once(script, s)
+            outcome, chunk.encounter, chunk.sides = fought
         except NothingToSimulate:
             chunk.no_encounter = True
             break
