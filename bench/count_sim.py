@@ -6,6 +6,8 @@ shows what a change to the interpreter or a module saves where timings (bench_si
 
 Each bytecode Python executes is counted with `sys.settrace` (opcode events), over N fights (default
 20) of each, after 200 mechscript fights so that its busy functions are written as Python first.
+mechscript's fights are `mech sim`'s: the script set up once (sim/prepared.py), each run restored
+and fought; the set-up itself is not counted.
 mechscript's count is split by where the bytecodes run: the functions written as Python (and, of
 those, the lines that count steps against the `steps` limit) and each file of the interpreter.
 """
@@ -79,13 +81,16 @@ def main(argv: list[str] | None = None) -> int:
     from mechscript.dice.faces import RandomFaces
     from mechscript.interpreter.limits import Limits
     from mechscript.interpreter.script import compile_script
-    from mechscript.sim.batch import fight_once, run_seed
+    from mechscript.sim.batch import run_seed
+    from mechscript.sim.prepared import Prepared
 
     script = compile_script(EXAMPLE.read_text(), str(EXAMPLE), EXAMPLE.parent, Limits())
+    prepared = Prepared.of(script)      # set up once, as `mech sim` sets it up in each process
+    assert prepared is not None, "the example is no longer set up once: the count would not be mech sim's"
     for index in range(200):            # the busy functions are written as Python by now
-        fight_once(script, run_seed(1, index))
+        prepared.fight(run_seed(1, index))
     statements = sum(script.run(RandomFaces(run_seed(1, 200 + i)), quiet=True).steps for i in range(args.runs))
-    mech = counted(lambda: [fight_once(script, run_seed(1, 200 + i)) for i in range(args.runs)])
+    mech = counted(lambda: [prepared.fight(run_seed(1, 200 + i)) for i in range(args.runs)])
     hand = counted(lambda: [hand_pbem.fight(hand_pbem.ambush(), random.Random(i)) for i in range(args.runs)])
 
     per = lambda counts: sum(counts.values()) / args.runs

@@ -176,17 +176,22 @@ class Writer:
             self.line(f"def {python_name}({', '.join(params)}):")
             self.depth += 1
             header = len(self.lines)
-            self.line("global STEPS")
-            self.line("STEPS -= 1")
-            self.line("if STEPS < 0: bail()")
+            self.line("")   # the function's `global` and `nonlocal` names, once known
+            self.line("EV.steps += 1")   # a call counts a step (the closures' count)
+            self.line("if EV.steps > STEP_LIMIT: bail()")
             if node.line_form:
                 self.line(f"return {self.expr(node.body)}")
             else:
                 self.block(node.body, shares_parent=True)
-            declared = "    " * self.depth + "global STEPS" + "".join(", " + n for n in sorted(self.assigned_globals))
+            declared = []
+            if self.assigned_globals:
+                declared.append("global " + ", ".join(sorted(self.assigned_globals)))
             if self.nonlocals:
-                declared += "; nonlocal " + ", ".join(sorted(self.nonlocals))
-            self.lines[header] = declared
+                declared.append("nonlocal " + ", ".join(sorted(self.nonlocals)))
+            if declared:
+                self.lines[header] = "    " * self.depth + "; ".join(declared)
+            else:
+                del self.lines[header]
             self.depth -= 1
         finally:
             del self.scopes[self.function_base:]
@@ -331,8 +336,8 @@ class Writer:
     def for_(self, node: ast.For) -> None:
         items = self.expr(node.iterable)
         self.line(f"if type({items}) is not list or len({items}) > LOOP_ITERATIONS: bail()")
-        self.line(f"STEPS -= len({items})")
-        self.line("if STEPS < 0: bail()")
+        self.line(f"EV.steps += len({items})")   # a `for` is charged its length at entry
+        self.line("if EV.steps > STEP_LIMIT: bail()")
         self.scopes.append({})
         try:
             variable = self.local(node.name)
@@ -351,16 +356,16 @@ class Writer:
             self.line(f"if not {value}: break")
             self.line(f"{rounds} += 1")
             self.line(f"if {rounds} > LOOP_ITERATIONS: bail()")
-            self.line("STEPS -= 1")
-            self.line("if STEPS < 0: bail()")
+            self.line("EV.steps += 1")
+            self.line("if EV.steps > STEP_LIMIT: bail()")
             self.block(node.body)
 
     def repeat(self, node: ast.Repeat) -> None:
         count = self.expr(node.count)
         rounds = self.temp()
         self.line(f"{rounds} = repeat_count(EV, {count}, {self.constant(node.count.span)})")
-        self.line(f"STEPS -= {rounds}")
-        self.line("if STEPS < 0: bail()")
+        self.line(f"EV.steps += {rounds}")
+        self.line("if EV.steps > STEP_LIMIT: bail()")
         self.line(f"for _ in range({rounds}):")
         with self.indented():
             self.block(node.body)

@@ -60,6 +60,7 @@ class QuietFight:
         if encounter is None or not encounter.characters:
             raise Unsupported("no encounter")
         self.encounter = encounter
+        self.sides = [name for name, _ in encounter.sides]
         self.setup_steps, self.setup_lines = ev.steps, len(ev.log)
         self.setup_dice = ev.dice
         modules = {id(module): (path, module) for path, module in ev.modules.items()}
@@ -170,7 +171,7 @@ class QuietFight:
             "repeat_count": closures.repeat_count, "ended": self._ended,
             "SMALL": small_whole(limits), "SMALL_FACTOR": 2 ** max(0, min(30, (limits.number_bits - 1) // 2)), "LOOP_ITERATIONS": limits.loop_iterations, "LIST_SIZE": limits.list_size,
             "STRING_SIZE": limits.string_size, "OUTPUT_LINES": limits.output_lines, "SHORT_LIST": 1000,
-            "EV": None, "STEPS": 0,
+            "EV": None, "STEP_LIMIT": limits.steps,
         }
         namespace.update(builtin_impls())
         return namespace
@@ -222,8 +223,8 @@ class QuietFight:
         except Exception as error:
             raise Unsupported("an option outside its choices") from error
         self.report = self.home.global_name("report") if "report" in home.vars else None
-        self.standing = self.home.global_name("standing")
-        self.fight = self.home.global_name("fight")
+        self.standing_name = self.home.global_name("standing")
+        self.fight_name = self.home.global_name("fight")
         if self.home.names.get("fight") != "fn" or self.home.names.get("standing") != "fn":
             raise Unsupported("the rules' fight")
 
@@ -258,7 +259,7 @@ class QuietFight:
         if type(encounter) is not Encounter or encounter is not self.encounter:
             bail()
         namespace = self.namespace
-        standing = namespace[self.standing]
+        standing = namespace[self.standing_name]
         sides_left = 0
         for _, members in encounter.sides:
             for character in members:
@@ -275,14 +276,13 @@ class QuietFight:
             bail()
         return answer
 
-    def outcome(self, seed: int):
-        """fight_once's (winner, rounds, {name: (standing, {numeric state})}); a run that bails is the
-        closures'."""
+    def fight(self, seed: int):
+        """(outcome, the encounter's name, its sides) as `fight_once` gives them, or None when the run
+        bailed: the caller fights that run whole, on the closures, for its outcome or its error."""
         try:
-            return self._fight(seed)
-        except Exception:
-            from ..sim.batch import fight_once
-            return fight_once(self.script, seed)[0]
+            return self._fight(seed), self.encounter.name, self.sides
+        except Exception:   # Bail, or an error the closures will word
+            return None
 
     def _fight(self, seed: int):
         namespace, limits, encounter = self.namespace, self.script.limits, self.encounter
@@ -290,7 +290,6 @@ class QuietFight:
         ev.steps, ev.dice = self.setup_steps, self.setup_dice
         ev.log = [""] * self.setup_lines
         namespace["EV"] = ev
-        namespace["STEPS"] = limits.steps - self.setup_steps
         for name, value, copy in self.kept:
             namespace[name] = fresh(value) if copy else value
         for character, state in self.states:
@@ -300,13 +299,12 @@ class QuietFight:
         for name, value in self.settings:
             namespace[name] = fresh(value)
         encounter.round = 0
-        winner = namespace[self.fight](encounter)
-        sides = [name for name, _ in encounter.sides]
-        if winner is not None and winner not in sides or type(encounter.round) is not int:
+        winner = namespace[self.fight_name](encounter)
+        if winner is not None and winner not in self.sides or type(encounter.round) is not int:
             bail()
         report = namespace[self.report] if self.report is not None else None
         states = characters.end_states(encounter, report)
-        standing = namespace[self.standing]
+        standing = namespace[self.standing_name]
         result = {}
         for character, (name, state) in zip(encounter.characters, states.items()):
             numbers = {key: value for key, value in state.items()

@@ -8,21 +8,20 @@ into chunks, the chunks fought by worker processes (the standard library's proce
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 import signal
+import threading
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..backend.emit import Unsupported
 from ..backend.quiet import QuietFight
-from ..dice.faces import RandomFaces
-from ..interpreter.characters import module_rule
 from ..interpreter.errors import MechError
 from ..interpreter.limits import Limits
 from ..interpreter.script import Script, compile_script
+from .prepared import NothingToSimulate, Prepared, fight_once
 from .stats import Tally
 
 
@@ -34,6 +33,9 @@ def run_seed(seed: int, index: int) -> int:
 
 _script: Script | None = None     # the compiled script a process runs: a worker's, or the parent's
 _script_of: "Batch | None" = None  # the batch it was compiled from
+# That script set up once in this process, in each thread: a Prepared is one set of characters and
+# scopes, which two threads of an executor must not fight at the same time.
+_set_up = threading.local()
 
 
 @dataclass
@@ -69,30 +71,6 @@ class Chunk:
     no_encounter: bool = False      # the script declares none: no run of it can be fought
 
 
-class NothingToSimulate(MechError):
-    """The script declares no encounter: the batch's error, not one run's (no seed replays it)."""
-
-    def __init__(self):
-        super().__init__("this script declares no encounter, so there is nothing to simulate",
-                         hint='declare one: encounter "name" { side a: ...  side b: ... }')
-
-
-def fight_once(script: Script, seed: int):
-    """One run: (winner, rounds, {name: (standing, {numeric state})}), the encounter's name, its sides."""
-    ev = script.run(RandomFaces(seed), quiet=True)
-    if ev.result is None:
-        raise NothingToSimulate()
-    encounter = ev.encounter
-    standing = module_rule(encounter.characters[0].kind.home, "standing", encounter)
-    characters = {}
-    for character, (name, state) in zip(encounter.characters, ev.result["characters"].items()):
-        numbers = {key: value for key, value in state.items()
-                   if isinstance(value, (int, float)) and not isinstance(value, bool)}
-        characters[name] = (ev.call(standing, [character], encounter.span) is True, numbers)
-    outcome = (ev.result["winner"], ev.result["rounds"], characters)
-    return outcome, encounter.name, [name for name, _ in encounter.sides]
-
-
 def _start_worker(batch: Batch) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle
     _worker_script(batch)
@@ -108,35 +86,31 @@ def _worker_script(batch: Batch) -> Script:
     return _script
 
 
-_fighters: dict = {}   # id(script) -> (script, how this process fights its runs)
-
-
-def fighter(script: Script):
-    """`fight_once` for this script as this process plays it: by written Python, set up once
-    (backend/quiet.py), when the back end writes the script; else by the closures."""
-    found = _fighters.get(id(script))
-    if found is not None and found[0] is script:
-        return found[1]
-    try:
-        quiet = QuietFight(script)
-    except Unsupported:
-        fight = functools.partial(fight_once, script)
-    else:
-        named = quiet.encounter.name, [name for name, _ in quiet.encounter.sides]
-        fight = lambda seed: (quiet.outcome(seed), *named)   # noqa: E731
-    _fighters.clear()   # one script at a time: a process compiling many (tests, the REPL) keeps none
-    _fighters[id(script)] = (script, fight)
-    return fight
+def prepared_for(script: Script) -> "QuietFight | Prepared | None":
+    """The script set up once in this process and thread (on its first chunk): fought by written
+    Python (backend/quiet.py) where the back end writes it, else by the closures (prepared.py), else
+    None: its runs are fought whole. Per thread: a set-up is one set of characters and variables,
+    which two threads of an executor must not fight at the same time."""
+    if getattr(_set_up, "script", None) is not script:
+        try:
+            prepared = QuietFight(script)
+        except Unsupported:
+            prepared = Prepared.of(script)
+        _set_up.script, _set_up.prepared = script, prepared
+    return _set_up.prepared
 
 
 def _fight_chunk(batch: Batch, seed: int, start: int, stop: int, script: Script | None = None) -> Chunk:
     script = script or _worker_script(batch)
-    fight = fighter(script)
+    prepared = prepared_for(script)
     chunk = Chunk(start)
     for index in range(start, stop):
         s = run_seed(seed, index)
         try:
-            outcome, chunk.encounter, chunk.sides = fight(s)
+            fought = prepared.fight(s) if prepared is not None else None
+            if fought is None:  # not set up once, or the run failed: fought whole, for its error as `mech run` has it
+                fought = fight_once(script, s)
+            outcome, chunk.encounter, chunk.sides = fought
         except NothingToSimulate:
             chunk.no_encounter = True
             break
