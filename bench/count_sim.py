@@ -9,7 +9,8 @@ Each bytecode Python executes is counted with `sys.settrace` (opcode events), ov
 mechscript's fights are `mech sim`'s: the script set up once (sim/prepared.py), each run restored
 and fought; the set-up itself is not counted.
 mechscript's count is split by where the bytecodes run: the functions written as Python (and, of
-those, the lines that count steps against the `steps` limit) and each file of the interpreter.
+those, the lines that count steps against the `steps` limit: loop rounds, calls, list work) and each
+file of the interpreter.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     assert prepared is not None, "the example is no longer set up once: the count would not be mech sim's"
     for index in range(200):            # the busy functions are written as Python by now
         prepared.fight(run_seed(1, index))
-    statements = sum(script.run(RandomFaces(run_seed(1, 200 + i)), quiet=True).steps for i in range(args.runs))
+    steps = sum(script.run(RandomFaces(run_seed(1, 200 + i)), quiet=True).steps for i in range(args.runs))
     mech = counted(lambda: [prepared.fight(run_seed(1, 200 + i)) for i in range(args.runs)])
     hand = counted(lambda: [hand_pbem.fight(hand_pbem.ambush(), random.Random(i)) for i in range(args.runs)])
 
@@ -97,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Python bytecodes per duel of examples/pbem_ambush.mech, {args.runs} duels each")
     print(f"  hand-written                 {per(hand):>10,.0f}")
     print(f"  mechscript                   {per(mech):>10,.0f}   {per(mech) / per(hand):.1f}x the hand-written")
-    print(f"  mechscript statements run    {statements / args.runs:>10,.0f}   (steps counted)")
+    print(f"  mechscript steps counted     {steps / args.runs:>10,.0f}   (loop rounds, calls, list items)")
     print()
     print("mechscript's, by where they run:")
     total = sum(mech.values())

@@ -16,7 +16,7 @@ from .dice.faces import FaceSource, GivenFaces, RandomFaces
 from .dice.rollkeep import KeepRoll, Pool
 from .interpreter.errors import MechError
 from .interpreter.evaluator import Evaluation
-from .interpreter.limits import Limits, limit_error, too_deep
+from .interpreter.limits import CpuTime, Limits, limit_error, too_deep
 from .interpreter.values import format_value, to_json
 from .interpreter.parser import parse_expression
 from .interpreter.script import Script, compile_expression, compile_script
@@ -145,11 +145,15 @@ def roll_many(expr: str, n: int, seed: int | None = None, faces: Sequence | None
         seed = new_seed()
     source = face_source(seed, faces)
     results = []
-    for _ in range(n):
-        result = compiled.roll(source, seed if faces is None else None)
-        if faces is not None:
-            result.faces_used = source.used
-        results.append(result)
+    try:
+        with CpuTime(limits):
+            for _ in range(n):
+                result = compiled.roll(source, seed if faces is None else None)
+                if faces is not None:
+                    result.faces_used = source.used
+                results.append(result)
+    except MechError as error:  # the time ran out between two rolls
+        raise error.located(expr, EXPR_FILE) from None
     return results
 
 

@@ -55,14 +55,27 @@ def _faces(text: str) -> list:
     return [int(f) if f.denominator == 1 else f for f in faces]
 
 
-def _limit(text: str) -> tuple[str, int]:
+def _limit(text: str) -> tuple[str, int | float]:
     name, _, value = text.partition("=")
     if name not in Limits.names():
         raise argparse.ArgumentTypeError(f"unknown limit {name!r}; limits: {', '.join(Limits.names())}")
+    if name == "seconds":  # the one limit that is not a count
+        return name, _seconds(value, text)
     try:
         return name, _positive(value)
     except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(f"a limit is NAME=N with N a whole number of at least 1; got {text!r}")
+
+
+def _seconds(value: str, text: str) -> int | float:
+    """`seconds=1` or `seconds=0.5`: a time above 0 (a whole number stays one, as it is shown)."""
+    try:
+        seconds = int(value) if value.strip().isdigit() else float(value)
+    except ValueError:
+        seconds = None
+    if seconds is None or not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"`seconds` is a number of seconds above 0, e.g. seconds=2.5; got {text!r}")
+    return seconds
 
 
 def _positive(text: str) -> int:

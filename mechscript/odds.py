@@ -17,7 +17,7 @@ from .dice.distribution import BOUND, Dist
 from .dice.faces import RandomFaces
 from .interpreter.errors import MechError
 from .interpreter.evaluator import Evaluation
-from .interpreter.limits import Limits, limit_error, too_deep
+from .interpreter.limits import CpuTime, Limits, limit_error, too_deep
 from .interpreter.odds import dist_mean, exact, truths
 from .interpreter.parser import parse_expression
 from .interpreter.values import format_value, to_json
@@ -104,7 +104,8 @@ def prob(expr: str, samples: int | None = None, seed: int | None = None, limits:
     from .interpreter.script import ScriptCompiler
     try:
         host = ScriptCompiler(limits, None, "", EXPR_FILE, Path.cwd())
-        dist = exact(host, node)(Evaluation(None, limits))
+        with CpuTime(limits):
+            dist = exact(host, node)(Evaluation(None, limits))
     except MechError as error:
         raise error.located(expr, EXPR_FILE) from None
     except RecursionError:
@@ -120,9 +121,13 @@ def _estimate(expr: str, samples: int, seed: int | None, limits: Limits) -> Prob
     seed = new_seed() if seed is None else seed
     source = RandomFaces(seed)
     counts: dict = {}
-    for _ in range(samples):
-        total = compiled.total(source)
-        counts[total] = counts.get(total, 0) + 1
+    try:
+        with CpuTime(limits):
+            for _ in range(samples):
+                total = compiled.total(source)
+                counts[total] = counts.get(total, 0) + 1
+    except MechError as error:  # the time ran out between two rolls
+        raise error.located(expr, EXPR_FILE) from None
     return _result(expr, Dist(counts, samples), samples, seed)
 
 

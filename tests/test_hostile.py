@@ -77,6 +77,18 @@ CASES = [
     Hostile("exponential_calls", "fn f(n) = match n {\n    0 => 0\n    else => f(n - 1) + f(n - 1)\n}\nsay f(40)\n",
             "steps", {"steps": 20000}),
     Hostile("nested_loops", "repeat 100000 {\n    repeat 100000 { }\n}\n", "steps", {"steps": 20000}),
+    # loop rounds count steps (statements do not): with the rounds allowed, the steps stop it, at the loop
+    Hostile("while_true_past_the_steps", "let n = 0\nwhile true {\n    n += 1\n}\n", "steps",
+            {"steps": 20000, "loop_iterations": 10 ** 9}, 2),
+    # a `for` is charged its whole length at its start
+    Hostile("for_over_a_long_list", "let l = range(1, 5000)\nfor x in l { }\n", "loop_iterations",
+            {"loop_iterations": 1000}, 2),
+    Hostile("for_past_the_steps", "let l = range(1, 600)\nfor x in l { }\n", "steps", {"steps": 1000}, 2),  # 600 + 600
+    Hostile("calls_in_a_loop", "fn f() = 1\nlet n = 0\nwhile true { n += f() }\n", "steps",
+            {"steps": 20000, "loop_iterations": 10 ** 9}, 3),
+    # what the counts allow, the CPU time stops (one second of it, at the loop)
+    Hostile("cpu_time", "let n = 0\nwhile true {\n    n += 1\n}\n", "seconds",
+            {"seconds": 1, "steps": 10 ** 12, "loop_iterations": 10 ** 12}, 2),
 ]
 IDS = [case.id for case in CASES]
 

@@ -479,8 +479,11 @@ say total([])
 """, dict(says="24")),
     "for over a number": ("fn total(xs) {\n    for x in xs { say x }\n}\ntotal([1])\ntotal(3)\n",
                           dict(error="t.mech:2:14: `for` goes through a list, not a number")),
+    # a `for` is charged its length when it starts (the count rule changed: no count a round), so f(9)
+    # stops before its first round, at the `for`
     "for past the loop limit": ("fn f(n) {\n    for x in range(n) { say x }\n}\nf(4)\nf(9)\n",
-                                dict(error="this loop ran more than 5 rounds", limits=Limits(loop_iterations=5))),
+                                dict(error="t.mech:2:5: a `for` over 9 items is more rounds than one loop may run",
+                                     limits=Limits(loop_iterations=5))),
     "while past the loop limit": ("fn f(n) {\n    while n > 0 { n -= 1 }\n}\nf(4)\nf(9)\n",
                                   dict(error="this loop ran more than 5 rounds", limits=Limits(loop_iterations=5))),
     "a for loop changing its list": ("""\

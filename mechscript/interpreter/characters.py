@@ -144,10 +144,9 @@ def compile_kind(compiler, node: ast.KindDef):
     finally:
         compiler.static = outer
     schema = Schema(node.name, items, compiler.source_text, compiler.filename)
-    name, span = node.name, node.span
+    name = node.name
 
     def kind(ev):
-        ev.step(span)
         ev.scope.vars[name] = Kind(name, schema, ev.scope)
     return kind
 
@@ -198,10 +197,9 @@ def compile_character(compiler, node: ast.CharacterDef):
     kind_node = ast.Name(node.kind_span, node.kind[0]) if len(node.kind) == 1 else \
         ast.Field(node.kind_span, ast.Name(node.kind_span, node.kind[0]), node.kind[1], node.kind_span)
     kind_code = compiler.compile(kind_node)
-    name, span = node.name, node.span
+    name = node.name
 
     def character(ev):
-        ev.step(span)
         ev.scope.vars[name] = build(ev, kind_code(ev), name)
     return character
 
@@ -365,7 +363,6 @@ def compile_encounter(compiler, node: ast.EncounterDef):
     title, span, source = node.title, node.span, (compiler.source_text, compiler.filename)
 
     def encounter(ev):
-        ev.step(span)
         placed = {}
         values = []
         for side_name, members in sides:

@@ -24,7 +24,7 @@ from ..numbers import normal
 from . import ast
 from .builtins import BUILTINS, NOT_ROLLED
 from .errors import MechError, Span, did_you_mean
-from .limits import Limits, limit_error
+from .limits import Limits, limit_error, out_of_time
 from .values import equal, format_value, type_name
 
 FUDGE = (-1, 0, 1)
@@ -50,14 +50,18 @@ class Evaluation(Tally):
         self.source = source
         self.rolls: list = []
         self.steps = 0
-        self.step_limit = limits.steps  # hot statements count their step inline against it
+        # loop rounds and calls count their step inline against it; CpuTime sets it to -1 when the
+        # time is up, so that the next count stops the run there
+        self.step_limit = limits.steps
 
     def step(self, span: Span | None, work: int = 1) -> None:
-        """Counts statements, calls and loop rounds, and the work of list and string operations
-        (one step an item), against `Limits.steps`. `step(span, 0)` raises the error of a count
-        already past the limit."""
+        """Counts loop rounds (a `for` its whole length at once), calls, and the work of list and
+        string operations (one step an item), against `Limits.steps`. `step(span, 0)` raises the
+        error of a count already past the limit."""
         self.steps += work
-        if self.steps > self.limits.steps:
+        if self.steps > self.step_limit:
+            if self.step_limit < 0:
+                raise out_of_time(self.limits, span)
             raise limit_error("steps", f"the script ran more than {self.limits.steps} steps", self.limits.steps, span)
 
     def number(self, value, span: Span):

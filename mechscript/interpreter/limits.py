@@ -7,7 +7,11 @@ MechError that names the limit and how to raise it (`--limit NAME=N` on the comm
 
 from __future__ import annotations
 
+import math
+import os
+import signal
 import sys
+import threading
 from dataclasses import dataclass, fields, replace
 
 from .errors import MechError, Span
@@ -22,7 +26,7 @@ class Limits:
     nesting: int = 200                  # depth of nested parentheses and operators
     modifiers: int = 20                 # modifiers on one dice term (`4d6r1kh3` has 2)
     rolls: int = 100_000                # times one `mech roll -n N` may roll
-    steps: int = 1_000_000              # statements, calls and loop rounds of one run of a script
+    steps: int = 1_000_000              # loop rounds, calls and list and string work of one run of a script
     loop_iterations: int = 100_000      # rounds of one loop (`while`, `for`, `repeat`)
     recursion: int = 200                # depth of nested function calls
     list_size: int = 100_000            # items in one list
@@ -31,6 +35,12 @@ class Limits:
     rounds: int = 1_000                 # rounds of one encounter
     number_bits: int = 10_000           # size of one whole number (about 3,000 digits)
     exact_work: int = 5_000_000         # steps of one exact distribution (`mech prob`, `prob()`)
+    seconds: float = 60                 # CPU time of one run, roll or REPL entry (see CpuTime), int or float
+
+    def __post_init__(self):
+        # setitimer takes no time of 0 or below (0 would switch the limit off) nor an infinite one
+        if not (type(self.seconds) in (int, float) and 0 < self.seconds < math.inf):
+            raise ValueError(f"the limit `seconds` is a number of seconds above 0, not {self.seconds!r}")
 
     @classmethod
     def names(cls) -> list[str]:
@@ -61,3 +71,68 @@ def make_room_for_nesting() -> None:
 def too_deep() -> MechError:
     return MechError("nested too deeply: Python's own stack ran out",
                      hint="lower the `recursion` limit (calls) or the `nesting` limit (expressions)")
+
+
+# ---- the CPU time of one run: `Limits.seconds` ----
+
+def out_of_time(limits: Limits, span: Span | None) -> MechError:
+    return limit_error("seconds", f"it took more than {limits.seconds} s of CPU time", limits.seconds, span)
+
+
+class CpuTime:
+    """`with CpuTime(limits, ev):` stops the body once it has used `limits.seconds` of CPU time: the
+    last line of defence against what the counts (steps, loop rounds, dice...) miss.
+
+    A profiling timer (ITIMER_PROF, CPU time of the process) sends SIGPROF when the time is up.
+    With an evaluation `ev` (a run of a script), the handler first sets `ev.step_limit` below
+    any count, so the next loop round, call or list work stops with the `seconds` error at its
+    place, as the other counts do (`Evaluation.step`). If none comes within GRACE more (or without
+    an `ev`: a roll, `mech prob`), the handler raises the error itself, without a place, and again
+    every GRACE should something swallow it.
+
+    Signals reach only the main thread, and not every platform has setitimer: elsewhere the limit
+    is not enforced. One timer is running at a time: inside another CpuTime (of the same
+    process) this one does nothing, the outer one's time covering it. On leaving, the timer is
+    cleared before the previous handler comes back (SIGPROF's default ends the process), and
+    `ev.step_limit` is restored, so nothing of it is left for a later run."""
+
+    LONGEST = 10 ** 8  # seconds the timer takes at most (setitimer overflows far beyond): over 3 years
+    GRACE = 0.5  # seconds of CPU time the next loop round or call has, at most, to stop the run
+    running = None  # the process id of a CpuTime timing now (a forked child is not timing)
+
+    __slots__ = ("limits", "ev", "timing", "fired", "previous")
+
+    def __init__(self, limits: Limits, ev=None):
+        self.limits, self.ev = limits, ev
+        self.timing = self.fired = False
+        self.previous = None
+
+    def __enter__(self) -> "CpuTime":
+        if CpuTime.running == os.getpid() or not _can_time():
+            return self
+        self.previous = signal.signal(signal.SIGPROF, self._expired)
+        CpuTime.running, self.timing = os.getpid(), True
+        seconds = self.limits.seconds
+        signal.setitimer(signal.ITIMER_PROF, min(seconds, self.LONGEST), min(self.GRACE, seconds))
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        if not self.timing:
+            return
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, signal.SIG_DFL if self.previous is None else self.previous)
+        CpuTime.running, self.timing = None, False
+        if self.ev is not None:
+            self.ev.step_limit = self.limits.steps
+
+    def _expired(self, signum, frame) -> None:
+        if self.ev is not None and not self.fired:
+            self.fired = True
+            self.ev.step_limit = -1  # the next count stops the run where it is: Evaluation.step
+            return
+        raise out_of_time(self.limits, None)
+
+
+def _can_time() -> bool:
+    """Signals reach the main thread alone, and some platforms (Windows) have no setitimer."""
+    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()

@@ -213,10 +213,6 @@ class _Writer:
         finally:
             self.depth -= 1
 
-    def count_step(self, span: Span) -> None:
-        self.emit("ev.steps += 1")
-        self.emit(f"if ev.steps > ev.step_limit: ev.step({self.const(span)}, 0)")
-
     # -- names --
 
     def local(self, name: str) -> str | None:
@@ -276,19 +272,16 @@ class _Writer:
         self.block(node)
 
     def s_Let(self, node: ast.Let) -> None:
-        self.count_step(node.span)
         value = self.expr(node.value)
         python_name = self.local(node.name)
         self.emit(f"{python_name} = {value}")
         self.assigned.add(python_name)
 
     def s_ExprStatement(self, node: ast.ExprStatement) -> None:
-        self.count_step(node.span)
         self.expr(node.expr)
 
     def s_Say(self, node: ast.Say) -> None:
         span = self.const(node.span)
-        self.emit(f"ev.step({span})")
         self.emit(f"if len(ev.log) >= ev.limits.output_lines: raise too_many_lines(ev, {span})")
         self.emit("if ev.quiet:")
         with self.indented():
@@ -310,7 +303,6 @@ class _Writer:
         self.emit(f"return {self.expr(node.value) if node.value is not None else 'None'}")
 
     def s_If(self, node: ast.If) -> None:
-        self.count_step(node.span)
         self.branches(node.branches, node.otherwise)
 
     def branches(self, branches, otherwise) -> None:
@@ -387,17 +379,16 @@ class _Writer:
     def s_For(self, node: ast.For) -> None:
         items = self.expr(node.iterable)
         self.emit(f"if type({items}) is not list: raise not_a_list({items}, {self.const(node.iterable.span)})")
-        rounds, span, variable = self.fresh(), self.const(node.span), self.fresh(node.name)
-        self.emit(f"{rounds} = 0")
+        variable = self.fresh(node.name)
+        # charged its whole length at the start, as the closures do (script.for_too_long)
+        self.emit(f"ev.steps += len({items})")
+        self.emit(f"if ev.steps > ev.step_limit or len({items}) > ev.limits.loop_iterations: "
+                  f"for_too_long(ev, {items}, {self.const(node.span)})")
         self.emit(f"for {variable} in list({items}):")
         self.scopes.append({node.name: variable})
         self.assigned.add(variable)
         try:
             with self.indented():
-                self.emit(f"{rounds} += 1")
-                self.emit("ev.steps += 1")
-                self.emit(f"if {rounds} > ev.limits.loop_iterations or ev.steps > ev.step_limit: "
-                          f"loop_round(ev, {rounds} - 1, {span})")
                 self.block(node.body)
         finally:
             self.scopes.pop()
@@ -408,7 +399,6 @@ class _Writer:
         if type(target) is ast.Name:
             self.assign_name(node)
             return
-        self.count_step(node.span)
         place = self.expr(target.target)
         if type(target) is ast.Field:
             field, field_span = repr(target.name), self.const(target.name_span)
@@ -431,7 +421,6 @@ class _Writer:
 
     def assign_name(self, node: ast.Assign) -> None:
         target = node.target
-        self.count_step(node.span)
         python_name = self.local(target.id)
         name_span = self.const(target.span)
         if python_name is not None:
@@ -827,7 +816,8 @@ def _helpers() -> dict:
         "python_stack": script.python_stack, "too_many_lines": script.too_many_lines, "too_long": script.too_long,
         "not_a_list": script.not_a_list, "not_callable": script.not_callable, "no_arm": script.no_arm,
         "repeat_count": script.repeat_count, "SHOWN_WHOLE": script.SHOWN_WHOLE,
-        "loop_round": script._loop_round, "show": script._show, "call_function": script.call_function,
+        "loop_round": script._loop_round, "for_too_long": script.for_too_long, "show": script._show,
+        "call_function": script.call_function,
         "get_field": script._get_field, "set_field": script._set_field, "get_index": script._get_index,
         "set_index": script._set_index, "binary": binary, "unary": unary, "compare_values": compare_values,
         "pool_after_pool": pool_after_pool, "equal": equal, "roll_dice": _roll_dice,

@@ -24,7 +24,7 @@ from . import ast
 from .builtins import BUILTINS, NOT_ROLLED
 from .errors import MechError, Span, did_you_mean
 from .evaluator import CONSTANTS, Compiler, Evaluation, binary
-from .limits import Limits, limit_error, too_deep
+from .limits import CpuTime, Limits, limit_error, too_deep
 from .names import KIND_WORDS, UNSET, Binding, ModuleInfo, StaticScope
 from .pycode import PYTHON_AFTER, PythonBody
 from . import characters
@@ -146,6 +146,16 @@ def not_callable(value, span: Span) -> MechError:
 
 def no_arm(value, span: Span) -> MechError:
     return MechError(f"no arm of this `match` fits {format_value(value)}", span, hint="add a last arm `else => ...`")
+
+
+def for_too_long(ev: Run, items: list, span: Span) -> None:
+    """Raises the error of a `for` charged past a limit. A `for` is charged its whole length when it
+    starts, once, with no count a round (it may still leave early): `ev.steps += len(items)`, then
+    `if ev.steps > ev.step_limit or len(items) > ev.limits.loop_iterations: for_too_long(...)`."""
+    if len(items) > ev.limits.loop_iterations:
+        raise limit_error("loop_iterations", f"a `for` over {len(items)} items is more rounds than one loop may run",
+                          ev.limits.loop_iterations, span)
+    ev.step(span, 0)
 
 
 def repeat_count(ev: Run, value, span: Span) -> int:
@@ -345,22 +355,16 @@ class ScriptCompiler(Compiler):
     # -- statements --
 
     def compile_Let(self, node: ast.Let):
-        value, name, span = self.compile(node.value), node.name, node.span
+        value, name = self.compile(node.value), node.name
 
         def let(ev):
-            ev.steps += 1
-            if ev.steps > ev.step_limit:
-                ev.step(span, 0)
             ev.scope.vars[name] = value(ev)
         return let
 
     def compile_ExprStatement(self, node: ast.ExprStatement):
-        expr, span = self.compile(node.expr), node.span
+        expr = self.compile(node.expr)
 
         def expression_statement(ev):
-            ev.steps += 1
-            if ev.steps > ev.step_limit:
-                ev.step(span, 0)
             expr(ev)
         return expression_statement
 
@@ -371,7 +375,6 @@ class ScriptCompiler(Compiler):
             if type(node.value) is ast.String else [value]
 
         def say(ev):
-            ev.step(span)
             if len(ev.log) >= ev.limits.output_lines:
                 raise too_many_lines(ev, span)
             if not ev.quiet:
@@ -397,12 +400,8 @@ class ScriptCompiler(Compiler):
     def compile_If(self, node: ast.If):
         branches = [(self.compile(condition), condition.span, self.compile(block)) for condition, block in node.branches]
         otherwise = self.compile(node.otherwise) if node.otherwise is not None else None
-        span = node.span
 
         def if_(ev):
-            ev.steps += 1
-            if ev.steps > ev.step_limit:
-                ev.step(span, 0)
             for condition, condition_span, block in branches:
                 truth = condition(ev)
                 if truth is True:
@@ -454,15 +453,14 @@ class ScriptCompiler(Compiler):
             items = iterable(ev)
             if type(items) is not list:
                 raise not_a_list(items, iterable_span)
+            ev.steps += len(items)
+            if ev.steps > ev.step_limit or len(items) > ev.limits.loop_iterations:
+                for_too_long(ev, items, span)
             saved = ev.scope
             loop_scope = ev.scope = Scope(saved)
-            variables, rounds = loop_scope.vars, 0
+            variables = loop_scope.vars
             try:
                 for item in list(items):
-                    rounds += 1
-                    ev.steps += 1
-                    if rounds > ev.limits.loop_iterations or ev.steps > ev.step_limit:
-                        _loop_round(ev, rounds - 1, span)  # raises the limit's error
                     variables[name] = item
                     returned = body(ev)
                     if returned is not None:
@@ -547,10 +545,9 @@ class ScriptCompiler(Compiler):
         for row in node.rows:
             entries = [(self.compile(key) if key is not None else None, self.compile(value)) for key, value in row.entries]
             rows.append((row.name, entries))
-        name, span = node.name, node.span
+        name = node.name
 
         def table(ev):
-            ev.step(span)
             built = {}
             for row_name, entries in rows:
                 pairs, default, has_default = [], None, False
@@ -576,7 +573,7 @@ class ScriptCompiler(Compiler):
     def compile_Assign(self, node: ast.Assign):
         """`x = v`, `rec.field = v`, `list[i] = v`; `x += v` reads and writes the same place,
         evaluating its parts (`list[d3]`) once."""
-        target, op, span = node.target, node.op, node.span
+        target, op = node.target, node.op
         value = self.compile(node.value)
         if op == "=":
             update = None
@@ -586,16 +583,13 @@ class ScriptCompiler(Compiler):
             def update(ev, old):
                 return binary(ev, operator, old, value(ev), node)
         if type(target) is ast.Name:
-            return self._assign_name(target, value, update, span)
+            return self._assign_name(target, value, update)
         holder = self.compile(target.target)
         if type(target) is ast.Field:
             self._check_module_field(target, assigning=True)
             field, field_span = target.name, target.name_span
 
             def assign_field(ev):
-                ev.steps += 1
-                if ev.steps > ev.step_limit:
-                    ev.step(span, 0)
                 place = holder(ev)
                 new = value(ev) if update is None else update(ev, _get_field(place, field, field_span))
                 _set_field(place, field, new, field_span)
@@ -603,15 +597,12 @@ class ScriptCompiler(Compiler):
         key, key_span = self.compile(target.key), target.key.span
 
         def assign_index(ev):
-            ev.steps += 1
-            if ev.steps > ev.step_limit:
-                ev.step(span, 0)
             place, at = holder(ev), key(ev)
             new = value(ev) if update is None else update(ev, _get_index(ev, place, at, key_span))
             _set_index(ev, place, at, new, key_span)
         return assign_index
 
-    def _assign_name(self, target: ast.Name, value, update, span: Span):
+    def _assign_name(self, target: ast.Name, value, update):
         found = self.static.locate(target.id, target.span)
         if found is None:
             raise MechError(f"unknown name `{target.id}`", target.span,
@@ -622,9 +613,6 @@ class ScriptCompiler(Compiler):
         name, name_span = target.id, target.span
 
         def assign_name(ev):
-            ev.steps += 1
-            if ev.steps > ev.step_limit:
-                ev.step(span, 0)
             scope = _holder(ev, hops, module)  # a used module's option (`tie = ...`) lives in its scope
             if scope.vars[name] is UNSET:
                 raise unset(name, name_span)
@@ -1081,9 +1069,10 @@ class Script:
         ev = Run(source, self.limits, quiet)
         ev.scope = Scope(None)
         try:
-            self.code(ev)
-            if ev.encounter is not None:
-                ev.result = characters.fight(ev, ev.encounter)
+            with CpuTime(self.limits, ev):
+                self.code(ev)
+                if ev.encounter is not None:
+                    ev.result = characters.fight(ev, ev.encounter)
         except MechError as error:
             error.located(self.source_text, self.filename)
             error.log = ev.log  # what was said before the error

@@ -19,7 +19,7 @@ from ..dice.faces import RandomFaces
 from ..dice.rollkeep import Pool
 from . import ast, characters
 from .errors import MechError
-from .limits import Limits, too_deep
+from .limits import CpuTime, Limits, too_deep
 from .names import UNSET, Binding, StaticScope
 from .parser import parse_program
 from .script import ModuleLoader, Run, ScriptCompiler, declared_name, use_modules
@@ -59,7 +59,6 @@ class _SessionCompiler(ScriptCompiler):
         own = {id(part.span) for part in ast.walk(node)}  # a roll made by the expression carries one
 
         def show(ev: SessionRun):
-            ev.step(span)
             first = len(ev.rolls)
             value = expr(ev)
             if type(value) is Pool:  # a pool left standing is rolled, as `mech roll` does
@@ -122,7 +121,8 @@ class Session:
             return entry
         ev = self._fresh_limits()
         try:
-            code(ev)
+            with CpuTime(self.limits, ev):
+                code(ev)
         except (MechError, RecursionError) as error:
             entry.error = _located(error, text, filename)
         finally:
@@ -131,7 +131,7 @@ class Session:
         return entry
 
     def _fresh_limits(self) -> SessionRun:
-        """Limits count per entry: steps, dice, output lines."""
+        """Limits count per entry: steps, dice, output lines (and CPU time: CpuTime around each)."""
         ev = self.run
         ev.steps = ev.dice = 0
         ev.rolls, ev.log, ev.shown = [], [], []
@@ -196,7 +196,8 @@ class Session:
         ev = self._fresh_limits()
         result, error = None, None
         try:
-            ev.result = result = characters.fight(ev, _copy_encounter(declared))
+            with CpuTime(self.limits, ev):
+                ev.result = result = characters.fight(ev, _copy_encounter(declared))
         except (MechError, RecursionError) as error_:
             error = _located(error_, *declared.source)
         finally:

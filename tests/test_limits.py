@@ -1,0 +1,256 @@
+"""What counts against the limits, and where a limit stops a run.
+
+Steps are counted at each `while` and `repeat` round, at each call of a script function, for a
+`for`'s whole length when it starts, and for the items of list and string work; a statement counts
+nothing by itself. So a limit stops a run at the loop or the call that passes it. `seconds` (CPU
+time) stops what the counts allow; its timer is cleared after every run, roll, REPL entry.
+
+Each case runs on both back ends of functions (the closures, and the Python pycode.py writes
+before the first call), which must agree: tests/test_pycode.py compares them in full.
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import mechscript
+from mechscript import Limits, MechError
+from mechscript.dice.faces import RandomFaces
+from mechscript.interpreter.limits import CpuTime
+from mechscript.interpreter.script import compile_script
+from mechscript.interpreter.session import Session
+from support import HANG_GUARD, MECH, deadline, mech_forked
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+HIGH = 10 ** 12  # counts raised out of the way, so that another limit is the one reached
+BACK_ENDS = {"closures": None, "python": 0}
+
+
+def run_on(back_end: str, text: str, limits: Limits):
+    """The run of `text` (its Run), or the MechError it stops with."""
+    script = compile_script(text, "t.mech", HERE, limits, python_after=BACK_ENDS[back_end])
+    try:
+        return script.run(RandomFaces(1))
+    except MechError as error:
+        return error
+
+
+def no_timer_left() -> bool:
+    return signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0) and CpuTime.running is None
+
+
+# ---------------------------------------------------------------------------------------------
+# What counts a step
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("back_end", BACK_ENDS)
+def test_statements_count_no_step(back_end):
+    # 1 call, 3 `while` rounds, a `for` of 4 items, 2 `repeat` rounds, range's 4 items; the lets,
+    # assignments, ifs and says around them count nothing
+    text = """\
+fn f() {
+    let n = 0
+    let said = 0
+    while n < 3 {
+        n += 1
+        if n > 1 { said += 1 } else { said -= 1 }
+    }
+    for x in range(1, 4) { n += x }
+    repeat 2 { say n }
+    return n
+}
+let a = 1
+a = f()
+say a
+"""
+    ran = run_on(back_end, text, Limits())
+    assert ran.log == ["13", "13", "13"]
+    assert ran.steps == 1 + 3 + 4 + 2 + 4
+
+
+@pytest.mark.parametrize("back_end", BACK_ENDS)
+def test_a_for_is_charged_its_length_before_its_first_round(back_end):
+    text = 'fn go(l) {\n    say "start"\n    for x in l { say "round {x}" }\n}\ngo(range(1, 3))\ngo(range(1, 50))\n'
+    error = run_on(back_end, text, Limits(loop_iterations=20))
+    assert "a `for` over 50 items is more rounds than one loop may run; the limit `loop_iterations` is 20" \
+        in error.message
+    assert (error.span.line, error.span.col) == (3, 5)  # the `for`
+    assert error.log == ["start", "round 1", "round 2", "round 3", "start"]  # no round of the long one ran
+
+
+@pytest.mark.parametrize("back_end", BACK_ENDS)
+def test_a_for_past_the_steps_stops_before_its_first_round(back_end):
+    text = 'let l = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\nsay "start"\nfor x in l { say x }\n'
+    error = run_on(back_end, text, Limits(steps=9))
+    assert "the limit `steps` is 9" in error.message and error.span.line == 3
+    assert error.log == ["start"]
+    assert mechscript.run(text, seed=1, limits=Limits(steps=10)).log[-1] == "10"  # its whole length fits
+
+
+@pytest.mark.parametrize("back_end", BACK_ENDS)
+def test_an_endless_while_stops_at_the_loop(back_end):
+    text = "let n = 0\nwhile true {\n    n += 1\n    let m = n * 2\n}\n"
+    rounds = run_on(back_end, text, Limits(loop_iterations=500))
+    assert "the limit `loop_iterations` is 500" in rounds.message and rounds.span.line == 2
+    steps = run_on(back_end, text, Limits(steps=700, loop_iterations=HIGH))
+    assert "the limit `steps` is 700" in steps.message and steps.span.line == 2
+
+
+@pytest.mark.parametrize("back_end", BACK_ENDS)
+def test_runaway_recursion_stops_at_the_call(back_end):
+    error = run_on(back_end, "fn down(n) {\n    return down(n + 1)\n}\nsay down(0)\n", Limits(recursion=50))
+    assert "the limit `recursion` is 50" in error.message
+    assert (error.span.line, error.span.col) == (2, 12)
+
+
+@pytest.mark.parametrize("back_end", BACK_ENDS)
+def test_a_loop_of_calls_stops_at_the_round_or_the_call(back_end):
+    # a round counts one, its call one: with an even limit the round after the last call passes it,
+    # with an odd one the call does
+    text = "fn one() = 1\nlet n = 0\nrepeat 100000 { n += one() }\n"
+    at_round = run_on(back_end, text, Limits(steps=1000))
+    assert "the limit `steps` is 1000" in at_round.message
+    assert (at_round.span.line, at_round.span.col) == (3, 1)
+    at_call = run_on(back_end, text, Limits(steps=1001))
+    assert "the limit `steps` is 1001" in at_call.message
+    assert (at_call.span.line, at_call.span.col) == (3, 22)
+
+
+# ---------------------------------------------------------------------------------------------
+# seconds: the CPU time
+# ---------------------------------------------------------------------------------------------
+
+SPIN = "let n = 0\nwhile true {\n    n += 1\n}\n"  # allowed by every count below, for ever
+UNCOUNTED = Limits(seconds=0.5, steps=HIGH, loop_iterations=HIGH)
+
+
+def test_seconds_from_the_command_line_in_a_subprocess(tmp_path):
+    script = tmp_path / "spin.mech"
+    script.write_text(SPIN, encoding="utf-8")
+    ran = subprocess.run([MECH, "run", str(script), "--limit", "seconds=1", "--limit", f"steps={HIGH}",
+                          "--limit", f"loop_iterations={HIGH}"],
+                         capture_output=True, text=True, timeout=HANG_GUARD)
+    assert ran.returncode == 1, ran.stderr
+    assert ran.stderr.splitlines() == [
+        f"{script}:2:1: it took more than 1 s of CPU time; the limit `seconds` is 1",
+        "  while true {",
+        "  ^~~~~~~~~~~~",
+        "  hint: raise it with --limit seconds=N (Python: Limits(seconds=N))",
+    ]
+
+
+@pytest.mark.parametrize("back_end", BACK_ENDS)
+def test_seconds_stops_a_run_at_its_loop_and_leaves_no_timer(back_end):
+    before = signal.getsignal(signal.SIGPROF)
+    with deadline(HANG_GUARD):
+        error = run_on(back_end, "fn spin() {\n" + SPIN + "}\nspin()\n", UNCOUNTED)
+    assert "the limit `seconds` is 0.5" in error.message
+    assert error.hint == "raise it with --limit seconds=N (Python: Limits(seconds=N))"
+    assert error.span.line == 3  # the `while` inside spin
+    assert no_timer_left() and signal.getsignal(signal.SIGPROF) is before
+    assert mechscript.run("say 1\n", limits=UNCOUNTED).log == ["1"]  # the next run starts afresh
+
+
+@pytest.mark.parametrize("how", ["roll", "prob"])
+def test_seconds_stops_rolls_and_odds(how):
+    """No loop round or call of a script to stop at: the rolls stop wherever they are, without a
+    place, or at the roll running if the error passes through the code of a roll (`_at`)."""
+    many = Limits(seconds=0.2, rolls=10 ** 9)
+    with deadline(HANG_GUARD), pytest.raises(MechError) as info:
+        if how == "roll":
+            mechscript.roll_many("3d6 + 1", 10 ** 9, seed=1, limits=many)
+        else:
+            mechscript.prob("3d6", samples=10 ** 9, seed=1, limits=many)
+    head = info.value.render().splitlines()[0]
+    assert re.fullmatch(r"<expr>(:1:\d+)?: it took more than 0\.2 s of CPU time; the limit `seconds` is 0\.2", head)
+    assert info.value.hint == "raise it with --limit seconds=N (Python: Limits(seconds=N))"
+    assert no_timer_left()
+    assert mechscript.roll("3d6", seed=1, limits=Limits(seconds=0.2)).total == 16
+
+
+def test_seconds_of_a_repl_entry_and_the_next_one_goes_on():
+    session = Session(1, UNCOUNTED)
+    with deadline(HANG_GUARD):
+        entry = session.enter(SPIN)
+    assert "the limit `seconds` is 0.5" in entry.error.message and entry.error.span.line == 2
+    assert no_timer_left()
+    assert session.enter("say n > 0").output == ["true"]  # the session and its counts go on
+    assert session.run.step_limit == UNCOUNTED.steps
+
+
+def test_seconds_counts_each_run_of_a_batch_not_the_batch():
+    """200 duels take more than 0.2 s of CPU time together, far less each."""
+    start = time.process_time()
+    with deadline(HANG_GUARD):
+        result = mechscript.simulate(REPO / "examples" / "pbem_ambush.mech", 200, seed=1,
+                                     limits=Limits(seconds=0.2))
+    assert time.process_time() - start > 0.2  # else this shows nothing: the batch took longer than one run may
+    assert result["runs"] == 200
+    assert no_timer_left()
+
+
+def test_seconds_stops_a_run_of_a_batch_in_a_worker_process(tmp_path):
+    ambush = (REPO / "examples" / "pbem_ambush.mech").read_text(encoding="utf-8")
+    spinning = "use pbem\nfn pbem.standing(c) {\n" + SPIN + "    return true\n}\n"
+    script = tmp_path / "spin.mech"
+    script.write_text(ambush.replace("use pbem\n", spinning, 1), encoding="utf-8")
+    ran = subprocess.run([MECH, "sim", str(script), "-n", "4", "--jobs", "2", "--seed", "1", "--limit", "seconds=0.5",
+                          "--limit", f"steps={HIGH}", "--limit", f"loop_iterations={HIGH}"],
+                         capture_output=True, text=True, timeout=HANG_GUARD)
+    assert ran.returncode == 1, ran.stderr
+    lines = ran.stderr.splitlines()
+    assert "of the batch failed; replay it with `mech run" in lines[0], ran.stderr
+    line = script.read_text(encoding="utf-8").splitlines().index("while true {") + 1
+    assert lines[1] == f"{script}:{line}:1: it took more than 0.5 s of CPU time; the limit `seconds` is 0.5", ran.stderr
+
+
+def test_seconds_is_not_enforced_off_the_main_thread():
+    text, limits = "let n = 0\nrepeat 100000 { n += 1 }\nsay n\n", Limits(seconds=0.001)
+    with pytest.raises(MechError, match="the limit `seconds` is 0.001"):  # on the main thread
+        mechscript.run(text, seed=1, limits=limits)
+    results = []
+    thread = threading.Thread(target=lambda: results.append(mechscript.run(text, seed=1, limits=limits).log))
+    thread.start()
+    thread.join(HANG_GUARD)
+    assert results == [["100000"]]
+
+
+def test_a_timer_inside_another_leaves_the_outer_one_running():
+    with CpuTime(Limits(seconds=30)):
+        with CpuTime(Limits(seconds=0.001)):
+            pass
+        delay, _ = signal.getitimer(signal.ITIMER_PROF)
+        assert 29 < delay <= 31  # the outer one's, not the inner one's (the timer rounds to its ticks)
+    assert no_timer_left()
+
+
+@pytest.mark.parametrize("value, seconds", [("1", 1), ("2.5", 2.5), ("0.25", 0.25)])
+def test_seconds_takes_whole_numbers_and_others(value, seconds, tmp_path):
+    ran = mech_forked(["roll", "3d6", "--seed", "1", "--limit", f"seconds={value}"], tmp_path)
+    assert (ran.code, ran.out) == (0, "3d6: 6 4 6 = 16\n"), ran.err
+    assert Limits().with_overrides({"seconds": seconds}).seconds == seconds
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "x", "nan", "inf", ""])
+def test_seconds_of_0_or_below_are_refused(value, tmp_path):
+    ran = mech_forked(["roll", "3d6", "--limit", f"seconds={value}"], tmp_path)
+    assert ran.code == 2 and "`seconds` is a number of seconds above 0" in ran.err, ran.err
+
+
+@pytest.mark.parametrize("seconds", [0, -1, float("nan"), float("inf"), "1", True])
+def test_limits_refuse_a_bad_seconds(seconds):
+    with pytest.raises(ValueError, match="the limit `seconds` is a number of seconds above 0"):
+        Limits(seconds=seconds)
+
+
+def test_seconds_is_listed_with_the_limits(tmp_path):
+    ran = mech_forked(["roll", "--help"], tmp_path)
+    assert "seconds" in ran.out
