@@ -1,66 +1,68 @@
-"""Python bytecodes per duel: `mech sim`'s fight of examples/pbem_ambush.mech against the same fight
-written by hand (bench/hand_pbem.py). The count does not depend on the machine or its load, so it
-shows what a change to the interpreter or a module saves where timings (bench_sim.py) are too noisy.
+"""Python bytecodes per fight: `mech sim`'s fights of each system's example against the same fight
+written by hand (bench/hand_*.py). The count does not depend on the machine or its load, so it shows
+what a change to the interpreter or a module saves where timings (bench_sim.py) are too noisy.
 
-    python bench/count_sim.py [--runs N]
+    python bench/count_sim.py [--runs N] [--system NAME ...] [--where]
 
 Each bytecode Python executes is counted with `sys.settrace` (opcode events), over N fights (default
-20) of each, after 200 mechscript fights so that its busy functions are written as Python first.
-mechscript's fights are `mech sim`'s: the script set up once (sim/prepared.py), each run restored
-and fought; the set-up itself is not counted.
-mechscript's count is split by where the bytecodes run: the functions written as Python (and, of
-those, the lines that count steps against the `steps` limit: loop rounds, calls, list work) and each
-file of the interpreter.
+10) of each, after 200 warm-up fights. Three ways mechscript fights, side by side:
+
+  written     the back end's Python (backend/quiet.py), set up once: what `mech sim` uses where the
+              back end writes the script
+  closures    the closures set up once (sim/prepared.py): what `mech sim` used before, and uses where
+              the back end does not write the script
+  whole       every run fought whole by the closures (`fight_once`): the top level, the characters
+              and the fight, each run
+
+`--where` adds, for the written path, where its bytecodes run (the written functions, the
+interpreter's files). The set-up itself is counted in none of them.
 """
 
 from __future__ import annotations
 
 import argparse
-import dis
 import random
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+sys.path.insert(0, str(BENCH))
 
-from bench_sim import EXAMPLE, hand_pbem  # bench/ is not a package: its folder is on sys.path above
+import hand_neojove  # noqa: E402  (bench/ is not a package: its folder is on sys.path above)
+import hand_pbem  # noqa: E402
+import hand_robomacs  # noqa: E402
+import hand_transformers  # noqa: E402
 
-STEP_NAMES = {"steps", "step_limit", "step"}   # ev.steps += 1; if ev.steps > ev.step_limit: ev.step(...)
+WARM_UP = 200   # fights before counting, of each path
+
+# name -> (example, fresh characters of the hand-written fight, the hand-written fight)
+SYSTEMS = {
+    "pbem": ("examples/pbem_ambush.mech", hand_pbem.ambush, hand_pbem.fight),
+    "transformers": ("examples/transformers_duel.mech", hand_transformers.characters, hand_transformers.fight),
+    "neojove_duel": ("examples/neojove_duel.mech", lambda: hand_neojove.characters("neojove_duel"),
+                     hand_neojove.fight),
+    "neojove_frigate": ("examples/neojove_frigate.mech", lambda: hand_neojove.characters("neojove_frigate"),
+                        hand_neojove.fight),
+    "robomacs": ("examples/robomacs_spartacus.mech", hand_robomacs.characters, hand_robomacs.fight),
+}
 
 
-def step_lines(code) -> set:
-    """The lines of a written function that count steps: the ones that touch ev.steps or ev.step."""
-    lines = set()
-    for instruction in dis.get_instructions(code):
-        if instruction.opname in ("LOAD_ATTR", "STORE_ATTR", "LOAD_METHOD") and instruction.argval in STEP_NAMES:
-            lines.add(instruction.positions.lineno)
-    for const in code.co_consts:
-        if hasattr(const, "co_code"):
-            lines |= step_lines(const)
-    return lines
-
-
-def counted(call) -> dict:
-    """Runs `call`, counting the bytecodes executed, by where they ran."""
-    counts: dict = {}
-    steps_of: dict = {}
-
-    def where(frame) -> str:
-        code = frame.f_code
-        if code.co_filename.startswith("<mechscript fn"):
-            if code not in steps_of:
-                steps_of[code] = step_lines(code)
-            return "written functions: counting steps" if frame.f_lineno in steps_of[code] \
-                else "written functions: the rest"
-        path = Path(code.co_filename)
-        return f"{path.parent.name}/{path.name}" if "mechscript" in path.parts else path.name
+def counted(call, where: dict | None = None) -> int:
+    """Runs `call`, counting the bytecodes executed (and, into `where`, by file)."""
+    count = 0
 
     def trace(frame, event, arg):
+        nonlocal count
         if event == "call":
             frame.f_trace_opcodes = True
         elif event == "opcode":
-            key = where(frame)
-            counts[key] = counts.get(key, 0) + 1
+            count += 1
+            if where is not None:
+                name = frame.f_code.co_filename
+                key = "written functions" if name.startswith("<mechscript quiet") else \
+                    "/".join(Path(name).parts[-2:])
+                where[key] = where.get(key, 0) + 1
         return trace
 
     sys.settrace(trace)
@@ -68,43 +70,62 @@ def counted(call) -> dict:
         call()
     finally:
         sys.settrace(None)
-    return counts
+    return count
+
+
+def count_system(name: str, runs: int, where: bool) -> dict:
+    from mechscript.backend.quiet import QuietFight
+    from mechscript.interpreter.limits import Limits
+    from mechscript.interpreter.script import compile_script
+    from mechscript.sim.batch import run_seed
+    from mechscript.sim.prepared import Prepared, fight_once
+
+    example, characters, fight = SYSTEMS[name]
+    path = ROOT / example
+    script = compile_script(path.read_text(), str(path), path.parent, Limits())
+    written, closures = QuietFight(script), Prepared.of(script)
+    seeds = [run_seed(1, WARM_UP + i) for i in range(runs)]
+    for i in range(WARM_UP):   # the closures' busy functions are written as Python (pycode) by now
+        closures.fight(run_seed(1, i))
+        written.fight(run_seed(1, i))
+        fight_once(script, run_seed(1, i))
+    for seed in seeds:
+        if written.fight(seed) is None:
+            raise SystemExit(f"{name}: a run bailed (seed {seed}); the count would not be the written code's")
+    places: dict = {}
+    counts = {
+        "hand": counted(lambda: [fight(characters(), random.Random(i)) for i in range(runs)]),
+        "written": counted(lambda: [written.fight(s) for s in seeds], places if where else None),
+        "closures": counted(lambda: [closures.fight(s) for s in seeds]),
+        "whole": counted(lambda: [fight_once(script, s) for s in seeds]),
+    }
+    result = {key: value / runs for key, value in counts.items()}
+    result["where"] = {key: value / runs for key, value in places.items()}
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=20,
-                        help="fights counted of each (default 20; tracing makes a fight about 100 times slower)")
+    parser.add_argument("--runs", type=int, default=10,
+                        help="fights counted of each (default 10; tracing makes a fight about 100 times slower)")
+    parser.add_argument("--system", action="append", choices=list(SYSTEMS),
+                        help="only this system (again for more); default all")
+    parser.add_argument("--where", action="store_true", help="where the written path's bytecodes run")
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
-
-    from mechscript.dice.faces import RandomFaces
-    from mechscript.interpreter.limits import Limits
-    from mechscript.interpreter.script import compile_script
-    from mechscript.sim.batch import run_seed
-    from mechscript.sim.prepared import Prepared
-
-    script = compile_script(EXAMPLE.read_text(), str(EXAMPLE), EXAMPLE.parent, Limits())
-    prepared = Prepared.of(script)      # set up once, as `mech sim` sets it up in each process
-    assert prepared is not None, "the example is no longer set up once: the count would not be mech sim's"
-    for index in range(200):            # the busy functions are written as Python by now
-        prepared.fight(run_seed(1, index))
-    steps = sum(script.run(RandomFaces(run_seed(1, 200 + i)), quiet=True).steps for i in range(args.runs))
-    mech = counted(lambda: [prepared.fight(run_seed(1, 200 + i)) for i in range(args.runs)])
-    hand = counted(lambda: [hand_pbem.fight(hand_pbem.ambush(), random.Random(i)) for i in range(args.runs)])
-
-    per = lambda counts: sum(counts.values()) / args.runs
-    print(f"Python bytecodes per duel of examples/pbem_ambush.mech, {args.runs} duels each")
-    print(f"  hand-written                 {per(hand):>10,.0f}")
-    print(f"  mechscript                   {per(mech):>10,.0f}   {per(mech) / per(hand):.1f}x the hand-written")
-    print(f"  mechscript steps counted     {steps / args.runs:>10,.0f}   (loop rounds, calls, list items)")
-    print()
-    print("mechscript's, by where they run:")
-    total = sum(mech.values())
-    for key, count in sorted(mech.items(), key=lambda item: -item[1]):
-        if count / total >= 0.005:
-            print(f"  {key:<36}{count / args.runs:>10,.0f}  {count / total:6.1%}")
+    print(f"Python bytecodes per fight, {args.runs} fights each (x: times the hand-written fight)")
+    print(f"{'system':<16}{'hand-written':>13}{'written':>12}{'x':>7}{'closures':>12}{'x':>7}{'whole':>12}{'x':>7}")
+    for name in args.system or list(SYSTEMS):
+        got = count_system(name, args.runs, args.where)
+        hand = got["hand"]
+        row = "".join(f"{got[key]:>12,.0f}{got[key] / hand:>6.1f}x" for key in ("written", "closures", "whole"))
+        print(f"{name:<16}{hand:>13,.0f}{row}", flush=True)
+        if args.where:
+            total = sum(got["where"].values())
+            for key, count in sorted(got["where"].items(), key=lambda item: -item[1]):
+                if count / total >= 0.01:
+                    print(f"    {key:<40}{count:>10,.0f}  {count / total:6.1%}")
     return 0
 
 

@@ -25,6 +25,8 @@ from __future__ import annotations
 import contextlib
 from fractions import Fraction
 
+from ..checker.types import RollT
+from ..dice.engine import sampler
 from ..interpreter import ast
 from ..interpreter.builtins import BUILTINS, NOT_ROLLED
 from ..interpreter.evaluator import CONSTANTS, pool_chain
@@ -109,7 +111,11 @@ class Writer:
     """Writes the Python text of the namespace; `constants` are the objects it refers to by name
     (AST nodes for the helpers' error positions, pools, modifiers)."""
 
-    def __init__(self, small: int, purity, pools: bool, types, functions: dict):
+    def __init__(self, small: int, purity, pools: bool, types, functions: dict, rolls_as_numbers: bool):
+        # no roll's own fields (faces, kept...) are read and none is shown with `breakdown`: a die
+        # is its total, a whole number, as in the closures' sampling
+        self.rolls_as_numbers = rolls_as_numbers
+        self.states: dict = {}   # (path, kind name) -> its state's names, for typed assignments
         self.types = types          # checker.infer.Types: what each expression surely is
         self.functions = functions  # id(FnDef) -> the Python name of the function bound to it
         self.purity = purity        # narration.Purity: what a quiet run may leave out
@@ -121,6 +127,7 @@ class Writer:
         self.constants: dict[str, object] = {}
         self.count = 0
         self.small = small
+        self.small_factor = 2 ** max(0, min(30, (small.bit_length() - 1) // 2))
         # per function
         self.module: ModuleText | None = None
         self.scopes: list[dict] = []
@@ -178,7 +185,7 @@ class Writer:
             header = len(self.lines)
             self.line("")   # the function's `global` and `nonlocal` names, once known
             self.line("EV.steps += 1")   # a call counts a step (the closures' count)
-            self.line("if EV.steps > STEP_LIMIT: bail()")
+            self.line("if EV.steps > EV.step_limit: bail()")
             if node.line_form:
                 self.line(f"return {self.expr(node.body)}")
             else:
@@ -274,7 +281,7 @@ class Writer:
                 kind is ast.Assign and type(node.target) is ast.Name and node.target.id in self.dropped_names:
             return   # a value only narration reads (narration.py)
         if kind is ast.Let:
-            value = self.expr(node.value)
+            value = self.value(node.value)
             local = self.local(node.name)
             self.line(f"{local} = {value}")
         elif kind is ast.ExprStatement:
@@ -284,7 +291,7 @@ class Writer:
         elif kind is ast.Say:
             self.say(node)
         elif kind is ast.Return:
-            self.line(f"return {self.expr(node.value) if node.value is not None else 'None'}")
+            self.line(f"return {self.value(node.value) if node.value is not None else 'None'}")
         elif kind is ast.If:
             self.if_(node.branches, node.otherwise)
         elif kind is ast.For:
@@ -314,6 +321,10 @@ class Writer:
 
     def condition(self, node) -> str:
         """The condition's value, tested to be true or false."""
+        if self.surely(node, "bool") or isinstance(node, _BOOLEAN):
+            pure = self.pure(node)
+            if pure is not None:
+                return pure
         value = self.expr(node)
         if not isinstance(node, _BOOLEAN) and not self.surely(node, "bool"):
             self.line(f"if {value} is not True and {value} is not False: bail()")
@@ -337,7 +348,7 @@ class Writer:
         items = self.expr(node.iterable)
         self.line(f"if type({items}) is not list or len({items}) > LOOP_ITERATIONS: bail()")
         self.line(f"EV.steps += len({items})")   # a `for` is charged its length at entry
-        self.line("if EV.steps > STEP_LIMIT: bail()")
+        self.line("if EV.steps > EV.step_limit: bail()")
         self.scopes.append({})
         try:
             variable = self.local(node.name)
@@ -357,7 +368,7 @@ class Writer:
             self.line(f"{rounds} += 1")
             self.line(f"if {rounds} > LOOP_ITERATIONS: bail()")
             self.line("EV.steps += 1")
-            self.line("if EV.steps > STEP_LIMIT: bail()")
+            self.line("if EV.steps > EV.step_limit: bail()")
             self.block(node.body)
 
     def repeat(self, node: ast.Repeat) -> None:
@@ -365,7 +376,7 @@ class Writer:
         rounds = self.temp()
         self.line(f"{rounds} = repeat_count(EV, {count}, {self.constant(node.count.span)})")
         self.line(f"EV.steps += {rounds}")
-        self.line("if EV.steps > STEP_LIMIT: bail()")
+        self.line("if EV.steps > EV.step_limit: bail()")
         self.line(f"for _ in range({rounds}):")
         with self.indented():
             self.block(node.body)
@@ -384,7 +395,7 @@ class Writer:
             elif place[2] < self.function_base:   # a name of the enclosing function
                 self.nonlocals.add(name)
             if node.op == "=":
-                self.line(f"{name} = {self.expr(node.value)}")
+                self.line(f"{name} = {self.value(node.value)}")
             else:
                 old = self.temp()
                 self.line(f"{old} = {name}")
@@ -400,8 +411,9 @@ class Writer:
                 self.line(f"{old} = {name}")
                 self.line(f"{name} = {self.arithmetic(node.op[0], old, self.expr(node.value), k)}")
             return
-        holder = self.temp()
-        self.line(f"{holder} = {self.expr(target.target)}")
+        holder = self.expr(target.target)
+        if not holder.startswith(("t", "v")):   # a local or temporary holds as it is
+            holder = self.into(holder)
         if type(target) is ast.Field:
             field, span = repr(target.name), self.constant(target.name_span)
             if node.op == "=":
@@ -409,9 +421,16 @@ class Writer:
             else:
                 old = self.field_of(holder, target)
                 new = self.arithmetic(node.op[0], old, self.expr(node.value), k)
-            self.line(f"if type({holder}) is Character and {field} in {holder}.kind.schema.changes: "
-                      f"{holder}.fields[{field}] = {new}")
-            self.line(f"else: set_field({holder}, {field}, {new}, {span})")
+            kind = self.types.of(target.target).kind()
+            if kind is not None and target.name in self.state_of(kind):
+                self.line(f"{holder}.fields[{field}] = {new}")   # the state of one kind of character
+            elif self.surely(target.target, "encounter") and target.name == "round":
+                self.line(f"if type({new}) is int and {new} >= 0: {holder}.round = {new}")
+                self.line(f"else: set_field({holder}, {field}, {new}, {span})")
+            else:
+                self.line(f"if type({holder}) is Character and {field} in {holder}.kind.schema.changes: "
+                          f"{holder}.fields[{field}] = {new}")
+                self.line(f"else: set_field({holder}, {field}, {new}, {span})")
             return
         key = self.temp()
         self.line(f"{key} = {self.expr(target.key)}")
@@ -433,6 +452,75 @@ class Writer:
             raise Unsupported(type(node).__name__)
         return method(node)
 
+    def value(self, node) -> str:
+        """An expression used once: written inline when it has a typed form with no test and no
+        effect (`pure`), else worked out into a temporary."""
+        pure = self.pure(node)
+        return pure if pure is not None else self.expr(node)
+
+    def values(self, nodes) -> list[str]:
+        """Expressions worked out left to right and used once each (arguments, items): the ones after
+        the last that does anything but read are written inline, the rest into temporaries in order."""
+        pure = [self.pure(node) for node in nodes]
+        cut = max((i + 1 for i, text in enumerate(pure) if text is None), default=0)
+        return [self.expr(node) if i < cut else pure[i] for i, node in enumerate(nodes)]
+
+    def pure(self, node) -> "str | None":
+        """`node` as one Python expression when every part of it has a typed form that needs no test
+        of a value and does nothing but read (so where it is worked out cannot matter): literals,
+        names, fields the checker knows, comparisons of known types, and/or/not of true or false."""
+        kind = type(node)
+        if kind is ast.Group:
+            return self.pure(node.inner)
+        if kind is ast.Number:
+            return self.e_Number(node) if type(node.value) is int else None
+        if kind is ast.String:
+            return self.e_String(node) if all(type(part) is str for part in node.parts) else None
+        if kind is ast.Name:
+            if node.id in CONSTANTS:
+                return self.e_Name(node)
+            place = self.resolve(node.id)
+            if place is None or place[0] in ("unset", "module"):
+                return None
+            return place[1]
+        if kind is ast.Field:
+            if self.module_of(node.target) is not None:
+                module = self.module_of(node.target)
+                return None if module.names.get(node.name) == "module" else module.global_name(node.name)
+            target = self.pure(node.target)
+            if target is None:
+                return None
+            if self.kept_field(node):
+                return f"{target}.fields[{node.name!r}]"
+            if self.surely(node.target, "encounter") and node.name in ("round", "name") or \
+                    self.surely(node.target, "character") and node.name in ("name", "side"):
+                return f"{target}.{node.name}"
+            return None
+        if kind is ast.Compare:
+            a, b = self.pure(node.left), self.pure(node.right)
+            if a is None or b is None:
+                return None
+            literal = _literal(node.right)
+            if self.surely(node.left, "int") and self.surely(node.right, "int") or \
+                    self.surely(node.left, "str") and self.surely(node.right, "str") or \
+                    node.op in ("==", "!=") and type(literal) is str:
+                return f"({a} {node.op} {b})"
+            if node.op in ("==", "!=") and (literal is None or type(literal) is bool):
+                return f"({a} {'is' if node.op == '==' else 'is not'} {b})"
+            return None
+        if kind is ast.Logic:
+            if not (self.surely(node.left, "bool") or isinstance(node.left, _BOOLEAN)) or \
+                    not (self.surely(node.right, "bool") or isinstance(node.right, _BOOLEAN)):
+                return None
+            a, b = self.pure(node.left), self.pure(node.right)
+            return None if a is None or b is None else f"({a} {node.op} {b})"
+        if kind is ast.Not:
+            if not (self.surely(node.operand, "bool") or isinstance(node.operand, _BOOLEAN)):
+                return None
+            a = self.pure(node.operand)
+            return None if a is None else f"(not {a})"
+        return None
+
     def into(self, text: str) -> str:
         t = self.temp()
         self.line(f"{t} = {text}")
@@ -442,7 +530,11 @@ class Writer:
         return self.pools and _can_be_pool(node) and self.types.of(node).maybe("pool")
 
     def surely(self, node, kind: str) -> bool:
-        return self.types.of(node).surely(kind)
+        found = self.types.of(node)
+        if kind == "int" and self.rolls_as_numbers and not self.pools and not found.is_any and not found.is_empty:
+            # every roll is a die's, and a die is its total
+            return all(atom == "int" or type(atom) is RollT and atom.whole for atom in found)
+        return found.surely(kind)
 
     def e_Group(self, node):
         return self.expr(node.inner)
@@ -486,11 +578,11 @@ class Writer:
         return self.into(place[1])
 
     def e_ListLiteral(self, node):
-        items = [self.expr(item) for item in node.items]
+        items = self.values(node.items)
         return self.into("[" + ", ".join(items) + "]")
 
     def e_Record(self, node):
-        fields = [f"{name!r}: {self.expr(value)}" for name, value in node.fields]
+        fields = [f"{name!r}: {text}" for (name, _), text in zip(node.fields, self.values([v for _, v in node.fields]))]
         return self.into("Record({" + ", ".join(fields) + "})")
 
     def e_Unary(self, node):
@@ -501,16 +593,24 @@ class Writer:
         return self.into(f"{value} if type({value}) is int else unary(EV, {k}, {value})")
 
     def arithmetic(self, op: str, a: str, b: str, k: str, ints: bool = False) -> str:
-        if op in "+-" and ints:
-            return self.into(f"{a} {op} {b} if -SMALL < {a} < SMALL and -SMALL < {b} < SMALL "
-                             f"else binary(EV, {op!r}, {a}, {b}, {k})")
-        if op in "+-":
-            return self.into(f"{a} {op} {b} if type({a}) is int and type({b}) is int and -SMALL < {a} < SMALL "
-                             f"and -SMALL < {b} < SMALL else binary(EV, {op!r}, {a}, {b}, {k})")
-        if op == "*":   # factors below SMALL_FACTOR cannot make a number past `number_bits`
-            return self.into(f"{a} * {b} if type({a}) is int and type({b}) is int and -SMALL_FACTOR < {a} < SMALL_FACTOR "
-                             f"and -SMALL_FACTOR < {b} < SMALL_FACTOR else binary(EV, '*', {a}, {b}, {k})")
-        return self.into(f"binary(EV, {op!r}, {a}, {b}, {k})")
+        """`a op b` on whole numbers inline while no result can outgrow `number_bits` (operands below
+        SMALL, factors below SMALL_FACTOR; a small literal needs no test), else `binary`."""
+        if op not in "+-*":
+            return self.into(f"binary(EV, {op!r}, {a}, {b}, {k})")
+        bound = "SMALL" if op in "+-" else "SMALL_FACTOR"
+        limit = self.small if op in "+-" else self.small_factor
+        tests = []
+        for operand in (a, b):
+            literal = operand.strip("()")
+            if literal.lstrip("-").isdigit():
+                if abs(int(literal)) >= limit:
+                    return self.into(f"binary(EV, {op!r}, {a}, {b}, {k})")
+                continue
+            if not ints:
+                tests.append(f"type({operand}) is int")
+            tests.append(f"-{bound} < {operand} < {bound}")
+        fast = f"{a} {op} {b}"
+        return self.into(f"{fast} if {' and '.join(tests)} else binary(EV, {op!r}, {a}, {b}, {k})" if tests else fast)
 
     def e_BinOp(self, node):
         chain = pool_chain(node) if node.op in ("+", "-") else None
@@ -609,6 +709,10 @@ class Writer:
                 raise Unsupported("a module as a value")
             return self.into(module.global_name(node.name))
         value = self.expr(node.target)
+        if self.rolls_as_numbers and node.name == "total" and self.surely(node.target, "roll"):
+            if not self.pools:
+                return value   # a die is its total here, and no other roll exists
+            return self.into(f"{value} if type({value}) is int else {value}.total")   # a die, or a pool's roll
         if not value.startswith(("t", "v")):
             value = self.into(value)
         return self.field_of(value, node)
@@ -620,6 +724,9 @@ class Writer:
         result = self.temp()
         if self.kept_field(node):
             self.line(f"{result} = {value}.fields[{field}]")
+            return result
+        if self.surely(node.target, "encounter") and node.name in ("round", "name"):
+            self.line(f"{result} = {value}.{node.name}")
             return result
         if node.name in ("name", "side", "round", "characters"):   # not kept in `fields`
             branch = "if"
@@ -640,6 +747,9 @@ class Writer:
             self.line(f"if type({result}) is list and type({value}) is Character: "
                       f"{result} = get_field({value}, {field}, {span})")
         return result
+
+    def state_of(self, kind) -> frozenset:
+        return self.states.get(kind, frozenset())
 
     def kept_field(self, node: ast.Field) -> bool:
         """Whether `x.name` is surely an entry of x's `fields` given as it is: a stat, derived value or
@@ -704,6 +814,11 @@ class Writer:
             sides.value if type(sides) is ast.Number and type(sides.value) is int else None
         if type(count) is not int or die is None:
             raise Unsupported("dice worked out at run time")
+        sample = sampler(count, die, node.modifiers) if self.rolls_as_numbers else None
+        if sample is not None:   # the total alone, from the same faces (as the closures' sampling)
+            self.line(f"EV.dice += {count}")
+            self.line("if EV.dice > TOTAL_DICE: bail()")
+            return self.into(f"{self.constant(sample)}(EV.source)")
         return self.into(f"roll_dice(EV.source, {count}, {self.constant(die)}, {self.constant(node.modifiers)}, EV)")
 
     def e_Call(self, node):
@@ -717,19 +832,19 @@ class Writer:
         if type(callee) is ast.Name and self.resolve(callee.id)[0] == "global" \
                 and self.resolve(callee.id)[2] == "fn":
             function = self.resolve(callee.id)[1]
-            args = [self.expr(arg) for arg in node.args]
+            args = self.values(node.args)
             return self.into(f"{function}({', '.join(args)})")
         if type(callee) is ast.Field and self.module_of(callee.target) is not None:
             module = self.module_of(callee.target)
             if module.names.get(callee.name) == "fn":
-                args = [self.expr(arg) for arg in node.args]
+                args = self.values(node.args)
                 return self.into(f"{module.global_name(callee.name)}({', '.join(args)})")
         # a function value (a parameter, a field): the one function it surely is, called directly;
         # else a Python function of this namespace, or the closures' business
         target = self.types.callee(node)
         if target is not None and id(target) in self.functions:
             self.expr(callee)   # read as the closures read it (a name with no value yet bails)
-            args = [self.expr(arg) for arg in node.args]
+            args = self.values(node.args)
             return self.into(f"{self.functions[id(target)]}({', '.join(args)})")
         function = self.expr(callee)
         args = [self.expr(arg) for arg in node.args]

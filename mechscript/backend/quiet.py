@@ -25,9 +25,11 @@ from ..dice.engine import roll_dice
 from ..dice.faces import RandomFaces
 from ..dice.rollkeep import Pool
 from ..interpreter import ast, characters, script as closures
+from ..interpreter.limits import CpuTime
 from ..interpreter.evaluator import binary, compare_values, small_whole, unary
 from ..interpreter.names import UNSET
 from ..interpreter.parser import parse_program
+from ..interpreter.script import ROLL_FIELDS
 from ..interpreter.values import Character, Encounter, Function, Kind, Module, Record, Scope, Table, equal
 from .emit import ModuleText, Unsupported, Writer, builtin_impls
 from .narration import Purity, has_pools
@@ -127,7 +129,8 @@ class QuietFight:
                                             if text.path is not None}, Path(self.script.filename))
         functions = {id(fn): self._python_name(text, fn) for text in self.texts.values()
                      for fn in text.program.statements if type(fn) is ast.FnDef}
-        writer = Writer(small_whole(limits), purity, pools, types, functions)
+        writer = Writer(small_whole(limits), purity, pools, types, functions, self._rolls_as_numbers(programs, types))
+        writer.states = self._states(ev)
         bound = {}   # global name -> the function's python name (a house rule: the script's function)
         for text in self.texts.values():
             for statement in text.program.statements:
@@ -152,6 +155,29 @@ class QuietFight:
         self.source = source
         return namespace
 
+    def _states(self, ev) -> dict:
+        """Each kind's state names by (path, kind name), as the checker names kinds."""
+        states = {}
+        for text in self.texts.values():
+            for name, value in text.scope.vars.items():
+                if type(value) is Kind:
+                    path = text.path if text.path is not None else self.script.filename
+                    states[(str(Path(path).resolve()), name)] = value.schema.changes
+        return states
+
+    @staticmethod
+    def _rolls_as_numbers(programs, types) -> bool:
+        """Whether no code shows a roll's breakdown or reads a roll's fields but the `total` of what is
+        surely a roll (which, a die being its total, is the die itself)."""
+        for program in programs:
+            for node in ast.walk(program):
+                if type(node) is ast.Call and type(node.callee) is ast.Name and node.callee.id == "breakdown":
+                    return False
+                if type(node) is ast.Field and node.name in ROLL_FIELDS and types.of(node.target).maybe("roll") \
+                        and not (node.name == "total" and types.of(node.target).surely("roll")):
+                    return False
+        return True
+
     @staticmethod
     def _python_name(text: ModuleText, fn: ast.FnDef) -> str:
         if fn.module is not None:
@@ -171,7 +197,7 @@ class QuietFight:
             "repeat_count": closures.repeat_count, "ended": self._ended,
             "SMALL": small_whole(limits), "SMALL_FACTOR": 2 ** max(0, min(30, (limits.number_bits - 1) // 2)), "LOOP_ITERATIONS": limits.loop_iterations, "LIST_SIZE": limits.list_size,
             "STRING_SIZE": limits.string_size, "OUTPUT_LINES": limits.output_lines, "SHORT_LIST": 1000,
-            "EV": None, "STEP_LIMIT": limits.steps,
+            "EV": None, "TOTAL_DICE": limits.total_dice,
         }
         namespace.update(builtin_impls())
         return namespace
@@ -208,6 +234,9 @@ class QuietFight:
                     if name in changes or type(value) is Record
                     or type(value) is list and any(mutable(item) for item in value)]
             self.states.append((character, kept))
+        # per run: the plain values written back at once, the lists and records copied
+        self.restores = [(character.fields, {name: value for name, value in kept if not mutable(value)},
+                          [(name, value) for name, value in kept if mutable(value)]) for character, kept in self.states]
         settings = []
         for name, _, value in self.encounter.settings:
             if name not in home.vars or type(home.vars[name]) in (Function, Kind, Table, Module):
@@ -279,22 +308,23 @@ class QuietFight:
     def fight(self, seed: int):
         """(outcome, the encounter's name, its sides) as `fight_once` gives them, or None when the run
         bailed: the caller fights that run whole, on the closures, for its outcome or its error."""
+        ev = closures.Run(RandomFaces(seed), self.script.limits, quiet=True)
         try:
-            return self._fight(seed), self.encounter.name, self.sides
+            with CpuTime(self.script.limits, ev):   # the `seconds` of a run, as Script.run times it
+                return self._fight(ev), self.encounter.name, self.sides
         except Exception:   # Bail, or an error the closures will word
             return None
 
-    def _fight(self, seed: int):
-        namespace, limits, encounter = self.namespace, self.script.limits, self.encounter
-        ev = closures.Run(RandomFaces(seed), limits, quiet=True)
+    def _fight(self, ev):
+        namespace, encounter = self.namespace, self.encounter
         ev.steps, ev.dice = self.setup_steps, self.setup_dice
         ev.log = [""] * self.setup_lines
         namespace["EV"] = ev
         for name, value, copy in self.kept:
             namespace[name] = fresh(value) if copy else value
-        for character, state in self.states:
-            fields = character.fields
-            for name, value in state:
+        for fields, plain, copied in self.restores:
+            fields.update(plain)
+            for name, value in copied:
                 fields[name] = fresh(value)
         for name, value in self.settings:
             namespace[name] = fresh(value)

@@ -1101,3 +1101,4 @@ def compile_script(source_text: str, filename: str, folder: Path, limits: Limits
 
 # The operations on values that written Python (backend/) calls: the closures' own, by public names.
 get_field, set_field, get_index, set_index, show = _get_field, _set_field, _get_index, _set_index, _show
+ROLL_FIELDS = _ROLL_FIELDS

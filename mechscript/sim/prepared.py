@@ -27,6 +27,7 @@ from ..dice.rollkeep import Pool
 from ..interpreter import characters
 from ..interpreter.characters import module_rule
 from ..interpreter.errors import MechError
+from ..interpreter.limits import CpuTime
 from ..interpreter.names import UNSET
 from ..interpreter.odds import Distribution
 from ..interpreter.script import Run, Script
@@ -204,8 +205,9 @@ class Prepared:
         whole, for its error worded exactly as `mech run` words it."""
         ev = self._restored(RandomFaces(seed))
         try:
-            ev.result = characters.fight(ev, self.encounter)
-            return outcome(ev)
+            with CpuTime(self.limits, ev):   # the `seconds` of a run, as Script.run times it
+                ev.result = characters.fight(ev, self.encounter)
+                return outcome(ev)
         except (MechError, RecursionError):
             return None
 
