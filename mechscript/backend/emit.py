@@ -25,13 +25,13 @@ from __future__ import annotations
 import contextlib
 from fractions import Fraction
 
-from ..checker.types import RollT
+from ..checker.types import CharT, RollT
 from ..dice.engine import sampler
 from ..interpreter import ast
 from ..interpreter.builtins import BUILTINS, NOT_ROLLED
 from ..interpreter.evaluator import CONSTANTS, pool_chain
 from ..interpreter.script import declared_name
-from .narration import narration_only
+from .narration import narration_only, pushed_to
 
 
 class Unsupported(Exception):
@@ -278,7 +278,8 @@ class Writer:
     def statement(self, node) -> None:
         kind = type(node)
         if kind is ast.Let and node.name in self.dropped_names or \
-                kind is ast.Assign and type(node.target) is ast.Name and node.target.id in self.dropped_names:
+                kind is ast.Assign and type(node.target) is ast.Name and node.target.id in self.dropped_names or \
+                pushed_to(node) in self.dropped_names:
             return   # a value only narration reads (narration.py)
         if kind is ast.Let:
             value = self.value(node.value)
@@ -421,7 +422,7 @@ class Writer:
             else:
                 old = self.field_of(holder, target)
                 new = self.arithmetic(node.op[0], old, self.expr(node.value), k)
-            kind = self.types.of(target.target).kind()
+            kind = self.one_kind(self.types.of(target.target))
             if kind is not None and target.name in self.state_of(kind):
                 self.line(f"{holder}.fields[{field}] = {new}")   # the state of one kind of character
             elif self.surely(target.target, "encounter") and target.name == "round":
@@ -493,7 +494,7 @@ class Writer:
             if self.kept_field(node):
                 return f"{target}.fields[{node.name!r}]"
             if self.surely(node.target, "encounter") and node.name in ("round", "name") or \
-                    self.surely(node.target, "character") and node.name in ("name", "side"):
+                    self.one_kind(self.types.of(node.target)) is not None and node.name in ("name", "side"):
                 return f"{target}.{node.name}"
             return None
         if kind is ast.Compare:
@@ -503,7 +504,7 @@ class Writer:
             literal = _literal(node.right)
             if self.surely(node.left, "int") and self.surely(node.right, "int") or \
                     self.surely(node.left, "str") and self.surely(node.right, "str") or \
-                    node.op in ("==", "!=") and type(literal) is str:
+                    node.op in ("==", "!=") and (type(literal) is str or self.python_equality(node.left, node.right)):
                 return f"({a} {node.op} {b})"
             if node.op in ("==", "!=") and (literal is None or type(literal) is bool):
                 return f"({a} {'is' if node.op == '==' else 'is not'} {b})"
@@ -648,7 +649,8 @@ class Writer:
             self.line(f"if type({a}) is Pool: {a} = EV.roll_pool({a})")
         b = self.expr(node.right)
         if self.surely(node.left, "int") and self.surely(node.right, "int") or \
-                self.surely(node.left, "str") and self.surely(node.right, "str"):
+                self.surely(node.left, "str") and self.surely(node.right, "str") or \
+                op in ("==", "!=") and self.python_equality(node.left, node.right):
             return self.into(f"{a} {op} {b}")   # Python's own comparison is the closures' here
         general = f"compare_values(EV, {k}, {a}, {b})"
         return self.into(self.comparison(op, a, b, node.right, general))
@@ -728,6 +730,9 @@ class Writer:
         if self.surely(node.target, "encounter") and node.name in ("round", "name"):
             self.line(f"{result} = {value}.{node.name}")
             return result
+        if self.one_kind(self.types.of(node.target)) is not None and node.name in ("name", "side"):
+            self.line(f"{result} = {value}.{node.name}")
+            return result
         if node.name in ("name", "side", "round", "characters"):   # not kept in `fields`
             branch = "if"
             if node.name in ("name", "side"):
@@ -751,11 +756,37 @@ class Writer:
     def state_of(self, kind) -> frozenset:
         return self.states.get(kind, frozenset())
 
+    def python_equality(self, left, right) -> bool:
+        """Whether Python's `==` is the closures' `equal` for these operands: numbers, strings, none,
+        characters and encounters (by identity), in any mix; not true/false (Python has True == 1),
+        rolls (a roll equals its total), lists or records (compared item by item, counted)."""
+        for node in (left, right):
+            found = self.types.of(node)
+            if found.is_any or found.is_empty:
+                return False
+            for atom in found:
+                if atom in ("int", "fraction", "str", "none", "encounter") or type(atom) is CharT:
+                    continue
+                if type(atom) is RollT and self.rolls_as_numbers and not self.pools:
+                    continue   # a die is its total here
+                return False
+        return True
+
+    @staticmethod
+    def one_kind(found):
+        """The one kind of character a value is, when it is that or none (a field of none bails)."""
+        if found.is_any or found.is_empty:
+            return None
+        kinds = {atom.kind for atom in found if type(atom) is CharT}
+        others = [atom for atom in found if type(atom) is not CharT and atom != "none"]
+        return next(iter(kinds)) if len(kinds) == 1 and not others else None
+
     def kept_field(self, node: ast.Field) -> bool:
         """Whether `x.name` is surely an entry of x's `fields` given as it is: a stat, derived value or
-        state of one kind of character that is no list (gear is given as a copy), or a record's field."""
+        state of one kind of character that is no list (gear is given as a copy), or a record's field.
+        A value that may be none instead reads the same: `none.fields` fails, and the run bails."""
         target = self.types.of(node.target)
-        kind = target.kind()
+        kind = self.one_kind(target)
         if kind is not None:
             fields = self.types.kind_fields(kind)
             return node.name in fields and not self.types.field(target, node.name).maybe("list") \

@@ -101,15 +101,18 @@ def narration_only(module, fn: ast.FnDef, purity: Purity) -> tuple[set, set]:
     for let in lets:
         counts[let.name] = counts.get(let.name, 0) + 1
     fors = {n.name for n in ast.walk(fn.body) if type(n) is ast.For}
-    writes: dict[str, list] = {}   # name -> the values written to it
+    writes: dict[str, list] = {}   # name -> the values written to it (a push's item too)
     for node in ast.walk(fn.body):
         if type(node) is ast.Let:
-            writes.setdefault(node.name, []).append(node)
+            writes.setdefault(node.name, [])
+            writes[node.name].append(node.value)
         elif type(node) is ast.Assign and type(node.target) is ast.Name:
-            writes.setdefault(node.target.id, []).append(node)
+            writes.setdefault(node.target.id, []).append(node.value)
+        elif (pushed := pushed_to(node)) is not None:
+            writes.setdefault(pushed, []).append(node.expr.args[1])
     candidates = {name for name, n in counts.items()
                   if n == 1 and name not in fn.params and name not in fors
-                  and all(purity.tree_droppable(module, w.value, local) for w in writes[name])}
+                  and all(purity.tree_droppable(module, w, local) for w in writes[name])}
     says = {id(n): n for n in ast.walk(fn.body) if type(n) is ast.Say and purity.tree_droppable(module, n.value, local)}
     while True:
         live = _live_reads(fn.body, candidates, says)
@@ -117,6 +120,14 @@ def narration_only(module, fn: ast.FnDef, purity: Purity) -> tuple[set, set]:
         if dropped == candidates:
             return set(says), candidates
         candidates = dropped
+
+
+def pushed_to(node) -> "str | None":
+    """The local name a statement `push(name, item)` adds to, if it is one."""
+    if type(node) is ast.ExprStatement and type(node.expr) is ast.Call and type(node.expr.callee) is ast.Name \
+            and node.expr.callee.id == "push" and len(node.expr.args) == 2 and type(node.expr.args[0]) is ast.Name:
+        return node.expr.args[0].id
+    return None
 
 
 def _live_reads(body, candidates: set, says: dict) -> set:
@@ -130,6 +141,8 @@ def _live_reads(body, candidates: set, says: dict) -> set:
         if type(node) is ast.Let and node.name in candidates:
             continue
         if type(node) is ast.Assign and type(node.target) is ast.Name and node.target.id in candidates:
+            continue
+        if pushed_to(node) in candidates:
             continue
         if type(node) is ast.Name and node.id in candidates:
             live.add(node.id)

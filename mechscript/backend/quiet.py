@@ -25,16 +25,30 @@ from ..dice.engine import roll_dice
 from ..dice.faces import RandomFaces
 from ..dice.rollkeep import Pool
 from ..interpreter import ast, characters, script as closures
+from ..interpreter.errors import MechError
 from ..interpreter.limits import CpuTime
 from ..interpreter.evaluator import binary, compare_values, small_whole, unary
 from ..interpreter.names import UNSET
 from ..interpreter.parser import parse_program
 from ..interpreter.script import ROLL_FIELDS
-from ..interpreter.values import Character, Encounter, Function, Kind, Module, Record, Scope, Table, equal
+from ..interpreter.values import Character, Encounter, Function, Kind, Module, Record, Scope, Table, equal, to_json
 from .emit import ModuleText, Unsupported, Writer, builtin_impls
 from .narration import Purity, has_pools
 from ..checker.infer import infer
 from .runtime import Bail, bail, fresh, mutable
+
+
+def _numbers(items) -> dict:
+    """The numbers of a character's reported state, as a batch keeps them (JSON's numbers)."""
+    numbers = {}
+    for key, value in items:
+        if type(value) is int:
+            numbers[key] = value
+        elif type(value) is not str and type(value) is not bool and value is not None:
+            value = to_json(value)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                numbers[key] = value
+    return numbers
 
 
 class NoFaces:
@@ -252,10 +266,23 @@ class QuietFight:
         except Exception as error:
             raise Unsupported("an option outside its choices") from error
         self.report = self.home.global_name("report") if "report" in home.vars else None
+        self._plan_report(home)
         self.standing_name = self.home.global_name("standing")
         self.fight_name = self.home.global_name("fight")
         if self.home.names.get("fight") != "fn" or self.home.names.get("standing") != "fn":
             raise Unsupported("the rules' fight")
+
+    def _plan_report(self, home: Scope) -> None:
+        """What each run reports of each character (end_states), worked out once for the report the
+        set-up left: a run whose fight leaves another report goes the closures' way."""
+        report = home.vars.get("report")
+        self.reported = fresh(report)
+        try:
+            states = characters.end_states(self.encounter, report)
+        except MechError as error:   # every run's error: the closures' to give
+            raise Unsupported("the rules' report") from error
+        self.reporting = [(character, name, [key for key in state if key != "side"])
+                          for character, (name, state) in zip(self.encounter.characters, states.items())]
 
     def _refuse_sharing(self) -> None:
         """A list or record reachable from two kept places would be two after copying."""
@@ -333,11 +360,14 @@ class QuietFight:
         if winner is not None and winner not in self.sides or type(encounter.round) is not int:
             bail()
         report = namespace[self.report] if self.report is not None else None
-        states = characters.end_states(encounter, report)
         standing = namespace[self.standing_name]
         result = {}
-        for character, (name, state) in zip(encounter.characters, states.items()):
-            numbers = {key: value for key, value in state.items()
-                       if isinstance(value, (int, float)) and not isinstance(value, bool)}
-            result[name] = (standing(character) is True, numbers)
+        if report != self.reported:   # a fight changed `report`: the closures' way, with its checks
+            states = characters.end_states(encounter, report)
+            for character, (name, state) in zip(encounter.characters, states.items()):
+                result[name] = (standing(character) is True, _numbers(state.items()))
+            return winner, encounter.round, result
+        for character, name, names in self.reporting:
+            fields = character.fields
+            result[name] = (standing(character) is True, _numbers((key, fields[key]) for key in names))
         return winner, encounter.round, result
