@@ -5,7 +5,7 @@ what a change to the interpreter or a module saves where timings (bench_sim.py) 
     python bench/count_sim.py [--runs N] [--system NAME ...] [--where]
 
 Each bytecode Python executes is counted with `sys.settrace` (opcode events), over N fights (default
-10) of each, after 200 warm-up fights. Three ways mechscript fights, side by side:
+20) of each, after 200 warm-up fights. Three ways mechscript fights, side by side:
 
   written     the back end's Python (backend/quiet.py), set up once: what `mech sim` uses where the
               back end writes the script
@@ -25,27 +25,11 @@ import random
 import sys
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parent
-ROOT = BENCH.parent
-sys.path.insert(0, str(BENCH))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import hand_neojove  # noqa: E402  (bench/ is not a package: its folder is on sys.path above)
-import hand_pbem  # noqa: E402
-import hand_robomacs  # noqa: E402
-import hand_transformers  # noqa: E402
+from systems import SYSTEMS  # noqa: E402  (bench/ is not a package: its folder is on sys.path above)
 
 WARM_UP = 200   # fights before counting, of each path
-
-# name -> (example, fresh characters of the hand-written fight, the hand-written fight)
-SYSTEMS = {
-    "pbem": ("examples/pbem_ambush.mech", hand_pbem.ambush, hand_pbem.fight),
-    "transformers": ("examples/transformers_duel.mech", hand_transformers.characters, hand_transformers.fight),
-    "neojove_duel": ("examples/neojove_duel.mech", lambda: hand_neojove.characters("neojove_duel"),
-                     hand_neojove.fight),
-    "neojove_frigate": ("examples/neojove_frigate.mech", lambda: hand_neojove.characters("neojove_frigate"),
-                        hand_neojove.fight),
-    "robomacs": ("examples/robomacs_spartacus.mech", hand_robomacs.characters, hand_robomacs.fight),
-}
 
 
 def counted(call, where: dict | None = None) -> int:
@@ -80,8 +64,8 @@ def count_system(name: str, runs: int, where: bool) -> dict:
     from mechscript.sim.batch import run_seed
     from mechscript.sim.prepared import Prepared, fight_once
 
-    example, characters, fight = SYSTEMS[name]
-    path = ROOT / example
+    system = SYSTEMS[name]
+    path, characters, fight = system.example, system.characters, system.fight
     script = compile_script(path.read_text(), str(path), path.parent, Limits())
     written, closures = QuietFight(script), Prepared.of(script)
     seeds = [run_seed(1, WARM_UP + i) for i in range(runs)]
@@ -106,8 +90,8 @@ def count_system(name: str, runs: int, where: bool) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=10,
-                        help="fights counted of each (default 10; tracing makes a fight about 100 times slower)")
+    parser.add_argument("--runs", type=int, default=20,
+                        help="fights counted of each (default 20; tracing makes a fight about 100 times slower)")
     parser.add_argument("--system", action="append", choices=list(SYSTEMS),
                         help="only this system (again for more); default all")
     parser.add_argument("--where", action="store_true", help="where the written path's bytecodes run")
