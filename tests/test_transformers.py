@@ -661,20 +661,6 @@ def test_no_damage_means_no_durability_check(tmp_path):
     assert run_json(tmp_path, script, [])["log"] == ["    no damage", "0"]
 
 
-@pytest.mark.parametrize("medic, faces, end", [
-    ("", [], "no one can save Hulk: its Spark goes out (L169)"),
-    (conc("Fix", 2), [9, 9, 9, 9], "Ratchet saves Hulk's Spark: 4k2: 9 9 (9 9) = 18 vs 10 (L171)"),
-])
-def test_a_dying_spark_goes_out_at_the_end_of_the_scene_unless_fixed(tmp_path, medic, faces, end):
-    # L169-171: Courage 2, 4 Major: dying (2C); the scene ends at once (until round > 0); TN 5 x (4 - 2) = 10
-    script = ("use transformers\n" + transformer("Hulk", courage=2, major=4) + transformer("Ratchet", medic, skill=4)
-              + transformer("Foe")
-              + 'encounter "End" {\n    side a: Hulk, Ratchet\n    side b: Foe\n    until round > 0\n}\n')
-    ran = run_json(tmp_path, script, faces)
-    assert ran["log"][-1] == "  " + end
-    assert ran["result"]["characters"]["Hulk"]["status"] == ("dead" if not medic else "dying")
-
-
 def test_size_modifiers_reach_active_defense_and_ranged_attacks(tmp_path):
     # M1: a Size table given by a script: +2 to Active Defense and +3 to ranged attacks, at any Size
     script = ("use transformers\nfn transformers.size_mod(size, what) = match what {\n"
@@ -722,3 +708,95 @@ def test_a_readied_action_acts_before_its_trigger_without_a_check(tmp_path):
         "  phase 2: Hound acts on its readied action, before Trailbreaker",
         "  phase 2: Hound attacks Trailbreaker",
     ]
+
+
+# ---- three divergences from the text, fixed (each test failed before its fix) ----
+
+MELEE_CHARGE = ("use transformers\n"
+                + transformer("Hound", conc("Brawling", 1), conc("Sprinting", 2), strength=4, speed=6, skill=6)
+                + transformer("Dummy", intelligence=4, speed=1)
+                + encounter("Charge", "Hound", "Dummy", "distance: 3", "SETTING"))
+# Hound: Movement 1 + Sprinting 2 = 3 (L189); 3 hexes apart, reach 1: it moves 2 hexes and strikes in the same
+# action (L187). Initiative 3k3: 5 4 3 = 12; Dummy (Speed 1) 1k0.5: 1 -> 0. The attack: Skill Dice 3 + Brawling 1
+# = 4k3: 6 5 4 (1) = 15, against PD 4 (no damage Boost: 3 kept x 6 = 18 < 4 + 15; moving 2 hexes costs a held
+# or unarmed attack nothing, L206-227). Dummy borrows 5 phases to defend actively: 2k2: 1 1 = 2, fails.
+# Unarmed damage (A19): Strength Dice 2 k floor_0.5(Size 4 / 4) = 1: 2k1: 7 (3). Then the Durability Check,
+# Endurance 5: 3k2.5: 1 1 1 = 1 + 1 + 0 = 2, and the prone check (Skill 5, 3k2.5, TN 0): 5 5 5. At phase 2
+# Hound, who has not moved, misses: 4k3: 1 1 1 1 = 3.
+MELEE_FACES = [5, 4, 3, 1, 6, 5, 4, 1, 1, 1, 7, 3, 1, 1, 1, 5, 5, 5, 1, 1, 1, 1]
+
+
+@pytest.mark.parametrize("setting, damage, durability", [
+    # L231 "Melee attacks gain a bonus to damage equal to the number of hexes you moved in a straight line
+    # towards the target": 7 + 2 = 9 against Minor 9, failed by 7: 1 Major
+    (None, "    damage 2k1+2: 7 (3) = 9", "    Dummy Durability 3k2.5: 1 1 1/2 = 2 vs Minor 9: fails by 7, 1 Major (now 1)"),
+    # A12: the other reading, the hexes as unkept dice (as a ram's, L394): 4k1: 7 (3 1 1) = 7; the
+    # Durability Check and the prone check then fall on the next faces
+    ('melee_move: "dice"', "    damage 4k1: 7 (3 1 1) = 7", None),
+])
+def test_l231_melee_damage_adds_the_hexes_moved_straight_at_the_target(tmp_path, setting, damage, durability):
+    script = MELEE_CHARGE.replace("    SETTING\n", f"    {setting}\n" if setting else "")
+    log = run_json(tmp_path, script, MELEE_FACES + [1] * 8)["log"]
+    assert log[4:8] == [
+        "  phase 12: Hound moves 2 hexes toward Dummy",
+        "  phase 12: Hound attacks Dummy with fists: 4k3: 6 5 4 (1) = 15 vs PD 4: hit",
+        "    Dummy defends actively, borrowing 5 phases from next round: 2k2: 1 1 = 2 vs 15: fails",
+        damage,
+    ]
+    if durability:
+        assert log[8] == durability
+
+
+def test_l231_a_melee_attack_without_moving_adds_nothing(tmp_path):
+    # the same fight at 1 hex: no move, damage 2k1: 7 (3) = 7 against Minor 7, failed by 5: 1 Major
+    script = MELEE_CHARGE.replace("distance: 3", "distance: 1").replace("    SETTING\n", "")
+    log = run_json(tmp_path, script, MELEE_FACES + [1] * 8)["log"]
+    assert log[4:7] == [
+        "  phase 12: Hound attacks Dummy with fists: 4k3: 6 5 4 (1) = 15 vs PD 4: hit",
+        "    Dummy defends actively, borrowing 5 phases from next round: 2k2: 1 1 = 2 vs 15: fails",
+        "    damage 2k1: 7 (3) = 7",
+    ]
+
+
+def test_an_automatically_failed_durability_check_fails_by_the_tn(tmp_path):
+    # L24: a roll of 0 or fewer dice fails automatically; digest 2.5: where a margin is needed its total
+    # is 0, as a Knocked Out character's roll is (L164). Wreck (8 Major, Courage 5, recovered: -3k0, L164):
+    # Endurance 4, 2k2 - 3k0 = -1k2, no dice. Against Minor 19 it fails by 19 (not 20): 1 + 0.5 x
+    # floor(19/10) = 1.5 Major, 9.5 in all (below 2 x 5 = 10: not dying), above Courage: Knocked Out.
+    script = ("use transformers\n" + transformer("Wreck", endurance=4, rank=1, major=8)
+              + 'take_damage(Wreck, 19, true)\nsay "{halves(Wreck.major)} {Wreck.status}"\n')
+    assert run_json(tmp_path, script, [])["log"] == [
+        "    Wreck Durability -1k2: automatic failure vs Minor 19: fails by 19, 1.5 Major (now 9.5)",
+        "    Wreck is knocked out: Major above its Courage (L161)",
+        "9.5 knocked out",
+    ]
+
+
+@pytest.mark.parametrize("allies, faces, end, status", [
+    # L169: no one standing on its side: the Spark goes out
+    ("", [], "no one can save Hulk: its Spark goes out (L169)", "dead"),
+    # L171 with L40: Ratchet lacks Fix (Basic) and Repair (Advanced): he may still try, at +5 (the lesser
+    # penalty, Fix's): Skill 4, 2k2 against 10 + 5 = 15. 9 6 = 15 is not above 15; 9 7 = 16 is.
+    (transformer("Ratchet", skill=4), [9, 6],
+     "Ratchet cannot save Hulk: 2k2: 9 6 = 15 vs 10 + 5 unskilled; its Spark goes out (L169)", "dead"),
+    (transformer("Ratchet", skill=4), [9, 7], "Ratchet saves Hulk's Spark: 2k2: 9 7 = 16 vs 10 + 5 unskilled (L171)",
+     "dying"),
+    # with Fix 2: Skill Dice 2 + 2 = 4k2 against 10
+    (transformer("Ratchet", conc("Fix", 2), skill=4), [9, 9, 9, 9],
+     "Ratchet saves Hulk's Spark: 4k2: 9 9 (9 9) = 18 vs 10 (L171)", "dying"),
+    # the best chance tries: Wheeljack's Fix 1 (Skill 6: 4k3 against 10) before Ratchet (no Fix, Skill 8, at +5)
+    (transformer("Ratchet", skill=8) + transformer("Wheeljack", conc("Fix", 1), skill=6), [5, 4, 3, 2],
+     "Wheeljack saves Hulk's Spark: 4k3: 5 4 3 (2) = 12 vs 10 (L171)", "dying"),
+    # L164: a medic above its Courage in Major Damage rolls at -1k0 a point: Fix 2, Skill 4, 7 Major,
+    # Courage 5: 4k2 - 2k0 = 2k2: 9 1 = 10, not above 10
+    (transformer("Ratchet", conc("Fix", 2), skill=4, major=7), [9, 1],
+     "Ratchet cannot save Hulk: 2k2: 9 1 = 10 vs 10; its Spark goes out (L169)", "dead"),
+])
+def test_l171_anyone_standing_may_try_to_save_a_dying_spark(tmp_path, allies, faces, end, status):
+    # Courage 2, 4 Major: dying (2C, L169); the scene ends at once (until round > 0); TN 5 x (4 - 2) = 10
+    names = ", ".join(["Hulk"] + [line.split()[1] for line in allies.splitlines()])
+    script = ("use transformers\n" + transformer("Hulk", courage=2, major=4) + allies + transformer("Foe")
+              + f'encounter "End" {{\n    side a: {names}\n    side b: Foe\n    until round > 0\n}}\n')
+    ran = run_json(tmp_path, script, faces)
+    assert ran["log"][-1] == "  " + end
+    assert ran["result"]["characters"]["Hulk"]["status"] == status
