@@ -800,3 +800,62 @@ def test_l171_anyone_standing_may_try_to_save_a_dying_spark(tmp_path, allies, fa
     ran = run_json(tmp_path, script, faces)
     assert ran["log"][-1] == "  " + end
     assert ran["result"]["characters"]["Hulk"]["status"] == status
+
+
+# ---- rules right from the first cut, guarded (a deliberate break of each fails one of these) ----
+
+def test_l161_knocked_out_only_above_courage(tmp_path):
+    # L161 "Knocked Out when you have taken an amount of Major Damage greater than your Courage". Courage 4,
+    # 3 Major (Fatigued: above 2); a ranged hit for 10, Durability Endurance 8: 4k4: 3 2 1 1 = 7, failed by
+    # 3: 1 Major, 4 in all: equal to its Courage, not above it: still up, and (Fatigued) a Durability roll
+    # against 5 x 4 = 20: 9 9 9 9 = 36, stays up. Gears, with 4.5, is above it: Knocked Out.
+    script = ("use transformers\n" + transformer("Brawn", endurance=8, courage=4, rank=1, major=3)
+              + transformer("Gears", courage=4, major=4.5)
+              + 'take_damage(Brawn, 10, true)\nsay "{Brawn.status} {status_for(Brawn)} {status_for(Gears)}"\n')
+    assert run_json(tmp_path, script, [3, 2, 1, 1, 9, 9, 9, 9])["log"] == [
+        "    Brawn Durability 4k4: 3 2 1 1 = 7 vs Minor 10: fails by 3, 1 Major (now 4)",
+        "    Brawn is Fatigued: Durability 4k4: 9 9 9 9 = 36 vs 20: stays up",
+        "active active knocked out",
+    ]
+
+
+def test_l164_a_knocked_out_characters_durability_check_counts_as_0(tmp_path):
+    # L164 "any Durability Checks made are treated as if they had rolled a 0": no die is rolled; against
+    # Minor 12 it fails by 12: 1 + 0.5 x floor(12/10) = 1.5 Major, 6 + 1.5 = 7.5 (Courage 5: not dying)
+    script = ("use transformers\n" + transformer("Wreck", major=6, status='"knocked out"')
+              + 'take_damage(Wreck, 12, true)\nsay "{halves(Wreck.major)} {Wreck.minor} {Wreck.status}"\n')
+    assert run_json(tmp_path, script, [])["log"] == [
+        "    Wreck Durability Knocked Out, counts as 0 vs Minor 12: fails by 12, 1.5 Major (now 7.5)",
+        "7.5 0 knocked out",
+    ]
+
+
+def test_l164_an_attack_on_a_knocked_out_character_hits_automatically(tmp_path):
+    # L164 "Any attacks against them automatically succeed": Skill 2, no Brawling: 1k1 rolls 1, far below
+    # PD 5 + 5 unskilled, and hits all the same; no Active Defense (A16). Unarmed damage Strength 5:
+    # 2.5k1, rolled as 2k1: 3 (2) = 3; the Durability Check counts 0: fails by 3, 1 Major (6 -> 7).
+    script = ("use transformers\n" + transformer("Blitzwing", skill=2) + transformer("Wreck", major=6, status='"knocked out"')
+              + "attack(Blitzwing, Wreck, none, none, 5)\n")
+    assert run_json(tmp_path, script, [1, 3, 2])["log"] == [
+        "  phase 5: Blitzwing attacks Wreck with fists: 1k1: 1 = 1: Wreck is Knocked Out, the attack hits (L164)",
+        "    damage 2k1: 3 (2) = 3",
+        "    Wreck Durability Knocked Out, counts as 0 vs Minor 3: fails by 3, 1 Major (now 7)",
+    ]
+
+
+@pytest.mark.parametrize("faces, line", [
+    # L49 "increase the TN by 5 by taking what is called a Boost": PD 9 + 5 = 14; a 14 misses
+    ([5, 3, 3, 3, 1, 1, 1], "7k4: 5 3 3 3 (1 1 1) = 14 vs PD 9 + 5 (1 Boost): miss"),
+    # and a 15 hits; the Boost's +1k0 on damage (L57): the Blaster 3k2 + Firepower Dice 2.5 + 1k0 = 6.5k2, as 6k2
+    ([6, 3, 3, 3, 1, 1, 1, 1, 1, 1], "7k4: 6 3 3 3 (1 1 1) = 15 vs PD 9 + 5 (1 Boost): hit"),
+])
+def test_l49_each_boost_adds_5_to_the_tn(tmp_path, faces, line):
+    # E11's attacker (Skill 8, Shooting 3: 7k4) against PD 9 (Intelligence 4, Dodge 1): the tactic takes one
+    # damage Boost (4 kept x 6 = 24 >= 9 + 15). After a hit, the target's Active Defense 3k2: 1 1 1 = 2 fails.
+    script = ("use transformers\n" + transformer("Sunstreaker", conc("Shooting", 3), 'armament "Solar blaster" { damage 3k2 }', skill=8)
+              + transformer("Target", conc("Dodge", 1), intelligence=4)
+              + "attack(Sunstreaker, Target, Sunstreaker.armament[0], none, 6)\n")
+    log = run_json(tmp_path, script, faces + [1] * 12)["log"]
+    assert log[0] == "  phase 6: Sunstreaker attacks Target with Solar blaster: " + line
+    if line.endswith("hit"):
+        assert log[2].startswith("    damage 6k2: ")
