@@ -859,3 +859,209 @@ def test_l49_each_boost_adds_5_to_the_tn(tmp_path, faces, line):
     assert log[0] == "  phase 6: Sunstreaker attacks Target with Solar blaster: " + line
     if line.endswith("hit"):
         assert log[2].startswith("    damage 6k2: ")
+
+
+# ---- the worked examples E23-E52 (digest 5.3-5.4): the numbers of a character sheet ----
+
+SHEET = ("use transformers\n"
+         'let robot = "robot"\nlet vehicle = "vehicle"\nlet none_body = "transformer"\nlet human = "human"\n'
+         'let minicon = "minicon"\nlet automaton = "automaton"\nlet standard = "standard"\nlet henchman = "henchman"\n'
+         'let brute = "brute"\nlet criminal_spy = ["Criminal", "Spy"]\nlet criminal = ["Criminal"]\n'
+         'let piloting = ["Piloting"]\nlet three = ["Firearms", "Weapons", "Unarmed"]\nlet stealth = "Stealth"\n'
+         'let shadowing = "Shadowing"\nlet dodge = "Dodge"\nlet maneuvering = "Maneuvering"\nlet block = "block"\n'
+         + transformer("BodyA", major=2, minor=12) + transformer("BodyB", major=3, minor=9)
+         + 'say "E23: {days_per_cube(0)} {days_per_cube(-1)} {days_per_cube(1/2)} {days_per_cube(1)}"\n'
+           'say "E24: {taunt_penalty(1)} {taunt_penalty(2)}"\n'
+           'say "E25: {skillset_level(criminal_spy, stealth)} {skillset_level(criminal_spy, shadowing)} '
+           '{skillset_level(criminal, dodge)} {skillset_level(piloting, maneuvering)} {skillset_level(three, block)}"\n'
+           'say "E26: {deficit_left(3, [1, 1])}"\n'
+           'let merged = merged_damage([BodyA, BodyB])\nsay "E27: {merged.major} {merged.minor}"\n'
+           'say "E28: {extra_body_size(6)} {extra_body_levels_lost(2)} {extra_body_cost(1)} {extra_body_cost(3)}"\n'
+           'say "E29: {extra_mode_limit(6, 1)} {extra_mode_limit(6, 2)}"\n'
+           'say "E30: {platform_limits(12, 12, 12, 4, 8)} {platform_limits(12, 12, 12, 7, 5)} {platform_capacity(6, 6)}"\n'
+           'say "E31: {equipment_cost(2, -3)} {cost_lost(2, -3)} {equipment_cost(3, -3/2)} '
+           '{equipment_cost(2, -1) + equipment_cost(3, -2)}"\n'
+           'say "E32: {multi_mode_cost(3, 2)}"\n'
+           'say "E33: {connected_cut(2)} {connected_cut(3)} {connected_cut(4)}"\n'
+           'let hours = [360, 240, 72, 24, 8, 6, 3, 1, 1/4]\nlet tns = []\n'
+           'for h in hours { push(tns, linguist_tn[h]) }\nsay "E34: {tns} {linguist_tn[30]} {linguist_tn[2]}"\n'
+           'let awards = []\nfor scope in ["routine", "easy", "hard", "challenging", "epic"] { push(awards, episode_award[scope]) }\n'
+           'say "E35: {awards}"\n'
+           'say "E36: {lift_limit(6, human)} {lift_limit(6, none_body)}"\n'
+           'say "E37: {starting_cp(standard, none_body)} {starting_cp(henchman, minicon)} '
+           '{starting_cp(brute, minicon)} {starting_cp(henchman, human)} '
+           '{starting_cp(brute, human)} {starting_cp(henchman, automaton)} '
+           '{starting_cp(brute, automaton)}"\n'
+           'say "E38: {robot_movement(0, minicon)} {robot_movement(0, human)} {robot_movement(2, minicon)}"\n'
+           'say "E39: {decimal(mega_melee_hexes(1), 2)} {mega_melee_hexes(2)} {mega_melee_hexes(3)} {mega_melee_hexes(4)}"\n'
+           'say "E40: {mega_effect_reduction(2)} {mega_effect_reduction(3)}"\n'
+           'say "E41: {mega_major_limit(2, 8)}"\n'
+           'say "E42: {mega_equipment_limit(4, 10)}"\n'
+           'say "E43: {mega_transformation_limit(3, 6)}"\n'
+           'say "E44: {mega_move_multiplier(2, vehicle)} {mega_move_multiplier(2, robot)}"\n'
+           'say "E45: {mega_size(1)} {mega_size(2)} {mega_size(3)} {mega_size(4)} {mega_size(5)} {mega_size(10)}"\n'
+           'say "E46: {mega_lift(3, 9)}"\n'
+           'say "E47: {mega_hexes(1)} {mega_hexes(2)} {mega_hexes(3)} {mega_hexes(10)}"\n'
+           'say "E48: {mega_energon_cubes(1)} {mega_energon_cubes(2)}"\n'
+           'say "E49: {mega_cost(1)} {mega_cost(2)} {mega_cost(3)} {mega_cost(10)}"\n'
+           'say "E50: {transport_mega_cost(1)} {transport_mega_cost(2)}"\n'
+           'say "E51: {transport_spark_cost(2)} {transport_spark_cost(0)}"\n'
+           'say "E52: {energon_slips(0, 1)} {energon_slips(1, 0)} {overpower_from(3)} {overpower_from(5)}"\n'
+           # the options of the inconsistent examples, last: each changes what it names
+           'transformers.cube_days = "formula"\ntransformers.taunt = "formula"\ntransformers.merge_minor = "lost"\n'
+           'let lost = merged_damage([BodyA, BodyB])\n'
+           'say "other readings: {days_per_cube(0)} {days_per_cube(-1)} {taunt_penalty(1)} {lost.major} {lost.minor}"\n')
+
+
+@pytest.fixture(scope="module")
+def sheet(tmp_path_factory) -> dict[str, str]:
+    return keyed(run_json(tmp_path_factory.mktemp("sheet"), SHEET)["log"])
+
+
+def test_e23_energon_consumption_below_1_a_cube_every_2_minus_rate_days(sheet):
+    # L86 is inconsistent (C6): "1 minus your consumption rate" days, yet rate 0 gives "one Cube every two
+    # days, since 1 minus -1 is 2". The digest's proposal, 2 - rate, gives the example's 2 days at rate 0
+    # (and 1 day at rate 1, where the formula would give none); the option cube_days "formula" gives 1 - rate
+    assert sheet["E23"] == "2 3 3/2 1"
+    assert sheet["other readings"].split()[:2] == ["1", "2"]
+
+
+def test_e24_a_taunt_with_one_boost_is_minus_10(sheet):
+    # L293 is inconsistent (C5): "Boosts ... times 5", yet "one Boost gives that villain a -10". The digest's
+    # proposal 5 x (Boosts + 1) keeps the example (the mandatory Boost counts once more); "formula": 5
+    assert sheet["E24"] == "10 15"
+    assert sheet["other readings"].split()[2] == "5"
+
+
+def test_a_taunt_needs_a_boost(tmp_path):
+    # L293 "Taunt Rolls must be made with a Boost"
+    err = run_json(tmp_path, "use transformers\nsay taunt_penalty(0)\n", code=1)
+    assert "a Taunt Roll must be made with a Boost (rule text 000 L293)" in err and "Traceback" not in err
+
+
+def test_e25_overlapping_skillsets_add_a_level(sheet):
+    # L452: Criminal and Spy both give Stealth: Level 2; Shadowing only from Spy: 1; Dodge from neither: 0;
+    # L526: Piloting's Maneuvering at Level 2; Block from Firearms and Weapons (not Unarmed): 2
+    assert sheet["E25"] == "2 1 0 2 2"
+
+
+@pytest.mark.parametrize("skillsets, message", [
+    ('["Scholar"]', "the Scholar Skillset's Concentrations are chosen by the player (rule text 000 L459-L521)"),
+    ('["Spies"]', 'no Skillset "Spies" in rule text 000 (L456-538)'),
+])
+def test_a_skillset_that_cannot_be_counted_is_named(tmp_path, skillsets, message):
+    err = run_json(tmp_path, f'use transformers\nsay skillset_level({skillsets}, "stealth")\n', code=1)
+    assert message in err and "Traceback" not in err
+
+
+def test_e26_energon_deficit_deducted_from_npcs(sheet, tmp_path):
+    # L882: a Deficit of 3; 2 of 4 NPCs each lose an Energon Die; 1 point is saved for another Scene
+    assert sheet["E26"] == "1"
+    err = run_json(tmp_path, "use transformers\nsay deficit_left(3, [2, 2])\n", code=1)
+    assert "only 3 points of Energon Deficit to deduct (rule text 000 L882)" in err
+
+
+def test_e27_merged_bodies_add_their_wounds(sheet):
+    # L1192 is inconsistent (C7): the example merges 2 Major / 12 Minor and 3 / 9 into 5 Major and 21 Minor,
+    # yet "Minor Wounds are lost when you merge". The digest's proposal follows the example (merge_minor
+    # "sum"); "lost" gives 5 and 0
+    assert sheet["E27"] == "5 21"
+    assert sheet["other readings"].split()[3:] == ["5", "0"]
+
+
+def test_e28_extra_bodies_are_a_size_smaller_and_lose_levels(sheet):
+    # L1192: a Size 6 Robot as two Vehicles: base Size 5 each; two extra bodies: 4 levels less each;
+    # 8 CP per extra body (8, 16, 24)
+    assert sheet["E28"] == "5 4 8 24"
+
+
+def test_e29_the_nth_extra_mode_has_2_rank_minus_2n_cp(sheet):
+    # L1196: Rank 6: 10 CP on the second mode, 8 on the third
+    assert sheet["E29"] == "10 8"
+
+
+def test_e30_a_platform_cuts_the_limits_by_its_equipment(sheet):
+    # L1277: 12 CP on the Platform: Equipment -4 and Transformation -8, or -7 and -5 (limits 12 each,
+    # Strength and Rank 6); the Platform carries up to Strength + Rank = 12
+    assert sheet["E30"] == "{equipment: 8, transformation: 4} {equipment: 5, transformation: 7} 12"
+
+
+@pytest.mark.parametrize("call, message", [
+    ("platform_limits(12, 12, 12, 4, 7)", "the limits must be cut by 12 in all, the CP on the Platform (rule text 000 L1277)"),
+    ("platform_limits(12, 12, 12, 12, 0)", "neither limit may be cut below 1 (rule text 000 L1277)"),
+])
+def test_a_platform_that_breaks_its_limits_is_refused(tmp_path, call, message):
+    err = run_json(tmp_path, f"use transformers\nsay {call}\n", code=1)
+    assert message in err and "Traceback" not in err
+
+
+def test_e31_a_disposable_modification_never_takes_a_cost_below_half(sheet):
+    # L1648: Velocity Reducer 2 - 3 = -1, costs 0.5, 1.5 lost; spent on a Null Signature System: 3 - 1.5 = 1.5;
+    # rebalanced to 1 + 1 = 2 CP, 3 less than the 5 of both
+    assert sheet["E31"] == "1/2 3/2 3/2 2"
+
+
+def test_e32_multi_mode_costs_one_per_extra_mode(sheet):
+    # L1686: Defensive Gear (3) in Robot, tank and submarine: 3 + 2 = 5
+    assert sheet["E32"] == "5"
+
+
+def test_e33_connected_cuts_each_piece_by_the_number_connected(sheet, tmp_path):
+    # L1655-1658
+    assert sheet["E33"] == "-1/2 -1 -3/2"
+    err = run_json(tmp_path, "use transformers\nsay connected_cut(5)\n", code=1)
+    assert "Connected joins 2 to 4 pieces of Equipment (rule text 000 L1655-1658)" in err
+
+
+def test_e34_linguist_tn_by_time_exposed(sheet):
+    # L1239-1248: 15 days 0, 10 days 5, 3 days 10, 1 day 15, 8 hours 20, 6 hours 25, 3 hours 30, 1 hour 35,
+    # 15 minutes 40 (in hours); 30 hours count as the last row reached, 1 day (15); 2 hours as 1 hour (35)
+    assert sheet["E34"] == "[0, 5, 10, 15, 20, 25, 30, 35, 40] 15 35"
+
+
+def test_e35_episode_awards_by_scope(sheet):
+    # L1740-1745
+    assert sheet["E35"] == "[1/2, 1, 3/2, 2, 5/2]"
+
+
+def test_e36_a_human_lifts_strength_minus_2_halved(sheet):
+    # L1918: Strength 6: (6 - 2) / 2 = 2; a Transformer lifts its Strength (L77)
+    assert sheet["E36"] == "2 6"
+
+
+def test_e37_starting_character_points_by_kind(sheet):
+    # L438: 160; L1860: Minicon Henchman 70, Brute 40; L1897: Human Henchman 100, Brute 70; L2007: the same
+    # for Automatons
+    assert sheet["E37"] == "160 70 40 100 70 100 70"
+
+
+def test_e38_a_minicon_or_human_moves_half_a_hex(sheet):
+    # L1870, L1922: x0.5 in Robot-Mode: without Sprinting half a hex; with Sprinting 2, 1.5
+    assert sheet["E38"] == "1/2 1/2 3/2"
+
+
+def test_e39_to_e51_mega_size(sheet):
+    assert sheet["E39"] == "0.33 1 3 9"                  # L1786: 3^(MS - 2) hexes
+    assert sheet["E40"] == "10 15"                       # L1802: Effect Reduction 5 x MS
+    assert sheet["E41"] == "24"                          # L1808: (2 + 1) x 8
+    assert sheet["E42"] == "50"                          # L1810: (4 + 1) x 10
+    assert sheet["E43"] == "24"                          # L1812: (3 + 1) x 6
+    assert sheet["E44"] == "9 3"                         # L1816: (2 + 1) x 3 in Vehicle-Mode; x3 as a Robot
+    assert sheet["E45"] == "25 125 625 3125 15625 48828125"   # L1818: 5^(MS + 1); Unicron MS 10
+    assert sheet["E46"] == "562"                         # L1820: 625 / 10 x 9 = 562.5, "up to Size 562"
+    assert sheet["E48"] == "5 25"                        # L1830: 5^MS Cubes
+    assert sheet["E49"] == "40 160 640 10485760"         # L1832: 10 x 4^MS
+    assert sheet["E50"] == "10 40"                       # L1982: 10 x MS^2
+    assert sheet["E51"] == "120 10"                      # L2000: 160 - 40; a non-Mega Transport pays 10
+
+
+def test_e47_mega_size_hexes_occupied(sheet):
+    # L1828: a radius of MS hexes counting the base: 1, 7, 19. The text's "Unicron occupies 3067 hexes"
+    # (MS 10) is no count of rings (C8; 3 x 10 x 9 + 1 = 271): the test follows the rule the text states,
+    # as the digest proposes; there is no other reading to make an option of
+    assert sheet["E47"] == "1 7 19 271"
+
+
+def test_e52_energon_units(sheet):
+    # L82: 50 Slips a Cube, 5 Cubes a Hypercube (250 Slips); L116: 3 Hypercubes consumed, one Overpower Die
+    assert sheet["E52"] == "50 250 1 1"
