@@ -31,8 +31,8 @@ the encounter's order), every Size modifier and range modifier 0; the encounter'
 `until one_side_left or round > 10` (at most 10 rounds). The default tactics: `pick_target` (the
 standing foe with the most Major Damage, the first on a tie), `pick_weapon` (the first armament),
 `damage_boosts`, `wants_active_defense` (whenever it costs no Energon Die), `energon_before`,
-`energon_after`, `recovers`; they never hold, ready or interrupt, so Held, Readied and Interrupt
-Actions are not written here. Characters are in Robot mode (Beast, Vehicle and Object modes are not
+`energon_after`, `recovers`; they never hold, ready, interrupt or prepare (and maintain no Focus), so
+Held, Readied and Interrupt Actions, Prepare (L130) and Focus (L132) are not written here. Characters are in Robot mode (Beast, Vehicle and Object modes are not
 written).
 
     import random, hand_transformers

@@ -1065,3 +1065,55 @@ def test_e47_mega_size_hexes_occupied(sheet):
 def test_e52_energon_units(sheet):
     # L82: 50 Slips a Cube, 5 Cubes a Hypercube (250 Slips); L116: 3 Hypercubes consumed, one Overpower Die
     assert sheet["E52"] == "50 250 1 1"
+
+
+# ---- combat rules a tactic plays (issue 18, build item 2) ----
+
+PREPARE = ("use transformers\nfn transformers.prepares(c, enc) = c.name == \"Blurr\" and enc.round == 1\n"
+           + transformer("Blurr", speed=6, skill=2, rank=1) + transformer("Astrotrain", speed=1)
+           + encounter("Prepare", "Blurr", "Astrotrain", until="round > 3"))
+# Blurr, Speed 6: 3k3; Astrotrain, Speed 1: 1k0.5: 1 -> 0, never acts. Skill 2, no Brawling: 1k1 against
+# PD 5 + 5 unskilled, every attack a 1 and a miss.
+
+
+def test_l130_preparing_with_the_last_action_gives_10_initiative_next_round(tmp_path):
+    # L130 "take an action at the end of a Round to Prepare for the next round ... apply a +10 modifier to
+    # their Initiative for the next round". Round 1: 4 3 2 = 9, its last action (9 <= 10 phases left): it
+    # prepares. Round 2: 9 + 10 = 19: phases 19 and 9. Round 3: no bonus, it did not prepare again: phase 9.
+    faces = [4, 3, 2, 1] + [4, 3, 2, 1, 1, 1] + [4, 3, 2, 1, 1]
+    miss = "with fists: 1k1: 1 = 1 vs PD 5 + 5 unskilled: miss"
+    assert run_json(tmp_path, PREPARE, faces)["log"][1:] == [
+        "Round 1",
+        "  initiative: Blurr 3k3: 4 3 2 = 9; Astrotrain 1k0.5: 1/2 = 0",
+        "  phase 9: Blurr prepares for the next round (L130)",
+        "Round 2",
+        "  initiative: Blurr 3k3: 4 3 2 = 9 + 10 prepared; Astrotrain 1k0.5: 1/2 = 0",
+        f"  phase 19: Blurr attacks Astrotrain {miss}",
+        f"  phase 9: Blurr attacks Astrotrain {miss}",
+        "Round 3",
+        "  initiative: Blurr 3k3: 4 3 2 = 9; Astrotrain 1k0.5: 1/2 = 0",
+        f"  phase 9: Blurr attacks Astrotrain {miss}",
+    ]
+
+
+def test_l130_an_action_with_phases_left_after_it_is_not_spent_preparing(tmp_path):
+    # the tactic asks every round, but only the last action of a round Prepares: 9 8 8 = 25 attacks at 25
+    # and 15, prepares at 5; round 2 has 25 + 10 = 35
+    script = PREPARE.replace("and enc.round == 1", "").replace("round > 3", "round > 1")
+    log = run_json(tmp_path, script, [9, 8, 8, 1, 1, 1])["log"]
+    assert [line.split(" with")[0] for line in log[3:]] == [
+        "  phase 25: Blurr attacks Astrotrain", "  phase 15: Blurr attacks Astrotrain",
+        "  phase 5: Blurr prepares for the next round (L130)"]
+    assert run_json(tmp_path, script.replace("round > 1", "round > 2"), [9, 8, 8, 1, 1, 1] + [9, 8, 8, 1, 1, 1, 1])["log"][7] == \
+        "  initiative: Blurr 3k3: 9 8 8 = 25 + 10 prepared; Astrotrain 1k0.5: 1/2 = 0"
+
+
+def test_l132_each_effect_maintained_by_focus_costs_5_initiative(tmp_path):
+    # L132 "For each effect that a character is maintaining, apply a -5 modifier to their Initiative total":
+    # 2 effects (a script sets `focus`): 9 8 8 = 25 - 10 = 15: phases 15 and 5
+    script = (PREPARE.replace("and enc.round == 1", "and false").replace("speed 6", "speed 6  focus 2")
+              .replace("round > 3", "round > 1"))
+    log = run_json(tmp_path, script, [9, 8, 8, 1, 1, 1])["log"]
+    assert log[2] == "  initiative: Blurr 3k3: 9 8 8 = 25 - 10 focus; Astrotrain 1k0.5: 1/2 = 0"
+    assert [line.split(" with")[0] for line in log[3:]] == [
+        "  phase 15: Blurr attacks Astrotrain", "  phase 5: Blurr attacks Astrotrain"]
