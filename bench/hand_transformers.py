@@ -21,17 +21,18 @@ against the Minor total, Major Damage in half points, blow-back after a ranged h
 after a melee one; Fatigued (above half its Courage: no 10s explode, and a Durability roll against
 5 x Major at each gain, or Knocked Out), Knocked Out, dying and dead; the over-Courage penalty;
 recovery from Knocked Out with an Energon Die; a dying Spark going out at the end of the scene
-(unless a Fix or Repair saves it).
+(unless one of its side saves it, with Fix or Repair or at +5 without); melee damage adding the
+hexes moved at the target (L231, melee_move "flat").
 
 The options are the module's defaults, fixed here: success_at "above" (a total above the TN
-succeeds), fatigue_roll "each_gain", ad_borrow 5, energon_explodes_fatigued true, ties_in_phase
+succeeds), melee_move "flat", fatigue_roll "each_gain", ad_borrow 5, energon_explodes_fatigued true, ties_in_phase
 "together" (whoever is not dead and stood with that Initiative at a phase's start acts in it, in
 the encounter's order), every Size modifier and range modifier 0; the encounter's `distance: 12` and
 `until one_side_left or round > 10` (at most 10 rounds). The default tactics: `pick_target` (the
 standing foe with the most Major Damage, the first on a tie), `pick_weapon` (the first armament),
 `damage_boosts`, `wants_active_defense` (whenever it costs no Energon Die), `energon_before`,
-`energon_after`, `recovers`; they never hold, ready or interrupt, so Held, Readied and Interrupt
-Actions are not written here. Characters are in Robot mode (Beast, Vehicle and Object modes are not
+`energon_after`, `recovers`; they never hold, ready, interrupt or prepare (and maintain no Focus), so
+Held, Readied and Interrupt Actions, Prepare (L130) and Focus (L132) are not written here. Characters are in Robot mode (Beast, Vehicle and Object modes are not
 written).
 
     import random, hand_transformers
@@ -379,6 +380,8 @@ def attack(att: Fighter, dfn: Fighter, weapon, random):
         kept2, flat = weapon.kept2, weapon.flat
     else:
         unkept2, kept2, flat = att.strength, max(att.strength // 2, 1), 0
+    if weapon is None or not weapon.ranged:          # L231, melee_move "flat": + the hexes moved at the target
+        flat += att.moved
     damage = roll(random, unkept2 + 2 * boosts - att.penalty2(), kept2, flat, not att.fatigued()) or 0
     ranged = weapon is not None and weapon.ranged
     gain = take_damage(dfn, damage, ranged, random)
@@ -401,7 +404,7 @@ def take_damage(c: Fighter, damage, ranged: bool, random):
     else:
         total = roll_after(c, random, c.endurance, c.endurance, 0, tn)
         if total is None:
-            total = -1                               # 2.5: an automatic failure fails whatever the TN
+            total = 0                                # L24, 2.5: an automatic failure totals 0 (Minor is >= 1)
     if total > tn:
         return 0
     gain = 1 + (tn - total) // 10 / 2
@@ -433,19 +436,22 @@ def status_for(c: Fighter) -> str:
 
 
 def end_of_scene(fighters, random):
-    """L169-171: a dying Spark goes out unless the best Fix or Repair of its side saves it."""
+    """L169-171: a dying Spark goes out unless one of its side saves it (`pick_medic`: the highest Fix or
+    Repair Level, then the highest Skill, then the first written); without either, at +5 TN (L40)."""
     for c in fighters:
         if c.status == DYING:
             medic, best = None, 0
             for other in fighters:
                 level = max(other.level("fix"), other.level("repair"))
-                if other.side == c.side and other.status in STANDING and level > best:
+                if other.side == c.side and other.status in STANDING and (
+                        medic is None or level > best or (level == best and other.skill > medic.skill)):
                     medic, best = other, level
             if medic is None:
                 c.status = DEAD
             else:
-                total = roll(random, medic.skill + 2 * best, medic.skill, 0, not medic.fatigued())
-                if total is None or total <= 5 * (c.major - c.courage):
+                lacking = 5 if best == 0 else 0
+                total = roll(random, medic.skill + 2 * best - medic.penalty2(), medic.skill, 0, not medic.fatigued())
+                if total is None or total <= 5 * (c.major - c.courage) + lacking:
                     c.status = DEAD
 
 

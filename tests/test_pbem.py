@@ -325,6 +325,16 @@ def test_initiative_ties_are_rolled_off_or_kept_as_written(tmp_path):
     assert fight(tmp_path, written, [])["log"][1:] == ["Acting order: Jazz (8), Bob (8)"]
 
 
+def test_l12_a_speed_tie_goes_to_skill_then_to_rank(tmp_path):
+    # L12 "If there is a tie in Speed, skill breaks the tie. If Skill is tied, Rank breaks that tie."
+    # Bob is written second each time, so neither order is the encounter's; no roll-off (PROPOSAL 2) is
+    # needed, so no die is rolled.
+    by_skill = TIE.replace("speed 5 skill 4 rank 2", "speed 8 skill 6 rank 1").replace("until round > 1", "until round > 0")
+    assert fight(tmp_path, by_skill, [])["log"][1:] == ["Acting order: Bob (8), Jazz (8)"]
+    by_rank = TIE.replace("speed 5 skill 4 rank 2", "speed 8 skill 5 rank 3").replace("until round > 1", "until round > 0")
+    assert fight(tmp_path, by_rank, [])["log"][1:] == ["Acting order: Bob (8), Jazz (8)"]
+
+
 @pytest.mark.parametrize("fizzle, last", [
     ("true", "  Ransack's attack on Punch fizzles: Punch is unconscious"),
     ("false", "  Ransack finds no one left to attack"),
