@@ -496,6 +496,8 @@ class Writer:
             if self.surely(node.target, "encounter") and node.name in ("round", "name") or \
                     self.one_kind(self.types.of(node.target)) is not None and node.name in ("name", "side"):
                 return f"{target}.{node.name}"
+            if self.one_kind(self.types.of(node.target)) is not None and node.name == "kind":
+                return f"{target}.kind.name"
             return None
         if kind is ast.Compare:
             a, b = self.pure(node.left), self.pure(node.right)
@@ -730,8 +732,8 @@ class Writer:
         if self.surely(node.target, "encounter") and node.name in ("round", "name"):
             self.line(f"{result} = {value}.{node.name}")
             return result
-        if self.one_kind(self.types.of(node.target)) is not None and node.name in ("name", "side"):
-            self.line(f"{result} = {value}.{node.name}")
+        if self.one_kind(self.types.of(node.target)) is not None and node.name in ("name", "side", "kind"):
+            self.line(f"{result} = {value}.{'kind.name' if node.name == 'kind' else node.name}")
             return result
         if node.name in ("name", "side", "round", "characters"):   # not kept in `fields`
             branch = "if"
@@ -788,9 +790,10 @@ class Writer:
         target = self.types.of(node.target)
         kind = self.one_kind(target)
         if kind is not None:
+            # a list is given as it is only when it is state (gear and list stats are copies)
             fields = self.types.kind_fields(kind)
-            return node.name in fields and not self.types.field(target, node.name).maybe("list") \
-                and node.name not in ("name", "side", "kind")
+            return node.name in fields and node.name not in ("name", "side", "kind") and \
+                (node.name in self.state_of(kind) or not self.types.field(target, node.name).maybe("list"))
         shape = target.shape()
         return shape is not None and node.name in shape
 
