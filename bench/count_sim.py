@@ -59,7 +59,7 @@ def counted(call, where: dict | None = None) -> int:
 
 def count_system(name: str, runs: int, where: bool) -> dict:
     from mechscript.backend.quiet import QuietFight
-    from mechscript.interpreter.limits import Limits
+    from mechscript.limits import Limits
     from mechscript.interpreter.script import compile_script
     from mechscript.sim.batch import run_seed
     from mechscript.sim.prepared import Prepared, fight_once

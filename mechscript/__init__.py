@@ -1,8 +1,8 @@
 """mechscript: a dice and combat scripting language for giant-robot tabletop RPGs."""
 
 from .api import CompiledRoll, ProbResult, RollResult, RunResult, check, compile_roll, prob, roll, roll_many, run, simulate
-from .interpreter.errors import MechError
-from .interpreter.limits import Limits
+from .errors import MechError
+from .limits import Limits
 
 __all__ = ["CompiledRoll", "Limits", "MechError", "ProbResult", "RollResult", "RunResult", "check", "compile_roll",
            "prob", "roll", "roll_many", "run", "simulate"]

@@ -14,9 +14,9 @@ from .dice.engine import DiceRoll, sampler
 from .interpreter import ast
 from .dice.faces import FaceSource, GivenFaces, RandomFaces
 from .dice.rollkeep import KeepRoll, Pool
-from .interpreter.errors import MechError
+from .errors import MechError
 from .interpreter.evaluator import Evaluation
-from .interpreter.limits import CpuTime, Limits, limit_error, too_deep
+from .limits import CpuTime, Limits, limit_error, too_deep
 from .interpreter.values import format_value, to_json
 from .interpreter.parser import parse_expression
 from .interpreter.script import Script, compile_expression, compile_script

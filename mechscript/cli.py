@@ -18,8 +18,8 @@ from pathlib import Path
 
 from .api import RunResult, face_source, load_script, new_seed, prob, roll_many
 from .interpreter.script import Script, compile_script
-from .interpreter.errors import MechError
-from .interpreter.limits import Limits
+from .errors import MechError
+from .limits import Limits
 
 EXAMPLES = """examples:
   mech run examples/task_chart.mech  run a script and print what it says

@@ -15,9 +15,9 @@ from pathlib import Path
 
 from .dice.distribution import BOUND, Dist
 from .dice.faces import RandomFaces
-from .interpreter.errors import MechError
+from .errors import MechError
 from .interpreter.evaluator import Evaluation
-from .interpreter.limits import CpuTime, Limits, limit_error, too_deep
+from .limits import CpuTime, Limits, limit_error, too_deep
 from .interpreter.odds import dist_mean, exact, truths
 from .interpreter.parser import parse_expression
 from .interpreter.values import format_value, to_json

@@ -5,7 +5,7 @@ import tempfile
 
 from hypothesis import settings
 
-from mechscript.interpreter.limits import make_room_for_nesting
+from mechscript.limits import make_room_for_nesting
 
 # mechscript's cache (lark's parser tables, parsed programs) goes to a folder of the test run's own,
 # for this process and every `mech` it starts: the tests neither write into the user's cache folder
@@ -30,7 +30,7 @@ def _warm_the_standard_library() -> None:
     """Parse each standard module once in this process (the loader keeps what it parsed): the
     tests that run `mech` in a forked child then start from it instead of parsing it again."""
     import mechscript
-    from mechscript.interpreter.errors import MechError
+    from mechscript.errors import MechError
     from mechscript.interpreter.script import STDLIB
     for module in sorted(STDLIB.glob("*.mech")):
         try:

@@ -12,8 +12,8 @@ import pytest
 import mechscript
 from mechscript.backend.emit import Unsupported
 from mechscript.backend.quiet import QuietFight
-from mechscript.interpreter.errors import MechError
-from mechscript.interpreter.limits import Limits
+from mechscript.errors import MechError
+from mechscript.limits import Limits
 from mechscript.interpreter.script import compile_script
 from mechscript.sim.batch import prepared_for, run_seed
 from mechscript.sim.prepared import fight_once

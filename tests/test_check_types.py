@@ -16,7 +16,7 @@ from mechscript.dice.faces import RandomFaces
 from mechscript.dice.rollkeep import KeepRoll, Pool
 from mechscript.interpreter import ast, script
 from mechscript.interpreter.evaluator import Compiler
-from mechscript.interpreter.limits import Limits
+from mechscript.limits import Limits
 from mechscript.interpreter.parser import parse_program
 from mechscript.interpreter.values import Character, Encounter, Function, Kind, Module, Record, Table, TableRow
 

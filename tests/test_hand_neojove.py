@@ -14,7 +14,7 @@ import pytest
 
 import mechscript
 from mechscript.dice.faces import GivenFaces
-from mechscript.interpreter.limits import Limits
+from mechscript.limits import Limits
 from mechscript.interpreter.script import compile_script
 from mechscript.sim.stats import wilson
 

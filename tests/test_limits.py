@@ -23,7 +23,7 @@ import pytest
 import mechscript
 from mechscript import Limits, MechError
 from mechscript.dice.faces import RandomFaces
-from mechscript.interpreter.limits import CpuTime
+from mechscript.limits import CpuTime
 from mechscript.interpreter.script import compile_script
 from mechscript.interpreter.session import Session
 from support import HANG_GUARD, MECH, deadline, mech_forked

@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from mechscript.interpreter import parsed_cache
-from mechscript.interpreter.limits import Limits
+from mechscript.limits import Limits
 from mechscript.interpreter.parser import parse_program
 from support import HANG_GUARD, MECH
 

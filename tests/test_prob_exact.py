@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 
 import mechscript
 from mechscript.dice.distribution import BOUND, Work, pool_dist
-from mechscript.interpreter.limits import Limits
+from mechscript.limits import Limits
 from prob_reference import compounding_d10, enumerate_roll
 
 

@@ -36,8 +36,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mechscript.dice.faces import GivenFaces, RandomFaces
-from mechscript.interpreter.errors import MechError
-from mechscript.interpreter.limits import Limits
+from mechscript.errors import MechError
+from mechscript.limits import Limits
 from mechscript.interpreter.names import UNSET
 from mechscript.interpreter.script import STDLIB, Script, compile_script
 from mechscript.interpreter.show import roll_text

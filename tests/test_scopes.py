@@ -15,7 +15,7 @@ import pytest
 import mechscript
 from mechscript import MechError
 from mechscript.dice.faces import RandomFaces
-from mechscript.interpreter.limits import Limits
+from mechscript.limits import Limits
 from mechscript.interpreter.script import compile_script
 
 

@@ -179,7 +179,7 @@ def test_ctrl_c_drops_the_chunks_not_started():
     # Ctrl-C as the second chunk is added up: the chunks waiting in the executor are cancelled, not
     # fought before the process can leave (the pool's own cancel_futures is lost once the pool is
     # garbage, so a whole batch was fought after Ctrl-C).
-    from mechscript.interpreter.limits import Limits
+    from mechscript.limits import Limits
     from mechscript.sim.batch import Batch, simulate
 
     def interrupt(done, n):

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from mechscript.interpreter.errors import MechError
-from mechscript.interpreter.limits import Limits
+from mechscript.errors import MechError
+from mechscript.limits import Limits
 from mechscript.interpreter.script import compile_script
 from mechscript.sim.batch import Batch, SimResult, run_seed, simulate
 from mechscript.sim.stats import Tally

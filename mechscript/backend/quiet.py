@@ -25,8 +25,8 @@ from ..dice.engine import roll_dice
 from ..dice.faces import RandomFaces
 from ..dice.rollkeep import Pool
 from ..interpreter import ast, characters, script as closures
-from ..interpreter.errors import MechError
-from ..interpreter.limits import CpuTime
+from ..errors import MechError
+from ..limits import CpuTime
 from ..interpreter.evaluator import binary, compare_values, small_whole, unary
 from ..interpreter.names import UNSET
 from ..interpreter.parser import parse_program

@@ -39,7 +39,7 @@ from pathlib import Path
 
 from ..interpreter import ast
 from ..interpreter.builtins import BUILTINS, NOT_ROLLED
-from ..interpreter.limits import Limits
+from ..limits import Limits
 from . import types as T
 from .types import ANY, BOTTOM, T_BOOL, T_INT, T_NONE, T_NUMBER, T_STR, Ref, Site, Type
 

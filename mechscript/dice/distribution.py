@@ -22,8 +22,8 @@ import math
 from collections import defaultdict
 from fractions import Fraction
 
-from ..interpreter.errors import MechError, Span
-from ..interpreter.limits import Limits, limit_error
+from ..errors import MechError, Span
+from ..limits import Limits, limit_error
 from .engine import KEEPS, Modifier, failures_first, faces_of, kept_slice, trigger_condition
 from .faces import Die
 

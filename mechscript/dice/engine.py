@@ -12,8 +12,8 @@ import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..interpreter.errors import MechError, Span
-from ..interpreter.limits import Limits, limit_error
+from ..errors import MechError, Span
+from ..limits import Limits, limit_error
 from .faces import Die, FaceSource, describe_die
 
 # What happened to one die; a die's flags are these bits or-ed together.

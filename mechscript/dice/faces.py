@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Protocol
 
-from ..interpreter.errors import MechError
+from ..errors import MechError
 
 Die = int | tuple  # sides, or the faces of the die
 

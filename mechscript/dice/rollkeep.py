@@ -12,8 +12,8 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..interpreter.errors import MechError, Span
-from ..interpreter.limits import limit_error
+from ..errors import MechError, Span
+from ..limits import limit_error
 from .engine import Tally
 from .faces import FaceSource
 from ..numbers import normal

@@ -9,7 +9,7 @@ import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .errors import Span
+from ..errors import Span
 from ..dice.engine import Condition, Modifier  # noqa: F401  (re-exported: part of the AST)
 
 

@@ -8,7 +8,7 @@ from fractions import Fraction
 from lark import Token, Transformer, v_args
 
 from . import ast
-from .errors import MechError, Span, did_you_mean
+from ..errors import MechError, Span, did_you_mean
 
 # A modifier token is one word of the notation (`kh3`, `!>=5`, `ro<2`); these split it into its
 # parts. The grammar has already decided where each token starts and ends.

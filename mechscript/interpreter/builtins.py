@@ -13,8 +13,8 @@ from fractions import Fraction
 from ..dice.engine import DiceRoll
 from ..dice.rollkeep import KeepRoll, Pool
 from ..numbers import normal
-from .errors import MechError
-from .limits import limit_error
+from ..errors import MechError
+from ..limits import limit_error
 from .show import roll_text
 from .values import Encounter, equal, format_value, plain, type_name
 

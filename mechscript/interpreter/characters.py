@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from . import ast
-from .errors import MechError, Span, did_you_mean
-from .limits import limit_error
+from ..errors import MechError, Span, did_you_mean
+from ..limits import limit_error
 from .names import KIND_WORDS, Binding, StaticScope
 from .values import Character, Encounter, Function, Kind, Module, Record, Scope, Table, equal, format_value, plain, \
     to_json, type_name

@@ -23,8 +23,8 @@ from ..dice.rollkeep import KeepRoll, Pool, roll_and_keep
 from ..numbers import normal
 from . import ast
 from .builtins import BUILTINS, NOT_ROLLED
-from .errors import MechError, Span, did_you_mean
-from .limits import Limits, limit_error, out_of_time
+from ..errors import MechError, Span, did_you_mean
+from ..limits import Limits, limit_error, out_of_time
 from .values import equal, format_value, type_name
 
 FUDGE = (-1, 0, 1)

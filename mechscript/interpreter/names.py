@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import MechError, Span
+from ..errors import MechError, Span
 from .evaluator import CONSTANTS
 
 # `d`, `d6`, `dF`...: anything that reads as a die is a die, never a name (grammar, DIE_D/DIE_F).

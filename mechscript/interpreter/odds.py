@@ -20,9 +20,9 @@ from ..dice.rollkeep import KeepRoll, Pool, normalize
 from ..numbers import normal
 from . import ast
 from .builtins import BUILTINS, NOT_ROLLED, round_half_away
-from .errors import MechError, Span, did_you_mean
+from ..errors import MechError, Span, did_you_mean
 from .evaluator import _ARITHMETIC, _COMPARISONS, FUDGE, _may_roll, pool_after_pool, pool_chain
-from .limits import limit_error
+from ..limits import limit_error
 from .values import equal, format_value, type_name
 
 FUNCTIONS = {  # builtins.NOT_ROLLED, with their help

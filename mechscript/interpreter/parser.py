@@ -12,8 +12,8 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from . import ast
 from .builder import build
-from .errors import MechError, Span
-from .limits import Limits, limit_error, make_room_for_nesting, too_deep
+from ..errors import MechError, Span
+from ..limits import Limits, limit_error, make_room_for_nesting, too_deep
 from .parsed_cache import cache_folder, parsed
 
 # How an expected terminal is named in an error message.

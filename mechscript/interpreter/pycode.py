@@ -29,10 +29,10 @@ from ..dice.rollkeep import Pool
 from . import ast
 from .builtins import BUILTINS, NOT_ROLLED
 from .characters import ENCOUNTER_FIELDS, OWN_FIELDS
-from .errors import MechError, Span
+from ..errors import MechError, Span
 from .evaluator import CONSTANTS, _constant, _NOT_CONSTANT, _may_roll, _roll_dice, binary, \
     compare_values, pool_after_pool, pool_chain, small_whole, unary
-from .limits import Limits
+from ..limits import Limits
 from .names import UNSET, StaticScope
 from .values import Character, Function, Record, equal
 

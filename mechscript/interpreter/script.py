@@ -22,9 +22,9 @@ from ..dice.rollkeep import KeepRoll, Pool
 from ..numbers import normal
 from . import ast
 from .builtins import BUILTINS, NOT_ROLLED
-from .errors import MechError, Span, did_you_mean
+from ..errors import MechError, Span, did_you_mean
 from .evaluator import CONSTANTS, Compiler, Evaluation, binary
-from .limits import CpuTime, Limits, limit_error, too_deep
+from ..limits import CpuTime, Limits, limit_error, too_deep
 from .names import KIND_WORDS, UNSET, Binding, ModuleInfo, StaticScope
 from .pycode import PYTHON_AFTER, PythonBody
 from . import characters

@@ -18,8 +18,8 @@ from pathlib import Path
 from ..dice.faces import RandomFaces
 from ..dice.rollkeep import Pool
 from . import ast, characters
-from .errors import MechError
-from .limits import CpuTime, Limits, too_deep
+from ..errors import MechError
+from ..limits import CpuTime, Limits, too_deep
 from .names import UNSET, Binding, StaticScope
 from .parser import parse_program
 from .script import ModuleLoader, Run, ScriptCompiler, declared_name, use_modules

@@ -10,6 +10,7 @@ from fractions import Fraction
 
 from ..dice.engine import DiceRoll
 from ..dice.rollkeep import KeepRoll, Pool
+from ..limits import limit_error
 
 
 class Scope:
@@ -217,7 +218,6 @@ def to_json(value):
 
 def _write(value, parts: list, room: list, limits, depth: int) -> None:
     """format_value piece by piece, stopping once the text outgrows the room left."""
-    from .limits import limit_error
     kind = type(value)
     if depth > limits.nesting:
         raise limit_error("nesting", f"this value has lists or records nested more than {limits.nesting} deep",
@@ -275,8 +275,7 @@ def equal(a, b, ev=None, depth: int = 0) -> bool:
         if ev is not None:
             ev.step(None, 1)
             if depth > ev.limits.nesting:
-                from .limits import limit_error
-                raise limit_error("nesting", f"these values have lists or records nested more than "
+                            raise limit_error("nesting", f"these values have lists or records nested more than "
                                   f"{ev.limits.nesting} deep", ev.limits.nesting, None)
         if kind is list:
             return len(a) == len(b) and all(equal(x, y, ev, depth + 1) for x, y in zip(a, b))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from ..interpreter.limits import Limits
+from ..limits import Limits
 from .commands import Commands
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from ..api import RunResult, new_seed, prob, read_script
 from ..interpreter.builtins import BUILTINS
-from ..interpreter.errors import MechError, did_you_mean
-from ..interpreter.limits import Limits
+from ..errors import MechError, did_you_mean
+from ..limits import Limits
 from ..interpreter.names import KIND_WORDS
 from ..interpreter.session import Session, Shown
 from . import display

@@ -11,7 +11,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion, Path
 from prompt_toolkit.document import Document
 
 from ..interpreter.builtins import BUILTINS
-from ..interpreter.errors import MechError
+from ..errors import MechError
 from ..interpreter.evaluator import CONSTANTS
 from ..interpreter.names import KIND_WORDS
 from ..interpreter.script import field_names, module_names

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..dice.engine import DiceRoll
 from ..dice.rollkeep import KeepRoll
-from ..interpreter.errors import MechError
+from ..errors import MechError
 from ..interpreter.session import Shown
 from ..interpreter.show import dice_text, expression_text
 from ..interpreter.values import Character, format_value

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from ..backend.emit import Unsupported
 from ..backend.quiet import QuietFight
-from ..interpreter.errors import MechError
-from ..interpreter.limits import Limits
+from ..errors import MechError
+from ..limits import Limits
 from ..interpreter.script import Script, compile_script
 from .prepared import NothingToSimulate, Prepared, fight_once
 from .stats import Tally

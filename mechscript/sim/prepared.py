@@ -26,8 +26,8 @@ from ..dice.faces import RandomFaces
 from ..dice.rollkeep import Pool
 from ..interpreter import characters
 from ..interpreter.characters import module_rule
-from ..interpreter.errors import MechError
-from ..interpreter.limits import CpuTime
+from ..errors import MechError
+from ..limits import CpuTime
 from ..interpreter.names import UNSET
 from ..interpreter.odds import Distribution
 from ..interpreter.script import Run, Script

@@ -1,0 +1,37 @@
+"""The import-linter contract of pyproject.toml: mechscript's layers import downward only (cli, repl,
+api and odds, sim, backend, checker, interpreter, grammar, dice, limits, errors and numbers), and
+an import upward breaks it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LINT = [os.path.join(os.path.dirname(sys.executable), "lint-imports")]
+
+
+def lint(folder: Path) -> subprocess.CompletedProcess:
+    """`lint-imports` of the mechscript package found first in `folder`, with the contract there."""
+    env = {**os.environ, "PYTHONPATH": str(folder)}
+    return subprocess.run(LINT + ["--config", str(folder / "pyproject.toml"), "--no-cache"], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_the_layers_import_downward_only():
+    ran = lint(ROOT)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "1 kept, 0 broken" in ran.stdout
+
+
+def test_an_import_upward_breaks_the_contract(tmp_path):
+    shutil.copytree(ROOT / "mechscript", tmp_path / "mechscript", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    faces = tmp_path / "mechscript" / "dice" / "faces.py"
+    faces.write_text(faces.read_text() + "\nfrom ..sim import stats  # upward: dice is below sim\n")
+    ran = lint(tmp_path)
+    assert ran.returncode != 0
+    assert "mechscript.dice.faces -> mechscript.sim.stats" in ran.stdout
