@@ -23,7 +23,7 @@ batches run on the closures, as before.
 from __future__ import annotations
 
 import contextlib
-from fractions import Fraction
+
 
 from ..checker.types import CharT, RollT
 from ..dice.engine import sampler
@@ -598,8 +598,10 @@ class Writer:
     def arithmetic(self, op: str, a: str, b: str, k: str, ints: bool = False) -> str:
         """`a op b` on whole numbers inline while no result can outgrow `number_bits` (operands below
         SMALL, factors below SMALL_FACTOR; a small literal needs no test), else `binary`."""
-        if op not in "+-*":
-            return self.into(f"binary(EV, {op!r}, {a}, {b}, {k})")
+        if op in ("/", "//", "%"):   # no result is larger than its operands
+            exact = f"({a} // {b} if {a} % {b} == 0 else Fraction({a}, {b}))" if op == "/" else f"{a} {op} {b}"
+            return self.into(f"{exact} if type({a}) is int and type({b}) is int and {b} != 0 "
+                             f"else binary(EV, {op!r}, {a}, {b}, {k})")
         bound = "SMALL" if op in "+-" else "SMALL_FACTOR"
         limit = self.small if op in "+-" else self.small_factor
         tests = []
@@ -911,4 +913,3 @@ def builtin_impls() -> dict:
     return {f"B_{name}": builtin.impl for name, builtin in BUILTINS.items()}
 
 
-__all__ = ["Unsupported", "ModuleText", "Writer", "builtin_impls", "Fraction"]

@@ -19,6 +19,7 @@ error, is theirs.
 from __future__ import annotations
 
 import types
+from fractions import Fraction
 from pathlib import Path
 
 from ..dice.engine import roll_dice
@@ -205,7 +206,7 @@ class QuietFight:
     def _helpers(self, limits) -> dict:
         namespace = {
             "Bail": Bail, "bail": bail, "UNSET": UNSET, "Pool": Pool, "Character": Character, "Record": Record, "Encounter": Encounter,
-            "FunctionType": types.FunctionType, "binary": binary, "unary": unary, "compare_values": compare_values,
+            "FunctionType": types.FunctionType, "Fraction": Fraction, "binary": binary, "unary": unary, "compare_values": compare_values,
             "equal": equal, "roll_dice": roll_dice, "get_field": closures.get_field, "set_field": closures.set_field,
             "get_index": closures.get_index, "set_index": closures.set_index, "show": closures.show,
             "repeat_count": closures.repeat_count, "ended": self._ended,
@@ -262,7 +263,7 @@ class QuietFight:
         for name, _, value in self.encounter.settings:
             home.vars[name] = value
         try:
-            characters._check_choices(ev, home, self.encounter)
+            characters.check_choices(ev, home, self.encounter)
         except Exception as error:
             raise Unsupported("an option outside its choices") from error
         self.report = self.home.global_name("report") if "report" in home.vars else None

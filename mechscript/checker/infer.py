@@ -164,15 +164,15 @@ def infer(program: ast.Program, modules: dict, path=None) -> Types:
 def load_modules(program: ast.Program, path, limits: Limits = Limits()) -> dict:
     """The modules `program` uses, transitively, parsed as the interpreter's ModuleLoader parses them
     (the same cached ASTs, so `id(node)` matches the nodes a run executes)."""
-    from ..interpreter.script import ModuleLoader, _parse_module
+    from ..interpreter.script import ModuleLoader, parse_module
     found: dict = {}
 
     def visit(prog, folder):
         for statement in prog.statements:
             if type(statement) is ast.Use:
-                where = ModuleLoader._find(statement, folder)
+                where = ModuleLoader.find(statement, folder)
                 if where not in found:
-                    found[where] = _parse_module(where.read_text(encoding="utf-8-sig"), str(where), limits)
+                    found[where] = parse_module(where.read_text(encoding="utf-8-sig"), str(where), limits)
                     visit(found[where], where.parent)
     visit(program, Path(path).resolve().parent)
     return found
@@ -225,7 +225,7 @@ class Inference:
         file = self.files[path] = FileInfo(path, program, is_main)
         for use in (s for s in program.statements if type(s) is ast.Use):
             try:
-                where = ModuleLoader._find(use, Path(path).parent)
+                where = ModuleLoader.find(use, Path(path).parent)
             except Exception:  # a missing module is the checker's error, not ours
                 continue
             if where not in modules:

@@ -451,7 +451,7 @@ def fight(ev, encounter: Encounter) -> dict:
         if name not in home.vars or type(home.vars[name]) in (Function, Kind, Table, Module):
             raise MechError(f"these rules have no option `{name}`", span)
         home.vars[name] = value
-    _check_choices(ev, home, encounter)
+    check_choices(ev, home, encounter)
     winner = ev.call(rule, [encounter], encounter.span)
     sides = [side_name for side_name, _ in encounter.sides]
     if winner is not None and winner not in sides:
@@ -463,7 +463,7 @@ def fight(ev, encounter: Encounter) -> dict:
     return {"winner": winner, "rounds": encounter.round, "characters": end_states(encounter, home.vars.get("report"))}
 
 
-def _check_choices(ev, home: Scope, encounter: Encounter) -> None:
+def check_choices(ev, home: Scope, encounter: Encounter) -> None:
     """Rules may list the values each option allows in a record `choices` ({tie: ["defender",
     "attacker"]}); a value outside them is a typo that would silently change the rules."""
     choices = home.vars.get("choices")

@@ -184,7 +184,7 @@ class ModuleLoader:
         self.loading: set[Path] = set()
 
     def load(self, node: ast.Use, script_dir: Path) -> ModuleInfo:
-        path = self._find(node, script_dir)
+        path = self.find(node, script_dir)
         if path in self.compiled:
             return self.compiled[path]
         if path in self.loading:
@@ -196,7 +196,7 @@ class ModuleLoader:
             problem = "it is not UTF-8 text" if isinstance(error, UnicodeDecodeError) else error.strerror
             raise MechError(f"cannot read module `{node.name}` ({path}): {problem}", node.span) from None
         try:
-            program = _parse_module(text, str(path), self.limits)
+            program = parse_module(text, str(path), self.limits)
             compiler = ScriptCompiler(self.limits, self, text, str(path), path.parent, in_module=True)
             code, static = compiler.compile_program(program)
         except MechError as error:
@@ -208,7 +208,7 @@ class ModuleLoader:
         return info
 
     @staticmethod
-    def _find(node: ast.Use, script_dir: Path) -> Path:
+    def find(node: ast.Use, script_dir: Path) -> Path:
         if node.path is not None:
             path = (script_dir / node.path).resolve()
             if path.is_file():
@@ -236,7 +236,7 @@ def module_names(folder: Path) -> list[str]:
 
 
 @functools.lru_cache(maxsize=32)
-def _parse_module(text: str, filename: str, limits: Limits) -> ast.Program:
+def parse_module(text: str, filename: str, limits: Limits) -> ast.Program:
     """A module's text parses the same every time: a process compiling many scripts that use the
     standard library (tests, the REPL, a batch) parses each module once. The AST is never changed
     after it is built."""
