@@ -412,10 +412,11 @@ def test_human_combat_skills_do_two_levels_less_e31(tmp_path):
 
 # ---- fights: a helper encounter whose choices the test scripts ----
 
-def duel(first: str, second: str, plans: str, *settings: str, until: str = "round > 1") -> str:
-    """A script: two characters (declarations), `plans` the body of `fn robomacs.plan_for(c, enc)`."""
+def duel(first: str, second: str, plans: str, *settings: str, until: str = "round > 1", before: str = "") -> str:
+    """A script: two characters (declarations), `plans` the body of `fn robomacs.plan_for(c, enc)`;
+    `before`: declarations they need (a Robo's pilot)."""
     lines = "".join(f"    {s}\n" for s in settings)
-    return ("use robomacs\n" + first + "\n" + second + "\n"
+    return ("use robomacs\n" + before + "\n" + first + "\n" + second + "\n"
             "fn robomacs.plan_for(c, enc) {\n" + plans + "\n}\n"
             f'encounter "Test" {{\n    side a: {first.split()[1]}\n    side b: {second.split()[1]}\n{lines}'
             f"    until one_side_left or {until}\n}}\n")
@@ -1098,3 +1099,26 @@ def test_wounds_follow_the_chart_and_never_go_below_zero(tmp_path, combos, hits)
     assert status in ("active", "recalled", "shutdown", "wrecked", "destroyed")
     if status == "active":
         assert int(counts[3]) > 0 or not hits
+
+
+# ---- where the module once diverged from the text (issue 19), each with forced faces ----
+
+JOHNNY = "character Johnny is Pilot { guts 0  reflexes 0  skill Brawl  skill Dodge }"
+GIGANTIC = "character Gigantic is Robo { brawn 0  armored 0  pilot Johnny }"
+
+
+def test_a_pilots_own_bone_wound_is_on_the_rolls_he_makes_for_the_robo(tmp_path):
+    # L473-475: "Taking a Bone Wound gives a human -2 on all actions taken until the Wound is healed";
+    # a Piloted Robo's rolls are its pilot's (L585-588). Round 1 the Trooper's 14 (NT: Structure)
+    # trickles through as a Bone wound to Johnny (L482-485); round 2 Gigantic's Brawl and Dodge pay the
+    # Interface Penalty (-3 +1 Reflexes, L1190-1198) and Johnny's -2
+    plans = ('if c == Trooper {\n if enc.round == 1 { return plan("npc", [act("chart", Gigantic)]) }\n'
+             ' return plan("none", [])\n}\n'
+             'if enc.round == 2 { return plan("advantage", [act("Dodge", Trooper), act("Brawl", Trooper)]) }\n'
+             'return plan("none", [])')
+    log = run(tmp_path, duel(GIGANTIC, TROOPER, plans, until="round > 2", before=JOHNNY), [7, 7, 5, 5, 6, 6])["log"]
+    assert "    Tricklethrough: Johnny inside takes a Bone wound" in log
+    assert ("  Advantage: Gigantic dodges Trooper, Routine +1 (MAP) = Difficult: 2d8 [5 5] -2 (IP) "
+            "-2 (Johnny's Bone wound) = 6: failure") in log
+    assert ("  Advantage: Gigantic uses Brawl on Trooper, Difficult +1 (MAP) = Tasking: 2d8 [6 6] -2 (IP) "
+            "-2 (Johnny's Bone wound) = 8: failure") in log
