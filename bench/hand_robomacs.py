@@ -121,9 +121,10 @@ class Fighter:
         self.disarmed = False
         self.lost = set()            # weapons broken by a Mishap
         self.pending = []            # damage waiting for the end of the round
-        self.pain = {}               # round -> flat penalty on all his rolls (Structure pain, tripped)
+        self.pain = {}               # round -> flat penalty on all his rolls (Structure pain)
         self.lose_round = 0          # he loses his actions this round (Scramble after a Critical wound)
-        self.trip_round = 0          # tripped on Advantage or in the NPC phase: no hand-to-hand this round
+        self.trip_round = 0          # tripped on Advantage or in the NPC phase: no hand-to-hand this round,
+                                     # and -4 on a ranged attack (L644-646)
         self.dodge_round = 0         # Dodge: -3 to be hit by `dodge_against` this round
         self.dodge_against = None
         self.brace_round = 0         # braced for a Godcannon Shot: +2 to be hit this round
@@ -357,8 +358,9 @@ class _Fight:
             degree = a.degree                              # the GM's
         elif weapon is not None and weapon.built_in:
             shift = -1                                     # L651-652: built in
+        ranged = -4 if not info.hand and c.trip_round == r else 0    # tripped: -4 at range only (L645-646)
         band, at = self.attempt(degree, shift + self.shifts(c, a, map_, skill),
-                                self.mods(c, a, skill) + self.to_be_hit(c, t))
+                                self.mods(c, a, skill) + ranged + self.to_be_hit(c, t))
         self.after_attack(c, a, phase, band, at, info)
         if skill == "godcannon shot":
             c.brace_round = r                              # L667-675: +2 to be hit this round
@@ -432,12 +434,11 @@ class _Fight:
             c.pending = [d for d in c.pending if not (d.source is foe and d.hand)]
 
     def trip(self, c, a, map_):
-        """L641-648, in the NPC phase: no hand-to-hand attack this round, and -4."""
+        """L641-648, in the NPC phase: no hand-to-hand attack this round, and -4 on ranged attacks."""
         t = a.target
         band, _ = self.attempt(DIFFICULT, self.shifts(c, a, map_, "trip"), self.mods(c, a, "trip") + self.to_be_hit(c, t))
         if band <= MIXED:
             t.trip_round = self.round
-            t.pain[self.round] = t.pain.get(self.round, 0) - 4
 
     def grab(self, c, a, map_):
         """L626-637: at the declared degree; the held one escapes at it, one higher if only the grabber

@@ -1122,3 +1122,21 @@ def test_a_pilots_own_bone_wound_is_on_the_rolls_he_makes_for_the_robo(tmp_path)
             "-2 (Johnny's Bone wound) = 6: failure") in log
     assert ("  Advantage: Gigantic uses Brawl on Trooper, Difficult +1 (MAP) = Tasking: 2d8 [6 6] -2 (IP) "
             "-2 (Johnny's Bone wound) = 8: failure") in log
+
+
+def test_a_tripped_victim_is_at_minus_4_on_ranged_attacks_only(tmp_path):
+    # L644-646: tripped on Advantage, "the victim cannot make a hand-to-hand attack this round, and will
+    # be at -4 if he tries a ranged attack": his Dodge is not at -4, his Blast is, his Brawl is refused
+    tripper = "character Tripper is RoboMAC { skill Trip }"
+    brute = "character Brute is RoboMAC { npc true  skill Dodge  skill Blast  skill Brawl }"
+    plans = ('if c == Brute { return plan("npc", [act("Dodge", Tripper), act("Blast", Tripper), act("Brawl", Tripper)]) }\n'
+             'return plan("advantage", [act("Trip", Brute)])')
+    log = run(tmp_path, duel(tripper, brute, plans), [5, 5, 5, 5, 6, 6])["log"]
+    assert "  NPC: Brute dodges Tripper, Routine +1 (MAP) = Difficult: 2d8 [5 5] = 10: success" in log
+    assert "    Brute can make no hand-to-hand attack this round, and is -4 on ranged attacks" in log
+    assert "  NPC: Brute uses Blast on Tripper, Difficult +1 (MAP) = Tasking: 2d8 [6 6] -4 (tripped) = 8: failure" in log
+    assert any(line.startswith("  NPC: Brute cannot use Brawl on Tripper: tripped") for line in log)
+    # a chart NPC's attack is a barrage of its weapons (L1471-1472): ranged, -4
+    plans = 'if c == Trooper { return plan("npc", [act("chart", Tripper)]) }\nreturn plan("advantage", [act("Trip", Trooper)])'
+    log = run(tmp_path, duel(tripper, TROOPER, plans), [5, 5, 6, 6])["log"]
+    assert "  NPC: Trooper attacks Tripper on the NT line: 2d8 [6 6] -4 (tripped) = 8: metal" in log
