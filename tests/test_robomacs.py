@@ -1140,3 +1140,41 @@ def test_a_tripped_victim_is_at_minus_4_on_ranged_attacks_only(tmp_path):
     plans = 'if c == Trooper { return plan("npc", [act("chart", Tripper)]) }\nreturn plan("advantage", [act("Trip", Trooper)])'
     log = run(tmp_path, duel(tripper, TROOPER, plans), [5, 5, 6, 6])["log"]
     assert "  NPC: Trooper attacks Tripper on the NT line: 2d8 [6 6] -4 (tripped) = 8: metal" in log
+
+
+def test_a_rams_kind_sets_the_facings_its_ramplates_count_on(tmp_path):
+    # L1772-1774: a Ramplate takes a level off "only if it is on the proper facing"; the kind sets the
+    # facings (L1776-1805): Head-On front to front (L1799), Tailgate front to back (L1781), T-Bone front
+    # to side (L1790). Each ram here succeeds ([7 7] = 14 makes even a Limit, L1163)
+    plated = ('character Plated is RoboMAC { system Ramplate { facing "front" }  system Ramplate { facing "back" }  '
+              'system Ramplate { facing "left" } }')
+    body = (plated + '\ncharacter Rammer is RoboMAC { }\n'
+            'fn r(kind, facing) {\n Plated.metal = 20\n Plated.structure = 20\n Plated.critical = 20\n Plated.wrecked = 20\n'
+            ' let t = ram(Rammer, Plated, kind, facing, now)\n'
+            ' say "{kind} {facing}: ({Plated.metal}/{Plated.structure}/{Plated.critical}) {Plated.wrecked}"\n}\n'
+            'r("head-on", "side")\nr("tailgate", "side")\nr("t-bone", "left")\nr("t-bone", "right")\n')
+    log = logged(tmp_path, body, [7, 7] * 4)
+    got = keyed([line for line in log if re.match(r"^[\w\- ]+: \(", line)])
+    assert "    Plated's front Ramplate takes a level off" in log
+    assert "    Critical to Plated, Critical to Rammer" in log          # Head-On: Wrecked, one less on the front
+    assert log.count("    Metal to Plated, Metal to Rammer") == 1           # Tailgate: Structural, one less on the back
+    assert log.count("    Structure to Plated, Structure to Rammer") == 1   # T-Bone on the plated left: Critical - 1
+    assert log.count("    Critical to Plated, Structure to Rammer") == 1    # T-Bone on the bare right side
+    assert got == {"head-on side": "(20/20/19) 20", "tailgate side": "(19/20/20) 20", "t-bone left": "(20/19/20) 20",
+                   "t-bone right": "(20/20/19) 20"}
+
+
+def test_a_ram_on_a_side_needs_a_side_and_in_a_fight_its_kind_sets_the_facing(tmp_path):
+    # an action's `facing` names the side a Sideswipe or T-Bone strikes; a Sideswipe on the front is
+    # no Sideswipe (L1777): a clear error, not a silent default
+    plans = ('if c == Plated { return plan("none", []) }\nlet h = act("ram", Plated)\nh.ram = "head-on"\n'
+             'return plan("advantage", [h])')
+    plated = 'character Plated is RoboMAC { system Ramplate { facing "front" } }'
+    log = run(tmp_path, duel("character Racer is RoboMAC { }", plated, plans), [7, 7])["log"]
+    assert "    Critical to Plated, Critical to Racer" in log             # the default facing "side" no longer counts
+    path = tmp_path / "bad.mech"
+    path.write_text('use robomacs\nlet now = {round: 1}\ncharacter A is RoboMAC { }\ncharacter B is RoboMAC { }\n'
+                    'let x = ram(A, B, "sideswipe", "front", now)\n')
+    ran = mech_forked(["run", str(path), "--seed", "1"], tmp_path)
+    assert ran.code == 1 and "Traceback" not in ran.err
+    assert 'a sideswipe strikes a side (L1777, L1790): facing "front" is not one' in ran.err
