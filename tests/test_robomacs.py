@@ -1178,3 +1178,21 @@ def test_a_ram_on_a_side_needs_a_side_and_in_a_fight_its_kind_sets_the_facing(tm
     ran = mech_forked(["run", str(path), "--seed", "1"], tmp_path)
     assert ran.code == 1 and "Traceback" not in ran.err
     assert 'a sideswipe strikes a side (L1777, L1790): facing "front" is not one' in ran.err
+
+
+def test_human_chart_npcs_rank_by_flesh_and_bone_at_least_1(tmp_path):
+    # L1476-1482: an NPC's Rank is his Flesh + Bone (a human) times the Rank Multiple (L1493-1500:
+    # 1, 1, 1.5, 2, 3, 4); Noncombatant "treated as Rank 1" (L1512-1513), Joe Normal "at least Rank 1"
+    # (L1515-1516); a Warmonger's from Flesh and Bone, not his Metal. Against Robos the types marked [2]
+    # have a multiple of 1 (L1503), a Heavy Weapons trooper at least 1 (L1528-1529)
+    types = ["Noncombatant", "JoeNormal", "Trooper", "Commando", "HeavyWeapons", "Warmonger"]
+    body = "".join(f'character {t} is Npc {{ chart "{t}" }}\n' for t in types)
+    body += ('let all = [' + ", ".join(types) + ']\nlet ranks = []\n'
+             'for c in all { push(ranks, rank(c)) }\nsay "ranks: {ranks}"\n')
+    # typical wounds (F/B): 0/0, 1/0, 1/0, 2/1, 2/1, 3/2 (the module's proposal from L1510-1533)
+    assert said(tmp_path, body)["ranks"] == "[1, 1, 1, 6, 9, 20]"
+    body += ('let robos = []\nfor c in all { push(robos, rank_against(c, true)) }\nsay "against Robos: {robos}"\n'
+             'character Fodder is Npc { chart "CF" }\nsay "robo: {rank(Fodder)} {rank_against(Fodder, true)}"\n')
+    got = said(tmp_path, body)
+    assert got["against Robos"] == "[1, 1, 1, 6, 3, 5]"
+    assert got["robo"] == "3 3"                                         # E29: NPC Robos as before
