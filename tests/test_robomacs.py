@@ -1196,3 +1196,19 @@ def test_human_chart_npcs_rank_by_flesh_and_bone_at_least_1(tmp_path):
     got = said(tmp_path, body)
     assert got["against Robos"] == "[1, 1, 1, 6, 3, 5]"
     assert got["robo"] == "3 3"                                         # E29: NPC Robos as before
+
+
+def test_total_destruction_at_the_last_wrecked_wound_is_an_option_l496(tmp_path):
+    # L495-496: "character must take all their Wrecked wounds" to be totally destroyed; L424 and
+    # L368-369 (the Overflow Effect once all of a type are taken) read with A06 put it one wound later,
+    # at a Wrecked wound arriving with none left (A07, the default)
+    body = ('character Thresher is RoboMAC { brawn 0  armored 0  wrecked 2 }\n'
+            'wound(Thresher, "wrecked", now, "t")\nsay "first: {Thresher.status} {Thresher.wrecked}"\n'
+            'wound(Thresher, "wrecked", now, "t")\nsay "last: {Thresher.status} {Thresher.wrecked}"\n'
+            'wound(Thresher, "wrecked", now, "t")\nsay "beyond: {Thresher.status} {Thresher.wrecked}"\n')
+    got = said(tmp_path, body)
+    assert (got["first"], got["last"], got["beyond"]) == ("wrecked 1", "wrecked 0", "destroyed 0")
+    log = logged(tmp_path, 'robomacs.total_destruction = "all"\n' + body)
+    got = keyed([line for line in log if re.match(r"^\w+: ", line)])
+    assert (got["first"], got["last"]) == ("wrecked 1", "destroyed 0")
+    assert "    all his Wrecked wounds taken: Total Destruction (L495-496)" in log
