@@ -1214,3 +1214,46 @@ def test_total_destruction_at_the_last_wrecked_wound_is_an_option_l496(tmp_path)
     got = keyed([line for line in log if re.match(r"^\w+: ", line)])
     assert (got["first"], got["last"]) == ("wrecked 1", "destroyed 0")
     assert "    all his Wrecked wounds taken: Total Destruction (L495-496)" in log
+
+
+def three(plans: str, until: str = "round > 3", *settings: str) -> str:
+    """A script: Holder (side a) against Victim and Other (side b); `plans` the body of plan_for."""
+    lines = "".join(f"    {s}\n" for s in settings)
+    return ("use robomacs\ncharacter Holder is RoboMAC { skill Grab  skill Brawl }\n"
+            "character Victim is RoboMAC { metal 0  structure 0 }\ncharacter Other is RoboMAC { }\n"
+            "fn robomacs.plan_for(c, enc) {\n" + plans + "\n}\n"
+            f'encounter "Test" {{\n    side a: Holder\n    side b: Victim, Other\n{lines}    until {until}\n}}\n')
+
+
+def test_a_holder_lets_go_of_a_fallen_foe_and_fights_on(tmp_path):
+    # L628-629: while grabbing someone he "may not attack anyone else"; nothing in the text keeps him
+    # holding one who is out of the fight. R1 Holder grabs Victim; R2 his squeeze (Metal, +1 held:
+    # Structure, L629) finds Victim's Structure empty: System Shutdown (L427-428). R3 the default plan
+    # lets go (free: the text gives letting go no cost, L2019-2020) and attacks Other, without MAP
+    plans = ('if c == Holder and enc.round == 1 { return plan("advantage", [act("Grab", Victim)]) }\n'
+             'if c == Holder { return default_plan(c, enc) }\nreturn plan("none", [])')
+    log = run(tmp_path, three(plans), [5, 5, 5, 5, 5, 5])["log"]
+    assert "    System Shutdown: Victim is out" in log
+    assert "  Advantage: Holder lets go of Victim, who is shutdown" in log
+    assert "  Advantage: Holder uses Brawl on Other, Difficult: 2d8 [5 5] = 10: success" in log
+    # let_go "action": letting go is an action, and the Brawl pays MAP
+    log = run(tmp_path, three(plans, "round > 3", 'let_go: "action"'), [5, 5, 5, 5, 5, 5])["log"]
+    assert "  Advantage: Holder uses Brawl on Other, Difficult +1 (MAP) = Tasking: 2d8 [5 5] = 10: mixed" in log
+
+
+def test_a_holder_grabs_no_one_else_and_a_hold_is_never_left_half_set(tmp_path):
+    # L628-629 (Grab is a hand-to-hand attack, L608, L626): holding Victim, Holder's Grab on Other is
+    # refused; the GM may allow it (`allowed`), and then the first hold ends: never Victim still
+    # "held by" Holder while Holder holds Other
+    plans = ('if c != Holder { return plan("none", []) }\n'
+             'say "R{enc.round}: {Holder.holding} {Victim.held_by} {Other.held_by}"\n'
+             'if enc.round == 1 { return plan("advantage", [act("Grab", Victim)]) }\n'
+             'let second = act("Grab", Other)\nsecond.allowed = enc.round == 3\n'
+             'return plan("advantage", [second])')
+    log = run(tmp_path, three(plans, "round > 4"), [5] * 8)["log"]
+    assert "  Advantage: Holder cannot grab Other: holding Victim, Holder may attack no one else (L628-629)" in log
+    said_lines = keyed([line for line in log if re.match(r"^R\d: ", line)])
+    # plan_for is asked twice a round (the phase, then the actions): the state at the actions' turn
+    assert said_lines["R2"] == "Victim Holder none"      # R2's Grab refused
+    assert said_lines["R3"] == "Victim Holder none"
+    assert said_lines["R4"] == "Other none Holder"       # R3's allowed Grab: Victim let go
