@@ -10,9 +10,10 @@ checks that).
 The fight: Spartacus, Blueblaze and Thresher (guardians) against Antiochus (mace, a PC-style NPC who
 acts in the NPC phase), all RoboMACs, everyone Close. For rounds 1-16, while Spartacus and Antiochus
 both stand, everyone follows the example's `sample_plan` (the text's choices, round by round); after
-that, or once either of the two is down, everyone plays the module's `default_plan`: a held character
-tries to break free on Responsive, anyone else makes his strongest attack on Advantage (Antiochus in
-the NPC phase) at the one he holds, else the first foe standing. The encounter ends `until
+that, or once either of the two is down, everyone plays the module's `default_plan`: one who holds a
+foe out of the fight lets go of him first (free, `let_go` "free"); a held character tries to break
+free on Responsive, anyone else makes his strongest attack on Advantage (Antiochus in the NPC phase)
+at the one he holds, else the first foe standing. The encounter ends `until
 one_side_left or round > 20`.
 
 The options are robomacs' defaults, fixed here, except `armored_wrecked_grace: true` (the encounter's):
@@ -121,9 +122,10 @@ class Fighter:
         self.disarmed = False
         self.lost = set()            # weapons broken by a Mishap
         self.pending = []            # damage waiting for the end of the round
-        self.pain = {}               # round -> flat penalty on all his rolls (Structure pain, tripped)
+        self.pain = {}               # round -> flat penalty on all his rolls (Structure pain)
         self.lose_round = 0          # he loses his actions this round (Scramble after a Critical wound)
-        self.trip_round = 0          # tripped on Advantage or in the NPC phase: no hand-to-hand this round
+        self.trip_round = 0          # tripped on Advantage or in the NPC phase: no hand-to-hand this round,
+                                     # and -4 on a ranged attack (L644-646)
         self.dodge_round = 0         # Dodge: -3 to be hit by `dodge_against` this round
         self.dodge_against = None
         self.brace_round = 0         # braced for a Godcannon Shot: +2 to be hit this round
@@ -233,16 +235,21 @@ class _Fight:
                 c.status = WRECKED
 
     def take_actions(self, c, actions, phase):
-        """L1204-1206: combined actions each pay MAP (+1 degree), except free ones and waiting."""
-        counted = sum(1 for a in actions if not a.free and a.skill != "wait")
+        """L1204-1206: combined actions each pay MAP (+1 degree), except free ones, waiting and letting
+        go of a hold (let_go "free")."""
+        counted = sum(1 for a in actions if not a.free and a.skill not in ("wait", "release"))
         map_ = counted > 1
         for a in actions:
             if c.status == ACTIVE:
-                self.take_action(c, a, phase, map_ and not a.free and a.skill != "wait")
+                self.take_action(c, a, phase, map_ and not a.free and a.skill not in ("wait", "release"))
 
     def take_action(self, c, a, phase, map_):
         skill = a.skill
         if skill == "wait" or skill == "perception":   # a perception roll here changes nothing
+            return
+        if skill == "release":                         # letting go of a hold: no roll
+            if c.holding is a.target:
+                release(c, a.target)
             return
         if a.target is not None and a.target.status != ACTIVE and skill != "escape":
             return                                     # no target
@@ -357,8 +364,9 @@ class _Fight:
             degree = a.degree                              # the GM's
         elif weapon is not None and weapon.built_in:
             shift = -1                                     # L651-652: built in
+        ranged = -4 if not info.hand and c.trip_round == r else 0    # tripped: -4 at range only (L645-646)
         band, at = self.attempt(degree, shift + self.shifts(c, a, map_, skill),
-                                self.mods(c, a, skill) + self.to_be_hit(c, t))
+                                self.mods(c, a, skill) + ranged + self.to_be_hit(c, t))
         self.after_attack(c, a, phase, band, at, info)
         if skill == "godcannon shot":
             c.brace_round = r                              # L667-675: +2 to be hit this round
@@ -432,22 +440,25 @@ class _Fight:
             c.pending = [d for d in c.pending if not (d.source is foe and d.hand)]
 
     def trip(self, c, a, map_):
-        """L641-648, in the NPC phase: no hand-to-hand attack this round, and -4."""
+        """L641-648, in the NPC phase: no hand-to-hand attack this round, and -4 on ranged attacks."""
         t = a.target
         band, _ = self.attempt(DIFFICULT, self.shifts(c, a, map_, "trip"), self.mods(c, a, "trip") + self.to_be_hit(c, t))
         if band <= MIXED:
             t.trip_round = self.round
-            t.pain[self.round] = t.pain.get(self.round, 0) - 4
 
     def grab(self, c, a, map_):
         """L626-637: at the declared degree; the held one escapes at it, one higher if only the grabber
         has Brawn, one lower if only he has."""
         t = a.target
+        if c.holding is not None and c.holding is not t and not a.allowed:
+            return                                         # L628-629: holding one, he grabs no one else
         band, _ = self.attempt(a.declared, self.shifts(c, a, map_, "grab"), self.mods(c, a, "grab") + self.to_be_hit(c, t))
         if band > MIXED:
             return
         if c.held_by is t:
             release(t, c)
+        if c.holding is not None and c.holding is not t:
+            release(c, c.holding)                          # allowed by the GM: the first is let go
         t.held_by, c.holding = c, t
         t.escape = min(LIMIT, max(AUTOMATIC, a.declared + (c.brawn and not t.brawn) - (t.brawn and not c.brawn)))
 
@@ -576,7 +587,15 @@ class _Fight:
         return NO_PLAN
 
     def default_plan(self, c):
-        """robomacs' default_plan: break a hold on Responsive, else the strongest attack on Advantage
+        """robomacs' default_plan: one who holds a foe out of the fight lets go first (L628-629), then
+        as fighting_plan."""
+        phase, actions = self.fighting_plan(c)
+        if c.holding is not None and c.holding.status != ACTIVE and phase is not None:
+            return phase, (Act("release", c.holding),) + tuple(actions)
+        return phase, actions
+
+    def fighting_plan(self, c):
+        """robomacs' fighting_plan: break a hold on Responsive, else the strongest attack on Advantage
         at the one he holds, else the first foe standing."""
         target = c.holding
         if target is None or target.status != ACTIVE:

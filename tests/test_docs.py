@@ -9,9 +9,11 @@ How the examples are run (docs/language.md says the same to its readers):
   (nothing but blank lines between), what `mech run` prints must be exactly that block.
   A ```mech-error block must fail with exit status 1, and the ```output block after it (required)
   holds everything the terminal shows: the lines said before the error, then the error message.
-- ```console blocks of docs/language.md (run from docs/) and README.md (run from the repository's
-  root): each `$ mech ...` line is a command; the lines after it, up to the next `$` line, are what it
-  prints (standard output, then standard error). A command with no lines after it must succeed.
+- ```console blocks of docs/language.md (run from docs/), README.md, docs/robomacs.md and
+  docs/neojove.md (run from the repository's root): each `$ mech ...` line is a command; the lines
+  after it, up to the next `$` line, are what it prints (standard output, then standard error). When
+  they end with a line `...`, they are the first lines of what it prints (a long fight), and it must
+  succeed. A command with no lines after it must succeed.
 - README.md's ```mech blocks `use duel`, the module of examples/: each is saved in (a copy of)
   examples/ and run like a doc example.
 - examples/: every script runs with `mech run FILE --seed 1` (the real command, in a subprocess) and
@@ -45,6 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 LANGUAGE = DOCS / "language.md"
 README = ROOT / "README.md"
+MODULE_DOCS = [DOCS / "robomacs.md", DOCS / "neojove.md"]
 EXAMPLES = ROOT / "examples"
 
 
@@ -212,7 +215,8 @@ def test_the_real_command_prints_what_the_in_process_run_prints(sandbox: Path):
 # ---- console examples of the docs and the README ----
 
 CONSOLE = [(DOCS, c) for c in (console_commands(LANGUAGE) if LANGUAGE.exists() else [])] + \
-          [(ROOT, c) for c in console_commands(README)]
+          [(ROOT, c) for c in console_commands(README)] + \
+          [(ROOT, c) for doc in MODULE_DOCS if doc.exists() for c in console_commands(doc)]
 
 
 @pytest.mark.parametrize("cwd, command", CONSOLE, ids=[c[0] for _, c in CONSOLE])
@@ -223,6 +227,10 @@ def test_console_example(cwd: Path, command):
     status, printed = mech(argv[1:], cwd)
     if expected is None:
         assert status == 0, f"{place}: `{line}` fails:\n{printed}"
+    elif expected[-1] == "...":
+        assert status == 0, f"{place}: `{line}` fails:\n{printed}"
+        head = expected[:-1]
+        assert printed.splitlines()[:len(head)] == head, f"{place}: `{line}` prints:\n{printed}"
     else:
         assert printed.splitlines() == expected, f"{place}: `{line}` prints:\n{printed}"
 

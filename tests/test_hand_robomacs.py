@@ -107,9 +107,9 @@ SEEDED_FIGHTS = {
     147: ("61177141527844332612822415374425712558653243866315588527257328484655372613",
           None, 20, [("wrecked", [6, 6, 1, 5]), ("wrecked", [4, 3, 3, 1]), ("active", [5, 6, 1, 2]),
                      ("active", [2, 2, 2, 1])]),
-    105: ("477887848663153622762855618214581463",       # Spartacus falls in R2, held: Antiochus, still
-          "guardians", 9, [("wrecked", [5, 7, 3, 5]), ("active", [4, 3, 3, 2]),   # holding him, may
-                           ("active", [5, 6, 4, 2]), ("shutdown", [1, 0, 0, 1])]),  # attack no one else
+    105: ("4778878486631536227628556182145814634532366865",   # Spartacus falls in R2, held: Antiochus
+          "guardians", 9, [("wrecked", [6, 7, 3, 5]), ("active", [2, 1, 3, 2]),   # lets go of him in R3
+                           ("active", [5, 6, 4, 2]), ("recalled", [0, 0, 2, 1])]),  # and fights on
     77: ("643186725433368356584811617843571715322337713637277358214568448116423688824386",
          "guardians", 18, [("wrecked", [6, 4, 2, 5]), ("active", [4, 2, 3, 2]), ("active", [5, 6, 4, 2]),
                            ("wrecked", [1, 3, 0, 0])]),

@@ -533,3 +533,96 @@ def test_a_new_target_is_told_in_the_log(tmp_path):
     log = fight(tmp_path, script, [10, 1, 3, 10, 7, 1, 10, 1])["log"]
     assert log[-2:] == ["  Ransack's target Punch is unconscious: Ransack turns on Jazz",
                         "  Ransack attacks Jazz with concussion rifle: 1+5 = 6 vs 10+9 = 19: miss"]
+
+
+# ---- the design brief's Transformer, and the assorted roll as an action (issue 19) ----
+
+# shared/design/mechscript.md, its normative example, word for word: a Transformer with the eight Tech
+# Specs. The brief does not declare Punch's two foes; they are the example's (examples/pbem_ambush.mech)
+BRIEF = """\
+use pbem                             # load a module: the script's folder first, then the standard library
+
+character Punch is Transformer {     # a declaration checked against the module's schema
+    strength 6  intelligence 5  speed 4  endurance 6
+    rank 3  courage 7  firepower 5  skill 7
+}                                    # nested declarations (weapons, armaments) as a module's schema defines them
+
+encounter "Ambush at the dam" {
+    side autobots: Punch
+    side decepticons: Triggerhappy, Ransack
+    until one_side_left or round > 20
+}
+"""
+FOES = """\
+character Triggerhappy is Transformer { speed 7 skill 6 firepower 8  rank 4 strength 4 endurance 5 courage 5
+    weapon Blowpipe }
+character Ransack is Transformer { speed 3  skill 5 rank 2 firepower 6 strength 5 endurance 5 courage 4
+    weapon "concussion rifle" }
+"""
+
+
+def brief_script() -> str:
+    head, encounter = BRIEF.split("encounter ")
+    return head + FOES + "\nencounter " + encounter
+
+
+def test_the_design_briefs_transformer_with_eight_tech_specs_checks_runs_and_simulates(tmp_path):
+    (tmp_path / "brief.mech").write_text(brief_script())
+    checked = mech_forked(["check", "brief.mech"], tmp_path)
+    assert checked.code == 0, checked.err
+    ran = mech_forked(["run", "brief.mech", "--seed", "1", "--json"], tmp_path)
+    assert ran.code == 0, ran.err
+    log = json.loads(ran.out)["log"]
+    # kept on the sheet and shown; Part Two has no rule that reads it (the digest: Part One is missing)
+    assert log[2] == "  Punch: intelligence 5 (on the sheet; no rule of Part Two reads it)"
+    assert not any("intelligence" in line for line in log[3:])
+    sim = mech_forked(["sim", "brief.mech", "-n", "40", "--seed", "1", "--jobs", "1", "--json"], tmp_path)
+    assert sim.code == 0, sim.err
+    assert sum(w["count"] for w in json.loads(sim.out)["winners"].values()) == 40
+
+
+def test_intelligence_may_be_left_out_and_is_checked_when_given(tmp_path):
+    # the seven stats of Part Two are enough (AMBUSH has no intelligence); a value is 1 to 10
+    path = tmp_path / "bad.mech"
+    path.write_text(AMBUSH)
+    ran = mech_forked(["run", str(path), "--seed", "1"], tmp_path)
+    assert ran.code == 0 and "intelligence" not in ran.out, ran.err
+    path.write_text(brief_script().replace("intelligence 5", "intelligence 11"))
+    ran = mech_forked(["run", str(path), "--seed", "1"], tmp_path)
+    assert ran.code == 1 and "Traceback" not in ran.err
+    assert ran.err.startswith(f"{path}:4:30: `intelligence` of Transformer is one of none, 1, 2,")
+
+
+WAITING = """\
+fn pbem.choose(c, enc, plans) {
+    if c == Punch and enc.round == 1 { return pbem.assorted(c, "pick up a boulder for a shield", STAT) }
+    if c == Punch and enc.round == 2 { say "done: {Punch.done}" }
+    return pbem.plan(c, "wait", none, none)
+}
+"""
+
+
+@pytest.mark.parametrize("stat, face, line", [
+    ("none", 7, "  Punch tries to pick up a boulder for a shield: 7 <= skill 7, done"),      # PROPOSAL 12: Skill
+    ("none", 8, "  Punch tries to pick up a boulder for a shield: 8 > skill 7, fails"),
+    ('"strength"', 6, "  Punch tries to pick up a boulder for a shield: 6 <= strength 6, done"),
+    ('"intelligence"', 6, "  Punch tries to pick up a boulder for a shield: 6 > intelligence 5, fails"),
+])
+def test_l66_an_assorted_roll_is_an_action_a_tactic_chooses(tmp_path, stat, face, line):
+    # L66: not attacking, retreating or using rank, "you must say what you want to do ... The Referee
+    # will decide what you need to roll"; the turn's one die, d10 <= the stat
+    script = brief_script().replace("round > 20", "round > 2") + WAITING.replace("STAT", stat)
+    log = fight(tmp_path, script, [face])["log"]
+    named = "skill" if stat == "none" else stat.strip('"')
+    assert f"  Punch declares: pick up a boulder for a shield ({named})" in log
+    assert line in log
+    assert ('done: ["pick up a boulder for a shield"]' if line.endswith("done") else "done: []") in log
+
+
+def test_an_assorted_roll_on_intelligence_not_on_the_sheet_is_a_clear_error(tmp_path):
+    script = AMBUSH + WAITING.replace("STAT", '"intelligence"')
+    path = tmp_path / "fight.mech"
+    path.write_text(script)
+    ran = mech_forked(["run", str(path), "--faces", "5"], tmp_path)
+    assert ran.code == 1 and "Traceback" not in ran.err
+    assert "Punch has no intelligence on its sheet for this roll: give it `intelligence N` (1 to 10)" in ran.err

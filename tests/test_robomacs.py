@@ -412,10 +412,11 @@ def test_human_combat_skills_do_two_levels_less_e31(tmp_path):
 
 # ---- fights: a helper encounter whose choices the test scripts ----
 
-def duel(first: str, second: str, plans: str, *settings: str, until: str = "round > 1") -> str:
-    """A script: two characters (declarations), `plans` the body of `fn robomacs.plan_for(c, enc)`."""
+def duel(first: str, second: str, plans: str, *settings: str, until: str = "round > 1", before: str = "") -> str:
+    """A script: two characters (declarations), `plans` the body of `fn robomacs.plan_for(c, enc)`;
+    `before`: declarations they need (a Robo's pilot)."""
     lines = "".join(f"    {s}\n" for s in settings)
-    return ("use robomacs\n" + first + "\n" + second + "\n"
+    return ("use robomacs\n" + before + "\n" + first + "\n" + second + "\n"
             "fn robomacs.plan_for(c, enc) {\n" + plans + "\n}\n"
             f'encounter "Test" {{\n    side a: {first.split()[1]}\n    side b: {second.split()[1]}\n{lines}'
             f"    until one_side_left or {until}\n}}\n")
@@ -898,10 +899,12 @@ def test_the_docs_characters_check_and_their_transcript_is_the_samples(tmp_path,
     (tmp_path / "doc.mech").write_text(first)
     ran = mech_forked(["check", "doc.mech"], tmp_path)
     assert ran.code == 0, ran.err
-    transcript = re.search(r"```console\n\$ mech run [^\n]*\n(.*?)```", text, re.S)[1].splitlines()
-    log = sample["log"]
-    start = log.index(transcript[0])
-    assert log[start:start + len(transcript)] == transcript
+    command, shown = re.search(r"```console\n\$ (mech run [^\n]*)\n(.*?)```", text, re.S).groups()
+    # the doc's command runs as written, with every face of the replay (tests/test_docs.py runs it)
+    assert command == f"mech run examples/robomacs_spartacus.mech --faces {','.join(map(str, SAMPLE_FACES))}"
+    transcript = shown.splitlines()
+    assert transcript[-1] == "..."
+    assert sample["log"][:len(transcript) - 1] == transcript[:-1]
 
 
 def test_the_docs_list_every_option(tmp_path):
@@ -1098,3 +1101,159 @@ def test_wounds_follow_the_chart_and_never_go_below_zero(tmp_path, combos, hits)
     assert status in ("active", "recalled", "shutdown", "wrecked", "destroyed")
     if status == "active":
         assert int(counts[3]) > 0 or not hits
+
+
+# ---- where the module once diverged from the text (issue 19), each with forced faces ----
+
+JOHNNY = "character Johnny is Pilot { guts 0  reflexes 0  skill Brawl  skill Dodge }"
+GIGANTIC = "character Gigantic is Robo { brawn 0  armored 0  pilot Johnny }"
+
+
+def test_a_pilots_own_bone_wound_is_on_the_rolls_he_makes_for_the_robo(tmp_path):
+    # L473-475: "Taking a Bone Wound gives a human -2 on all actions taken until the Wound is healed";
+    # a Piloted Robo's rolls are its pilot's (L585-588). Round 1 the Trooper's 14 (NT: Structure)
+    # trickles through as a Bone wound to Johnny (L482-485); round 2 Gigantic's Brawl and Dodge pay the
+    # Interface Penalty (-3 +1 Reflexes, L1190-1198) and Johnny's -2
+    plans = ('if c == Trooper {\n if enc.round == 1 { return plan("npc", [act("chart", Gigantic)]) }\n'
+             ' return plan("none", [])\n}\n'
+             'if enc.round == 2 { return plan("advantage", [act("Dodge", Trooper), act("Brawl", Trooper)]) }\n'
+             'return plan("none", [])')
+    log = run(tmp_path, duel(GIGANTIC, TROOPER, plans, until="round > 2", before=JOHNNY), [7, 7, 5, 5, 6, 6])["log"]
+    assert "    Tricklethrough: Johnny inside takes a Bone wound" in log
+    assert ("  Advantage: Gigantic dodges Trooper, Routine +1 (MAP) = Difficult: 2d8 [5 5] -2 (IP) "
+            "-2 (Johnny's Bone wound) = 6: failure") in log
+    assert ("  Advantage: Gigantic uses Brawl on Trooper, Difficult +1 (MAP) = Tasking: 2d8 [6 6] -2 (IP) "
+            "-2 (Johnny's Bone wound) = 8: failure") in log
+
+
+def test_a_tripped_victim_is_at_minus_4_on_ranged_attacks_only(tmp_path):
+    # L644-646: tripped on Advantage, "the victim cannot make a hand-to-hand attack this round, and will
+    # be at -4 if he tries a ranged attack": his Dodge is not at -4, his Blast is, his Brawl is refused
+    tripper = "character Tripper is RoboMAC { skill Trip }"
+    brute = "character Brute is RoboMAC { npc true  skill Dodge  skill Blast  skill Brawl }"
+    plans = ('if c == Brute { return plan("npc", [act("Dodge", Tripper), act("Blast", Tripper), act("Brawl", Tripper)]) }\n'
+             'return plan("advantage", [act("Trip", Brute)])')
+    log = run(tmp_path, duel(tripper, brute, plans), [5, 5, 5, 5, 6, 6])["log"]
+    assert "  NPC: Brute dodges Tripper, Routine +1 (MAP) = Difficult: 2d8 [5 5] = 10: success" in log
+    assert "    Brute can make no hand-to-hand attack this round, and is -4 on ranged attacks" in log
+    assert "  NPC: Brute uses Blast on Tripper, Difficult +1 (MAP) = Tasking: 2d8 [6 6] -4 (tripped) = 8: failure" in log
+    assert any(line.startswith("  NPC: Brute cannot use Brawl on Tripper: tripped") for line in log)
+    # a chart NPC's attack is a barrage of its weapons (L1471-1472): ranged, -4
+    plans = 'if c == Trooper { return plan("npc", [act("chart", Tripper)]) }\nreturn plan("advantage", [act("Trip", Trooper)])'
+    log = run(tmp_path, duel(tripper, TROOPER, plans), [5, 5, 6, 6])["log"]
+    assert "  NPC: Trooper attacks Tripper on the NT line: 2d8 [6 6] -4 (tripped) = 8: metal" in log
+
+
+def test_a_rams_kind_sets_the_facings_its_ramplates_count_on(tmp_path):
+    # L1772-1774: a Ramplate takes a level off "only if it is on the proper facing"; the kind sets the
+    # facings (L1776-1805): Head-On front to front (L1799), Tailgate front to back (L1781), T-Bone front
+    # to side (L1790). Each ram here succeeds ([7 7] = 14 makes even a Limit, L1163)
+    plated = ('character Plated is RoboMAC { system Ramplate { facing "front" }  system Ramplate { facing "back" }  '
+              'system Ramplate { facing "left" } }')
+    body = (plated + '\ncharacter Rammer is RoboMAC { }\n'
+            'fn r(kind, facing) {\n Plated.metal = 20\n Plated.structure = 20\n Plated.critical = 20\n Plated.wrecked = 20\n'
+            ' let t = ram(Rammer, Plated, kind, facing, now)\n'
+            ' say "{kind} {facing}: ({Plated.metal}/{Plated.structure}/{Plated.critical}) {Plated.wrecked}"\n}\n'
+            'r("head-on", "side")\nr("tailgate", "side")\nr("t-bone", "left")\nr("t-bone", "right")\n')
+    log = logged(tmp_path, body, [7, 7] * 4)
+    got = keyed([line for line in log if re.match(r"^[\w\- ]+: \(", line)])
+    assert "    Plated's front Ramplate takes a level off" in log
+    assert "    Critical to Plated, Critical to Rammer" in log          # Head-On: Wrecked, one less on the front
+    assert log.count("    Metal to Plated, Metal to Rammer") == 1           # Tailgate: Structural, one less on the back
+    assert log.count("    Structure to Plated, Structure to Rammer") == 1   # T-Bone on the plated left: Critical - 1
+    assert log.count("    Critical to Plated, Structure to Rammer") == 1    # T-Bone on the bare right side
+    assert got == {"head-on side": "(20/20/19) 20", "tailgate side": "(19/20/20) 20", "t-bone left": "(20/19/20) 20",
+                   "t-bone right": "(20/20/19) 20"}
+
+
+def test_a_ram_on_a_side_needs_a_side_and_in_a_fight_its_kind_sets_the_facing(tmp_path):
+    # an action's `facing` names the side a Sideswipe or T-Bone strikes; a Sideswipe on the front is
+    # no Sideswipe (L1777): a clear error, not a silent default
+    plans = ('if c == Plated { return plan("none", []) }\nlet h = act("ram", Plated)\nh.ram = "head-on"\n'
+             'return plan("advantage", [h])')
+    plated = 'character Plated is RoboMAC { system Ramplate { facing "front" } }'
+    log = run(tmp_path, duel("character Racer is RoboMAC { }", plated, plans), [7, 7])["log"]
+    assert "    Critical to Plated, Critical to Racer" in log             # the default facing "side" no longer counts
+    path = tmp_path / "bad.mech"
+    path.write_text('use robomacs\nlet now = {round: 1}\ncharacter A is RoboMAC { }\ncharacter B is RoboMAC { }\n'
+                    'let x = ram(A, B, "sideswipe", "front", now)\n')
+    ran = mech_forked(["run", str(path), "--seed", "1"], tmp_path)
+    assert ran.code == 1 and "Traceback" not in ran.err
+    assert 'a sideswipe strikes a side (L1777, L1790): facing "front" is not one' in ran.err
+
+
+def test_human_chart_npcs_rank_by_flesh_and_bone_at_least_1(tmp_path):
+    # L1476-1482: an NPC's Rank is his Flesh + Bone (a human) times the Rank Multiple (L1493-1500:
+    # 1, 1, 1.5, 2, 3, 4); Noncombatant "treated as Rank 1" (L1512-1513), Joe Normal "at least Rank 1"
+    # (L1515-1516); a Warmonger's from Flesh and Bone, not his Metal. Against Robos the types marked [2]
+    # have a multiple of 1 (L1503), a Heavy Weapons trooper at least 1 (L1528-1529)
+    types = ["Noncombatant", "JoeNormal", "Trooper", "Commando", "HeavyWeapons", "Warmonger"]
+    body = "".join(f'character {t} is Npc {{ chart "{t}" }}\n' for t in types)
+    body += ('let all = [' + ", ".join(types) + ']\nlet ranks = []\n'
+             'for c in all { push(ranks, rank(c)) }\nsay "ranks: {ranks}"\n')
+    # typical wounds (F/B): 0/0, 1/0, 1/0, 2/1, 2/1, 3/2 (the module's proposal from L1510-1533)
+    assert said(tmp_path, body)["ranks"] == "[1, 1, 1, 6, 9, 20]"
+    body += ('let robos = []\nfor c in all { push(robos, rank_against(c, true)) }\nsay "against Robos: {robos}"\n'
+             'character Fodder is Npc { chart "CF" }\nsay "robo: {rank(Fodder)} {rank_against(Fodder, true)}"\n')
+    got = said(tmp_path, body)
+    assert got["against Robos"] == "[1, 1, 1, 6, 3, 5]"
+    assert got["robo"] == "3 3"                                         # E29: NPC Robos as before
+
+
+def test_total_destruction_at_the_last_wrecked_wound_is_an_option_l496(tmp_path):
+    # L495-496: "character must take all their Wrecked wounds" to be totally destroyed; L424 and
+    # L368-369 (the Overflow Effect once all of a type are taken) read with A06 put it one wound later,
+    # at a Wrecked wound arriving with none left (A07, the default)
+    body = ('character Thresher is RoboMAC { brawn 0  armored 0  wrecked 2 }\n'
+            'wound(Thresher, "wrecked", now, "t")\nsay "first: {Thresher.status} {Thresher.wrecked}"\n'
+            'wound(Thresher, "wrecked", now, "t")\nsay "last: {Thresher.status} {Thresher.wrecked}"\n'
+            'wound(Thresher, "wrecked", now, "t")\nsay "beyond: {Thresher.status} {Thresher.wrecked}"\n')
+    got = said(tmp_path, body)
+    assert (got["first"], got["last"], got["beyond"]) == ("wrecked 1", "wrecked 0", "destroyed 0")
+    log = logged(tmp_path, 'robomacs.total_destruction = "all"\n' + body)
+    got = keyed([line for line in log if re.match(r"^\w+: ", line)])
+    assert (got["first"], got["last"]) == ("wrecked 1", "destroyed 0")
+    assert "    all his Wrecked wounds taken: Total Destruction (L495-496)" in log
+
+
+def three(plans: str, until: str = "round > 3", *settings: str) -> str:
+    """A script: Holder (side a) against Victim and Other (side b); `plans` the body of plan_for."""
+    lines = "".join(f"    {s}\n" for s in settings)
+    return ("use robomacs\ncharacter Holder is RoboMAC { skill Grab  skill Brawl }\n"
+            "character Victim is RoboMAC { metal 0  structure 0 }\ncharacter Other is RoboMAC { }\n"
+            "fn robomacs.plan_for(c, enc) {\n" + plans + "\n}\n"
+            f'encounter "Test" {{\n    side a: Holder\n    side b: Victim, Other\n{lines}    until {until}\n}}\n')
+
+
+def test_a_holder_lets_go_of_a_fallen_foe_and_fights_on(tmp_path):
+    # L628-629: while grabbing someone he "may not attack anyone else"; nothing in the text keeps him
+    # holding one who is out of the fight. R1 Holder grabs Victim; R2 his squeeze (Metal, +1 held:
+    # Structure, L629) finds Victim's Structure empty: System Shutdown (L427-428). R3 the default plan
+    # lets go (free: the text gives letting go no cost, L2019-2020) and attacks Other, without MAP
+    plans = ('if c == Holder and enc.round == 1 { return plan("advantage", [act("Grab", Victim)]) }\n'
+             'if c == Holder { return default_plan(c, enc) }\nreturn plan("none", [])')
+    log = run(tmp_path, three(plans), [5, 5, 5, 5, 5, 5])["log"]
+    assert "    System Shutdown: Victim is out" in log
+    assert "  Advantage: Holder lets go of Victim, who is shutdown" in log
+    assert "  Advantage: Holder uses Brawl on Other, Difficult: 2d8 [5 5] = 10: success" in log
+    # let_go "action": letting go is an action, and the Brawl pays MAP
+    log = run(tmp_path, three(plans, "round > 3", 'let_go: "action"'), [5, 5, 5, 5, 5, 5])["log"]
+    assert "  Advantage: Holder uses Brawl on Other, Difficult +1 (MAP) = Tasking: 2d8 [5 5] = 10: mixed" in log
+
+
+def test_a_holder_grabs_no_one_else_and_a_hold_is_never_left_half_set(tmp_path):
+    # L628-629 (Grab is a hand-to-hand attack, L608, L626): holding Victim, Holder's Grab on Other is
+    # refused; the GM may allow it (`allowed`), and then the first hold ends: never Victim still
+    # "held by" Holder while Holder holds Other
+    plans = ('if c != Holder { return plan("none", []) }\n'
+             'say "R{enc.round}: {Holder.holding} {Victim.held_by} {Other.held_by}"\n'
+             'if enc.round == 1 { return plan("advantage", [act("Grab", Victim)]) }\n'
+             'let second = act("Grab", Other)\nsecond.allowed = enc.round == 3\n'
+             'return plan("advantage", [second])')
+    log = run(tmp_path, three(plans, "round > 4"), [5] * 8)["log"]
+    assert "  Advantage: Holder cannot grab Other: holding Victim, Holder may attack no one else (L628-629)" in log
+    said_lines = keyed([line for line in log if re.match(r"^R\d: ", line)])
+    # plan_for is asked twice a round (the phase, then the actions): the state at the actions' turn
+    assert said_lines["R2"] == "Victim Holder none"      # R2's Grab refused
+    assert said_lines["R3"] == "Victim Holder none"
+    assert said_lines["R4"] == "Other none Holder"       # R3's allowed Grab: Victim let go
