@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import mechscript
-from mechscript.backend.emit import Unsupported
+from mechscript.backend.writer import Unsupported
 from mechscript.backend.quiet import QuietFight
 from mechscript.errors import MechError
 from mechscript.limits import Limits

@@ -18,6 +18,7 @@ error, is theirs.
 
 from __future__ import annotations
 
+import math
 import types
 from fractions import Fraction
 from pathlib import Path
@@ -33,10 +34,12 @@ from ..interpreter.names import UNSET
 from ..interpreter.parser import parse_program
 from ..interpreter.script import ROLL_FIELDS
 from ..interpreter.values import Character, Encounter, Function, Kind, Module, Record, Scope, Table, equal, to_json
-from .emit import ModuleText, Unsupported, Writer, builtin_impls
+from .access import builtin_impls
+from .emit import Emitter
 from .narration import Purity, has_pools
 from ..checker.infer import infer
 from .runtime import Bail, bail, fresh, mutable
+from .writer import ModuleText, Unsupported
 
 
 def _numbers(items) -> dict:
@@ -144,7 +147,7 @@ class QuietFight:
                                             if text.path is not None}, Path(self.script.filename))
         functions = {id(fn): self._python_name(text, fn) for text in self.texts.values()
                      for fn in text.program.statements if type(fn) is ast.FnDef}
-        writer = Writer(small_whole(limits), purity, pools, types, functions, self._rolls_as_numbers(programs, types))
+        writer = Emitter(small_whole(limits), purity, pools, types, functions, self._rolls_as_numbers(programs, types))
         writer.states = self._states(ev)
         bound = {}   # global name -> the function's python name (a house rule: the script's function)
         for text in self.texts.values():
@@ -206,7 +209,7 @@ class QuietFight:
     def _helpers(self, limits) -> dict:
         namespace = {
             "Bail": Bail, "bail": bail, "UNSET": UNSET, "Pool": Pool, "Character": Character, "Record": Record, "Encounter": Encounter,
-            "FunctionType": types.FunctionType, "Fraction": Fraction, "binary": binary, "unary": unary, "compare_values": compare_values,
+            "FunctionType": types.FunctionType, "Fraction": Fraction, "floor": math.floor, "ceil": math.ceil, "binary": binary, "unary": unary, "compare_values": compare_values,
             "equal": equal, "roll_dice": roll_dice, "get_field": closures.get_field, "set_field": closures.set_field,
             "get_index": closures.get_index, "set_index": closures.set_index, "show": closures.show,
             "repeat_count": closures.repeat_count, "ended": self._ended,

@@ -965,7 +965,7 @@ def _without_pools(t: Type) -> Type:
 
 
 def _chain_may_roll(node) -> bool:
-    """Whether a sum holds a term that rolls (evaluator `_may_roll`): then a pool in it is rolled."""
+    """Whether a sum holds a term that rolls (evaluator `may_roll`): then a pool in it is rolled."""
     return type(node) is not ast.BinOp or any(type(part) in (ast.Dice, ast.Call, ast.Compare)
                                               for part in ast.walk(node))
 

@@ -149,7 +149,7 @@ class Compiler:
         to right, a pool's dice where the pool stands. A pool's size is known only once every term
         of the sum is (`7k3 + d6 + 2k0` rolls 9k3), so once a pool appears, the terms that may roll
         dice wait: the terms without dice are worked out, the pool is rolled, then the waiting terms."""
-        terms = [(binop, self.compile(term), _may_roll(term), binop is not None and binop.op == "+")
+        terms = [(binop, self.compile(term), may_roll(term), binop is not None and binop.op == "+")
                  for binop, term in chain]
         small = small_whole(self.limits)
 
@@ -302,17 +302,17 @@ def pool_chain(node: ast.BinOp) -> list | None:
     if node.op not in ("+", "-"):
         return None
     chain = _sum_chain(node)
-    return chain if any(_may_be_pool(term) for _, term in chain) else None
+    return chain if any(may_be_pool(term) for _, term in chain) else None
 
 
-def _may_be_pool(node) -> bool:
+def may_be_pool(node) -> bool:
     """Whether a term of a sum can be a roll-and-keep pool (a literal, a name, a call...)."""
     while type(node) in (ast.Group, ast.Unary):
         node = node.inner if type(node) is ast.Group else node.operand
     return type(node) in (ast.PoolLiteral, ast.Name, ast.Call, ast.Field, ast.Index)
 
 
-def _may_roll(node) -> bool:
+def may_roll(node) -> bool:
     """Whether working out a term can roll dice: it holds a die, a call or a comparison."""
     return any(type(part) in (ast.Dice, ast.Call, ast.Compare) for part in ast.walk(node))
 

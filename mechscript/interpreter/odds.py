@@ -21,7 +21,7 @@ from ..numbers import normal
 from . import ast
 from .builtins import BUILTINS, NOT_ROLLED, round_half_away
 from ..errors import MechError, Span, did_you_mean
-from .evaluator import _ARITHMETIC, _COMPARISONS, FUDGE, _may_roll, pool_after_pool, pool_chain
+from .evaluator import _ARITHMETIC, _COMPARISONS, FUDGE, may_roll, pool_after_pool, pool_chain
 from ..limits import limit_error
 from .values import equal, format_value, type_name
 
@@ -152,7 +152,7 @@ class ExactCompiler:
     def _pool_sum(self, chain):
         """As the evaluator's pool sum: terms that roll dice wait until the pool is rolled; the
         others add into it (a number into its bonus, a pool into its dice)."""
-        terms = [(binop, self.compile(term), _may_roll(term)) for binop, term in chain]
+        terms = [(binop, self.compile(term), may_roll(term)) for binop, term in chain]
 
         def pool_sum(ev, work):
             total, waiting = None, []

@@ -30,7 +30,7 @@ from . import ast
 from .builtins import BUILTINS, NOT_ROLLED
 from .characters import ENCOUNTER_FIELDS, OWN_FIELDS
 from ..errors import MechError, Span
-from .evaluator import CONSTANTS, _constant, _NOT_CONSTANT, _may_roll, _roll_dice, binary, \
+from .evaluator import CONSTANTS, _constant, _NOT_CONSTANT, may_roll, _roll_dice, binary, \
     compare_values, pool_after_pool, pool_chain, small_whole, unary
 from ..limits import Limits
 from .names import UNSET, StaticScope
@@ -532,7 +532,7 @@ class _Writer:
         """evaluator._compile_pool_sum written out: once the sum so far is a pool, the terms that may
         roll dice wait until the pool is rolled. That can happen only after a term that may be a pool
         and before a term that may roll, so only there is the sum tested."""
-        terms = [(binop, term, _may_roll(term)) for binop, term in chain]
+        terms = [(binop, term, may_roll(term)) for binop, term in chain]
         total = self.fresh()
         self.emit(f"{total} = {self.expr(terms[0][1])}")
         self.rest_of_sum(total, terms, 1, _can_be_pool(terms[0][1]))

@@ -16,7 +16,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..backend.emit import Unsupported
+from ..backend.writer import Unsupported
 from ..backend.quiet import QuietFight
 from ..errors import MechError
 from ..limits import Limits

@@ -1,0 +1,140 @@
+"""Fields, indexes and calls written as Python (emit.py): a field the checker knows read straight,
+others through `get_field`; a known `fn` called directly, a function value checked to be one of the
+namespace's, a builtin's common case inline and the rest through its implementation."""
+
+from __future__ import annotations
+
+from ..interpreter import ast
+from ..interpreter.builtins import BUILTINS, NOT_ROLLED
+from .expressions import Expressions
+from .writer import Unsupported
+
+
+class Access(Expressions):
+    def e_Field(self, node):
+        module = self.module_of(node.target)
+        if module is not None:
+            if module.names.get(node.name) == "module":
+                raise Unsupported("a module as a value")
+            return self.into(module.global_name(node.name))
+        value = self.expr(node.target)
+        if self.rolls_as_numbers and node.name == "total" and self.surely(node.target, "roll"):
+            if not self.pools:
+                return value   # a die is its total here, and no other roll exists
+            return self.into(f"{value} if type({value}) is int else {value}.total")   # a die, or a pool's roll
+        if not value.startswith(("t", "v")):
+            value = self.into(value)
+        return self.field_of(value, node)
+
+    def field_of(self, value: str, node: ast.Field) -> str:
+        """`value.name`: a character's stat or state that is not a list, a record's field, inline;
+        everything else (a gear list given as a copy, an encounter's fields) by `get_field`."""
+        field, span = repr(node.name), self.constant(node.name_span)
+        result = self.temp()
+        if self.kept_field(node):
+            self.line(f"{result} = {value}.fields[{field}]")
+            return result
+        if self.surely(node.target, "encounter") and node.name in ("round", "name"):
+            self.line(f"{result} = {value}.{node.name}")
+            return result
+        if self.one_kind(self.types.of(node.target)) is not None and node.name in ("name", "side", "kind"):
+            self.line(f"{result} = {value}.{'kind.name' if node.name == 'kind' else node.name}")
+            return result
+        if node.name in ("name", "side", "round", "characters"):   # not kept in `fields`
+            branch = "if"
+            if node.name in ("name", "side"):
+                self.line(f"if type({value}) is Character: {result} = {value}.{node.name}")
+                branch = "elif"
+            if node.name != "side":
+                copy = f"list({value}.characters)" if node.name == "characters" else f"{value}.{node.name}"
+                self.line(f"{branch} type({value}) is Encounter: {result} = {copy}")
+            self.line(f"else: {result} = get_field({value}, {field}, {span})")
+            return result
+        # only characters and records keep `fields`; a character's list that is not state (gear) is
+        # given as a copy, by get_field
+        self.line(f"try: {result} = {value}.fields[{field}]")
+        self.line(f"except (AttributeError, KeyError): {result} = get_field({value}, {field}, {span})")
+        self.line("else:")
+        with self.indented():
+            self.line(f"if type({result}) is list and type({value}) is Character: "
+                      f"{result} = get_field({value}, {field}, {span})")
+        return result
+
+    def e_Index(self, node):
+        value = self.expr(node.target)
+        key = self.expr(node.key)
+        span = self.constant(node.key.span)
+        return self.into(f"{value}[{key}] if type({value}) is list and type({key}) is int and "
+                         f"-len({value}) <= {key} < len({value}) else get_index(EV, {value}, {key}, {span})")
+
+
+    def e_Call(self, node):
+        callee = node.callee
+        if type(callee) is ast.Name and self.resolve(callee.id) is None:
+            if callee.id in NOT_ROLLED:
+                raise Unsupported("exact odds")
+            return self.builtin(callee.id, node)
+        if node.kwargs:
+            raise Unsupported("named options of a script function")
+        if type(callee) is ast.Name and self.resolve(callee.id)[0] == "global" \
+                and self.resolve(callee.id)[2] == "fn":
+            function = self.resolve(callee.id)[1]
+            args = self.values(node.args)
+            return self.into(f"{function}({', '.join(args)})")
+        if type(callee) is ast.Field and self.module_of(callee.target) is not None:
+            module = self.module_of(callee.target)
+            if module.names.get(callee.name) == "fn":
+                args = self.values(node.args)
+                return self.into(f"{module.global_name(callee.name)}({', '.join(args)})")
+        # a function value (a parameter, a field): the one function it surely is, called directly;
+        # else a Python function of this namespace, or the closures' business
+        target = self.types.callee(node)
+        if target is not None and id(target) in self.functions:
+            self.expr(callee)   # read as the closures read it (a name with no value yet bails)
+            args = self.values(node.args)
+            return self.into(f"{self.functions[id(target)]}({', '.join(args)})")
+        function = self.expr(callee)
+        args = [self.expr(arg) for arg in node.args]
+        return self.into(f"{function}({', '.join(args)}) if type({function}) is FunctionType and "
+                         f"{function}.__code__.co_argcount == {len(args)} else bail()")
+
+    def builtin(self, name: str, node: ast.Call):
+        args = [self.expr(arg) for arg in node.args]
+        options = "{" + ", ".join(f"{key!r}: {self.expr(value)}" for key, value in node.kwargs.items()) + "}"
+        k = self.constant(node)
+        general = f"B_{name}(EV, [{', '.join(args)}], {options}, {k})"
+        if name == "ended":
+            return self.into(f"ended({args[0]})")
+        if name == "len":
+            a, = args
+            return self.into(f"len({a}) if type({a}) is list or type({a}) is str else {general}")
+        if name == "push":
+            a, b = args
+            self.line(f"if type({a}) is list and len({a}) < LIST_SIZE: {a}.append({b})")
+            self.line(f"else: {general}")
+            return "None"
+        if name == "contains" and not node.kwargs:
+            a, b = args
+            return self.into(f"{b} in {a} if type({a}) is list and type({b}) is str and "
+                             f"len({a}) < SHORT_LIST else {general}")
+        # the common cases of the numeric builtins and `lower`, as their implementations work them out
+        if len(args) == 1 and not node.kwargs and name in _ONE_ARGUMENT:
+            a, = args
+            return self.into(_ONE_ARGUMENT[name].format(a=a, general=general))
+        if name in ("max", "min") and len(args) >= 2 and not node.kwargs:
+            ints = " and ".join(f"type({a}) is int" for a in args)
+            return self.into(f"{name}({', '.join(args)}) if {ints} else {general}")
+        return self.into(general)
+
+
+_ONE_ARGUMENT = {
+    "floor": "{a} if type({a}) is int else floor({a}) if type({a}) is Fraction else {general}",
+    "ceil": "{a} if type({a}) is int else ceil({a}) if type({a}) is Fraction else {general}",
+    "round": "{a} if type({a}) is int else {general}",
+    "abs": "abs({a}) if type({a}) is int else {general}",
+    "lower": "{a}.lower() if type({a}) is str else {general}",
+}
+
+
+def builtin_impls() -> dict:
+    return {f"B_{name}": builtin.impl for name, builtin in BUILTINS.items()}

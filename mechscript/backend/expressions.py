@@ -1,0 +1,304 @@
+"""Expressions written as Python (emit.py): each gives a Python expression that is a literal, a local
+or a temporary, the work before it written as lines, so that values are worked out in the closures'
+order; a read or test that does nothing else may be written inline (`pure`)."""
+
+from __future__ import annotations
+
+from ..dice.engine import sampler
+from ..interpreter import ast
+from ..interpreter.evaluator import CONSTANTS, may_be_pool, may_roll, pool_chain
+from .writer import _BOOLEAN, _COMPARE, _NOT_LITERAL, Unsupported, Writer, _literal
+
+
+class Expressions(Writer):
+
+    def expr(self, node) -> str:
+        method = getattr(self, "e_" + type(node).__name__, None)
+        if method is None:
+            raise Unsupported(type(node).__name__)
+        return method(node)
+
+    def value(self, node) -> str:
+        """An expression used once: written inline when it has a typed form with no test and no
+        effect (`pure`), else worked out into a temporary."""
+        pure = self.pure(node)
+        return pure if pure is not None else self.expr(node)
+
+    def values(self, nodes) -> list[str]:
+        """Expressions worked out left to right and used once each (arguments, items): the ones after
+        the last that does anything but read are written inline, the rest into temporaries in order."""
+        pure = [self.pure(node) for node in nodes]
+        cut = max((i + 1 for i, text in enumerate(pure) if text is None), default=0)
+        return [self.expr(node) if i < cut else pure[i] for i, node in enumerate(nodes)]
+
+    def pure(self, node) -> "str | None":
+        """`node` as one Python expression when every part of it has a typed form that needs no test
+        of a value and does nothing but read (so where it is worked out cannot matter): literals,
+        names, fields the checker knows, comparisons of known types, and/or/not of true or false."""
+        kind = type(node)
+        if kind is ast.Group:
+            return self.pure(node.inner)
+        if kind is ast.Number:
+            return self.e_Number(node) if type(node.value) is int else None
+        if kind is ast.String:
+            return self.e_String(node) if all(type(part) is str for part in node.parts) else None
+        if kind is ast.Name:
+            if node.id in CONSTANTS:
+                return self.e_Name(node)
+            place = self.resolve(node.id)
+            if place is None or place[0] in ("unset", "module"):
+                return None
+            return place[1]
+        if kind is ast.Field:
+            if self.module_of(node.target) is not None:
+                module = self.module_of(node.target)
+                return None if module.names.get(node.name) == "module" else module.global_name(node.name)
+            target = self.pure(node.target)
+            if target is None:
+                return None
+            if self.kept_field(node):
+                return f"{target}.fields[{node.name!r}]"
+            if self.surely(node.target, "encounter") and node.name in ("round", "name") or \
+                    self.one_kind(self.types.of(node.target)) is not None and node.name in ("name", "side"):
+                return f"{target}.{node.name}"
+            if self.one_kind(self.types.of(node.target)) is not None and node.name == "kind":
+                return f"{target}.kind.name"
+            return None
+        if kind is ast.Compare:
+            a, b = self.pure(node.left), self.pure(node.right)
+            if a is None or b is None:
+                return None
+            literal = _literal(node.right)
+            if self.surely(node.left, "int") and self.surely(node.right, "int") or \
+                    self.surely(node.left, "str") and self.surely(node.right, "str") or \
+                    node.op in ("==", "!=") and (type(literal) is str or self.python_equality(node.left, node.right)):
+                return f"({a} {node.op} {b})"
+            if node.op in ("==", "!=") and (literal is None or type(literal) is bool):
+                return f"({a} {'is' if node.op == '==' else 'is not'} {b})"
+            return None
+        if kind is ast.Logic:
+            if not (self.surely(node.left, "bool") or isinstance(node.left, _BOOLEAN)) or \
+                    not (self.surely(node.right, "bool") or isinstance(node.right, _BOOLEAN)):
+                return None
+            a, b = self.pure(node.left), self.pure(node.right)
+            return None if a is None or b is None else f"({a} {node.op} {b})"
+        if kind is ast.Not:
+            if not (self.surely(node.operand, "bool") or isinstance(node.operand, _BOOLEAN)):
+                return None
+            a = self.pure(node.operand)
+            return None if a is None else f"(not {a})"
+        return None
+
+    def e_Group(self, node):
+        return self.expr(node.inner)
+
+    def e_Number(self, node):
+        if type(node.value) is int:
+            return repr(node.value) if node.value >= 0 else f"({node.value!r})"
+        return self.constant(node.value)
+
+    def e_String(self, node):
+        if all(type(part) is str for part in node.parts):
+            return repr("".join(node.parts))
+        span = self.constant(node.span)
+        pieces = []
+        for part in node.parts:
+            if type(part) is str:
+                pieces.append(repr(part))
+            else:
+                value = self.expr(part)
+                pieces.append(self.into(f"show(EV, {value}, {span})"))
+        text = self.into(" + ".join(pieces))
+        self.line(f"if len({text}) > STRING_SIZE: bail()")
+        return text
+
+    def e_PoolLiteral(self, node):
+        from ..dice.rollkeep import Pool
+        return self.constant(Pool(node.unkept, node.kept, 0, node.span))
+
+    def e_Name(self, node):
+        if node.id in CONSTANTS:
+            return {"true": "True", "false": "False", "none": "None"}[node.id]
+        place = self.resolve(node.id)
+        if place is None:
+            raise Unsupported(f"the name {node.id}")
+        if place[0] == "local":
+            return place[1]
+        if place[0] == "unset":
+            return self.into("bail()")
+        if place[0] == "module":
+            raise Unsupported("a module as a value")
+        return self.into(place[1])
+
+    def e_ListLiteral(self, node):
+        items = self.values(node.items)
+        return self.into("[" + ", ".join(items) + "]")
+
+    def e_Record(self, node):
+        fields = [f"{name!r}: {text}" for (name, _), text in zip(node.fields, self.values([v for _, v in node.fields]))]
+        return self.into("Record({" + ", ".join(fields) + "})")
+
+    def e_Unary(self, node):
+        value = self.expr(node.operand)
+        k = self.constant(node)
+        if node.op == "-":
+            return self.into(f"-{value} if type({value}) is int else unary(EV, {k}, {value})")
+        return self.into(f"{value} if type({value}) is int else unary(EV, {k}, {value})")
+
+    def arithmetic(self, op: str, a: str, b: str, k: str, ints: bool = False) -> str:
+        """`a op b` on whole numbers inline while no result can outgrow `number_bits` (operands below
+        SMALL, factors below SMALL_FACTOR; a small literal needs no test), else `binary`."""
+        if op in ("/", "//", "%"):   # no result is larger than its operands
+            exact = f"({a} // {b} if {a} % {b} == 0 else Fraction({a}, {b}))" if op == "/" else f"{a} {op} {b}"
+            return self.into(f"{exact} if type({a}) is int and type({b}) is int and {b} != 0 "
+                             f"else binary(EV, {op!r}, {a}, {b}, {k})")
+        bound = "SMALL" if op in "+-" else "SMALL_FACTOR"
+        limit = self.small if op in "+-" else self.small_factor
+        tests = []
+        for operand in (a, b):
+            literal = operand.strip("()")
+            if literal.lstrip("-").isdigit():
+                if abs(int(literal)) >= limit:
+                    return self.into(f"binary(EV, {op!r}, {a}, {b}, {k})")
+                continue
+            if not ints:
+                tests.append(f"type({operand}) is int")
+            tests.append(f"-{bound} < {operand} < {bound}")
+        fast = f"{a} {op} {b}"
+        return self.into(f"{fast} if {' and '.join(tests)} else binary(EV, {op!r}, {a}, {b}, {k})" if tests else fast)
+
+    def e_BinOp(self, node):
+        chain = pool_chain(node) if node.op in ("+", "-") else None
+        if chain is None:
+            a = self.expr(node.left)
+            b = self.expr(node.right)
+            ints = self.surely(node.left, "int") and self.surely(node.right, "int")
+            return self.arithmetic(node.op, a, b, self.constant(node), ints)
+        # A sum that may hold a pool: terms left to right; the closures make a term that may roll dice
+        # wait while the sum so far is a pool (the pool rolls first): that case is theirs.
+        total = None
+        pool_before = False
+        ints = True
+        for binop, term in chain:
+            if total is not None and pool_before and self.pools and may_roll(term):
+                self.line(f"if type({total}) is Pool: bail()")
+            value = self.expr(term)
+            pool_before = pool_before or (may_be_pool(term) and self.types.of(term).maybe("pool"))
+            ints = ints and self.surely(term, "int")
+            if total is None:
+                total = value
+                if value[0] not in "t(-" and not value[0].isdigit():
+                    total = self.into(value)
+            else:
+                total = self.arithmetic(binop.op, total, value, self.constant(binop), ints)
+        return total
+
+    def e_Compare(self, node):
+        op = _COMPARE[node.op]
+        k = self.constant(node)
+        a = self.expr(node.left)
+        if self.can_be_pool(node.left):
+            if not a.startswith("t"):
+                a = self.into(a)
+            self.line(f"if type({a}) is Pool: {a} = EV.roll_pool({a})")
+        b = self.expr(node.right)
+        if self.surely(node.left, "int") and self.surely(node.right, "int") or \
+                self.surely(node.left, "str") and self.surely(node.right, "str") or \
+                op in ("==", "!=") and self.python_equality(node.left, node.right):
+            return self.into(f"{a} {op} {b}")   # Python's own comparison is the closures' here
+        general = f"compare_values(EV, {k}, {a}, {b})"
+        return self.into(self.comparison(op, a, b, node.right, general))
+
+    def comparison(self, op: str, a: str, b: str, right, general: str) -> str:
+        """`a op b` as the closures work it out (`equal` for == and !=), the cases a literal on the
+        right settles written as Python's own operators."""
+        literal = _literal(right)
+        if op in ("==", "!="):
+            if literal is None or type(literal) is bool:
+                # none, true and false equal themselves alone (a roll counts as a number)
+                return f"{a} {'is' if op == '==' else 'is not'} {b}"
+            if type(literal) is str:
+                return f"{a} {op} {b}"   # a string equals only the same string, as in Python
+        if type(literal) is int:
+            return f"{a} {op} {b} if type({a}) is int else {general}"
+        if type(literal) is str:
+            return f"{a} {op} {b} if type({a}) is str else {general}"
+        fast = f"type({a}) is int and type({b}) is int or type({a}) is str and type({b}) is str"
+        if op in ("==", "!="):
+            # a character equals itself alone (a pool on the right is rolled first: the closures' case)
+            fast_is = f"{a} {'is' if op == '==' else 'is not'} {b}"
+            return (f"{a} {op} {b} if {fast} else {fast_is} if type({a}) is Character and type({b}) is not Pool "
+                    f"else {general}")
+        return f"{a} {op} {b} if {fast} else {general}"
+
+    def e_Logic(self, node):
+        stop, go = ("False", "True") if node.op == "and" else ("True", "False")
+        result = self.temp()
+        a = self.expr(node.left)
+        self.line(f"if {a} is {stop}: {result} = {stop}")
+        self.line("else:")
+        with self.indented():
+            if not isinstance(node.left, _BOOLEAN) and not self.surely(node.left, "bool"):
+                self.line(f"if {a} is not {go}: bail()")
+            b = self.expr(node.right)
+            if not isinstance(node.right, _BOOLEAN) and not self.surely(node.right, "bool"):
+                self.line(f"if {b} is not True and {b} is not False: bail()")
+            self.line(f"{result} = {b}")
+        return result
+
+    def e_Not(self, node):
+        value = self.expr(node.operand)
+        if not isinstance(node.operand, _BOOLEAN) and not self.surely(node.operand, "bool"):
+            self.line(f"if {value} is not True and {value} is not False: bail()")
+        return self.into(f"not {value}")
+
+    def e_Match(self, node):
+        subject = self.expr(node.subject)
+        result = self.temp()
+        self.arms(node.arms, subject, result)
+        return result
+
+    def arms(self, arms, subject: str, result: str) -> None:
+        if not arms:
+            self.line("bail()")
+            return
+        arm = arms[0]
+        if type(arm.body) is ast.Block:
+            raise Unsupported("a match arm that is a block")
+        if arm.patterns is None:
+            self.line(f"{result} = {self.expr(arm.body)}")
+            return
+        self.patterns(arm, arm.patterns, arms, subject, result)
+
+    def patterns(self, arm, patterns, arms, subject, result) -> None:
+        pattern = self.expr(patterns[0])
+        general = f"equal({subject}, {pattern}, EV)"
+        literal = _literal(patterns[0])
+        if literal is _NOT_LITERAL or type(literal) is int:
+            test = general if literal is _NOT_LITERAL else \
+                f"({subject} == {pattern} if type({subject}) is int else {general})"
+        else:
+            test = self.comparison("==", subject, pattern, patterns[0], general)
+        self.line(f"if {test}:")
+        with self.indented():
+            self.line(f"{result} = {self.expr(arm.body)}")
+        self.line("else:")
+        with self.indented():
+            if len(patterns) > 1:
+                self.patterns(arm, patterns[1:], arms, subject, result)
+            else:
+                self.arms(arms[1:], subject, result)
+
+    def e_Dice(self, node):
+        count = 1 if node.count is None else node.count.value if type(node.count) is ast.Number else None
+        sides = node.sides
+        die = 100 if sides == "%" else (-1, 0, 1) if sides == "F" else \
+            sides.value if type(sides) is ast.Number and type(sides.value) is int else None
+        if type(count) is not int or die is None:
+            raise Unsupported("dice worked out at run time")
+        sample = sampler(count, die, node.modifiers) if self.rolls_as_numbers else None
+        if sample is not None:   # the total alone, from the same faces (as the closures' sampling)
+            self.line(f"EV.dice += {count}")
+            self.line("if EV.dice > TOTAL_DICE: bail()")
+            return self.into(f"{self.constant(sample)}(EV.source)")
+        return self.into(f"roll_dice(EV.source, {count}, {self.constant(die)}, {self.constant(node.modifiers)}, EV)")

@@ -1,0 +1,221 @@
+"""The base of the back end's writer (emit.py): the Python text as it is written (lines, indentation,
+temporaries, constants), the names a function sees, and what the checker's types tell of a value
+(so the written code can skip a test).
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from ..checker.types import CharT, RollT
+from ..interpreter import ast
+from ..interpreter.evaluator import CONSTANTS
+from ..interpreter.script import declared_name
+
+
+class Unsupported(Exception):
+    """A construct this writer does not write: the script runs on the closures."""
+
+
+# Nodes whose value is true or false whenever they give one (no test of it needed).
+_BOOLEAN = (ast.Compare, ast.Logic, ast.Not)
+# Nodes that never give a roll-and-keep pool.
+_NEVER_POOL = (ast.Number, ast.String, ast.Compare, ast.Logic, ast.Not, ast.Dice, ast.ListLiteral, ast.Record)
+
+_COMPARE = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "==": "==", "!=": "!="}
+
+
+_NOT_LITERAL = object()
+
+
+def _literal(node):
+    """The value of a number, plain string, true, false or none written as such; else _NOT_LITERAL."""
+    while type(node) is ast.Group:
+        node = node.inner
+    if type(node) is ast.Number and type(node.value) is int:
+        return node.value
+    if type(node) is ast.String and all(type(part) is str for part in node.parts):
+        return "".join(node.parts)
+    if type(node) is ast.Name and node.id in CONSTANTS:
+        return CONSTANTS[node.id]
+    return _NOT_LITERAL
+
+
+def _can_be_pool(node) -> bool:
+    while type(node) is ast.Group:
+        node = node.inner
+    return type(node) not in _NEVER_POOL and not (type(node) is ast.BinOp and node.op not in ("+", "-"))
+
+
+class ModuleText:
+    """What the writer knows of one module (or the script): its prefix in the namespace, its
+    top-level names, and the modules it uses, in order (name -> ModuleText)."""
+
+    def __init__(self, prefix: str, program: ast.Program):
+        self.prefix = prefix
+        self.program = program
+        self.uses: dict[str, "ModuleText"] = {}
+        self.names: dict[str, str] = {}   # top-level name -> "fn", "let", "module", "other"
+        for statement in program.statements:
+            if type(statement) is ast.Use:
+                self.names[statement.name] = "module"
+            name = declared_name(statement)
+            if name is not None:
+                self.names[name] = {ast.FnDef: "fn", ast.Let: "let"}.get(type(statement), "other")
+
+    def global_name(self, name: str) -> str:
+        return f"{self.prefix}_{name}"
+
+    def lookup(self, name: str) -> "tuple[ModuleText, str] | None":
+        """The module declaring a top-level `name` seen from here (its own, then its uses'), and what it is."""
+        if name in self.names:
+            return self, self.names[name]
+        for used in self.uses.values():
+            if name in used.names:
+                return used, used.names[name]
+        return None
+
+
+class Writer:
+    """The text of the namespace and the state of the function being written; `constants` are the
+    objects the text refers to by name (AST nodes for the helpers' error positions, pools, modifiers)."""
+
+    def __init__(self, small: int, purity, pools: bool, types, functions: dict, rolls_as_numbers: bool):
+        # no roll's own fields (faces, kept...) are read and none is shown with `breakdown`: a die
+        # is its total, a whole number, as in the closures' sampling
+        self.rolls_as_numbers = rolls_as_numbers
+        self.states: dict = {}   # (path, kind name) -> its state's names, for typed assignments
+        self.types = types          # checker.infer.Types: what each expression surely is
+        self.functions = functions  # id(FnDef) -> the Python name of the function bound to it
+        self.purity = purity        # narration.Purity: what a quiet run may leave out
+        self.pools = pools          # whether the program can make a roll-and-keep pool at all
+        self.dropped_says: set = set()
+        self.dropped_names: set = set()
+        self.lines: list[str] = []
+        self.depth = 0
+        self.constants: dict[str, object] = {}
+        self.count = 0
+        self.small = small
+        self.small_factor = 2 ** max(0, min(30, (small.bit_length() - 1) // 2))
+        # per function
+        self.module: ModuleText | None = None
+        self.scopes: list[dict] = []
+        self.assigned_globals: set[str] = set()
+        self.nonlocals: set[str] = set()     # names of enclosing functions a nested one assigns
+        self.function_base = 0               # self.scopes[function_base:] are this function's
+
+    # -- text --
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.depth + text)
+
+    @contextlib.contextmanager
+    def indented(self):
+        self.depth += 1
+        start = len(self.lines)
+        try:
+            yield
+        finally:
+            if len(self.lines) == start:
+                self.line("pass")
+            self.depth -= 1
+
+    def temp(self) -> str:
+        self.count += 1
+        return f"t{self.count}"
+
+    def constant(self, value) -> str:
+        name = f"k{len(self.constants)}"
+        self.constants[name] = value
+        return name
+
+    def local(self, name: str) -> str:
+        self.count += 1
+        python = f"v{self.count}_{name}"
+        self.scopes[-1][name] = python
+        return python
+
+    # -- names --
+
+    def resolve(self, name: str):
+        """("local", python name), ("unset",), ("global", python name, kind), ("module", ModuleText),
+        or None (a constant or builtin)."""
+        for index in range(len(self.scopes) - 1, -1, -1):
+            scope = self.scopes[index]
+            if name in scope:
+                python = scope[name]
+                return ("unset",) if python is None else ("local", python, index)
+        module = self.module
+        if name in module.names:
+            if module.names[name] == "module":
+                return ("module", module.uses[name])
+            return ("global", module.global_name(name), module.names[name])
+        for used in module.uses.values():
+            if name in used.names:
+                if used.names[name] == "module":
+                    return ("module", used.uses[name])
+                return ("global", used.global_name(name), used.names[name])
+        return None
+
+    def into(self, text: str) -> str:
+        t = self.temp()
+        self.line(f"{t} = {text}")
+        return t
+
+    def module_of(self, node) -> "ModuleText | None":
+        if type(node) is not ast.Name:
+            return None
+        place = self.resolve(node.id)
+        return place[1] if place is not None and place[0] == "module" else None
+
+    def surely(self, node, kind: str) -> bool:
+        found = self.types.of(node)
+        if kind == "int" and self.rolls_as_numbers and not self.pools and not found.is_any and not found.is_empty:
+            # every roll is a die's, and a die is its total
+            return all(atom == "int" or type(atom) is RollT and atom.whole for atom in found)
+        return found.surely(kind)
+
+    def can_be_pool(self, node) -> bool:
+        return self.pools and _can_be_pool(node) and self.types.of(node).maybe("pool")
+
+    def state_of(self, kind) -> frozenset:
+        return self.states.get(kind, frozenset())
+
+    def python_equality(self, left, right) -> bool:
+        """Whether Python's `==` is the closures' `equal` for these operands: numbers, strings, none,
+        characters and encounters (by identity), in any mix; not true/false (Python has True == 1),
+        rolls (a roll equals its total), lists or records (compared item by item, counted)."""
+        for node in (left, right):
+            found = self.types.of(node)
+            if found.is_any or found.is_empty:
+                return False
+            for atom in found:
+                if atom in ("int", "fraction", "str", "none", "encounter") or type(atom) is CharT:
+                    continue
+                if type(atom) is RollT and self.rolls_as_numbers and not self.pools:
+                    continue   # a die is its total here
+                return False
+        return True
+
+    @staticmethod
+    def one_kind(found):
+        """The one kind of character a value is, when it is that or none (a field of none bails)."""
+        if found.is_any or found.is_empty:
+            return None
+        kinds = {atom.kind for atom in found if type(atom) is CharT}
+        others = [atom for atom in found if type(atom) is not CharT and atom != "none"]
+        return next(iter(kinds)) if len(kinds) == 1 and not others else None
+
+    def kept_field(self, node: ast.Field) -> bool:
+        """Whether `x.name` is surely an entry of x's `fields` given as it is: a stat, derived value or
+        state of one kind of character that is no list (gear is given as a copy), or a record's field.
+        A value that may be none instead reads the same: `none.fields` fails, and the run bails."""
+        target = self.types.of(node.target)
+        kind = self.one_kind(target)
+        if kind is not None:
+            # a list is given as it is only when it is state (gear and list stats are copies)
+            fields = self.types.kind_fields(kind)
+            return node.name in fields and node.name not in ("name", "side", "kind") and \
+                (node.name in self.state_of(kind) or not self.types.field(target, node.name).maybe("list"))
+        shape = target.shape()
+        return shape is not None and node.name in shape
