@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import mechscript
 from mechscript.backend.writer import Unsupported
@@ -125,3 +126,38 @@ def test_a_quiet_run_leaves_out_the_narration_of_the_rules():
     attack = quiet.source[quiet.source.index("def m1_attack("):]
     attack = attack[:attack.index("\ndef ")]
     assert "m1_opposed" in attack and "m1_opposed_shown" not in attack and "m1_hit_word" not in attack
+
+
+# ---- any sheet, any options: the written fight is the closures' ----
+
+STAT_NAMES = ("speed", "skill", "rank", "firepower", "strength", "endurance", "courage")
+OPTIONS = {"tie": ["defender", "attacker", "reroll"], "tied_initiative": ["roll_off", "written"],
+           "resist_with": ["endurance", "hp"], "attack_unconscious": ["true", "false"],
+           "penalty_counts": ["every", "hits"], "rank_timing": ["before_turn", "declared"],
+           "rank_equal": ["true", "false"], "courage_after": ["hit", "damaged"], "fizzle": ["true", "false"],
+           "default_weapon": ["gun", "fists"]}
+
+
+def sheet(name: str, stats: tuple) -> str:
+    return f"character {name} is Transformer {{ " + " ".join(f"{s} {v}" for s, v in zip(STAT_NAMES, stats)) + " }\n"
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(*[st.integers(1, 10)] * 7), min_size=3, max_size=4),
+       st.dictionaries(st.sampled_from(sorted(OPTIONS)), st.integers(0, 2)), st.integers(0, 2 ** 32 - 1))
+def test_any_pbem_fight_is_written_and_fought_as_the_closures_fight_it(stats, picks, seed):
+    # Random sheets (3 or 4 Transformers, ties of Speed, Skill and Rank included) and random options
+    # as encounter settings: every seed of every such fight gives the closures' outcome, die for die.
+    names = [f"C{i}" for i in range(len(stats))]
+    settings_text = "\n".join(f" {key}: " + (value if value in ("true", "false") else f'"{value}"')
+                              for key, index in picks.items()
+                              for value in [OPTIONS[key][index % len(OPTIONS[key])]])
+    text = ("use pbem\n" + "".join(sheet(n, s) for n, s in zip(names, stats)) +
+            f'encounter "x" {{\n side a: {names[0]}, {names[2]}\n side b: {", ".join(names[1:2] + names[3:])}\n'
+            f"{settings_text}\n until one_side_left or round > 20\n}}\n")
+    script = compiled(text)
+    quiet = QuietFight(script)
+    for index in range(4):
+        fought = quiet.fight(run_seed(seed, index))
+        assert fought is not None, "the written fight bailed"   # no pbem fight of valid sheets needs to
+        assert fought == fight_once(script, run_seed(seed, index))

@@ -158,6 +158,8 @@ def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor 
                 done[start] = _note(_fight_chunk(batch, seed, start, stop, script), progress, done, n, batch.filename)
         else:
             own = executor is None
+            if own:   # set up here: worker processes forked from this one start from the set-up, not anew
+                prepared_for(_worker_script(batch))
             executor = executor or ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(batch,))
             futures = []
             try:
