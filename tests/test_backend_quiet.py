@@ -159,5 +159,5 @@ def test_any_pbem_fight_is_written_and_fought_as_the_closures_fight_it(stats, pi
     quiet = QuietFight(script)
     for index in range(4):
         fought = quiet.fight(run_seed(seed, index))
-        assert fought is not None, "the written fight bailed"   # no pbem fight of valid sheets needs to
+        assert fought is not None, "the written fight bailed"   # no fight of valid sheets and options bails
         assert fought == fight_once(script, run_seed(seed, index))
