@@ -23,21 +23,21 @@ import types
 from fractions import Fraction
 from pathlib import Path
 
+from ..checker.infer import infer
 from ..dice.engine import roll_dice
 from ..dice.faces import RandomFaces
 from ..dice.rollkeep import Pool
-from ..interpreter import ast, characters, script as closures
 from ..errors import MechError
-from ..limits import CpuTime
+from ..interpreter import ast, characters, script as closures
 from ..interpreter.evaluator import binary, compare_values, small_whole, unary
 from ..interpreter.names import UNSET
 from ..interpreter.parser import parse_program
 from ..interpreter.script import ROLL_FIELDS
 from ..interpreter.values import Character, Encounter, Function, Kind, Module, Record, Scope, Table, equal, to_json
+from ..limits import CpuTime
 from .access import builtin_impls
 from .emit import Emitter
 from .narration import Purity, has_pools
-from ..checker.infer import infer
 from .runtime import Bail, bail, fresh, mutable
 from .writer import ModuleText, Unsupported
 
@@ -55,6 +55,51 @@ def _numbers(items) -> dict:
     return numbers
 
 
+def python_name(text: ModuleText, fn: ast.FnDef) -> str:
+    """The name of a `fn`'s Python function in the namespace (a house rule's is the script's own)."""
+    if fn.module is not None:
+        return f"{text.prefix}__{fn.module}_{fn.name}"
+    return text.global_name(fn.name)
+
+
+def rolls_as_numbers(programs, types) -> bool:
+    """Whether no code shows a roll's breakdown or reads a roll's fields but the `total` of what is
+    surely a roll (which, a die being its total, is the die itself)."""
+    for program in programs:
+        for node in ast.walk(program):
+            if type(node) is ast.Call and type(node.callee) is ast.Name and node.callee.id == "breakdown":
+                return False
+            if type(node) is ast.Field and node.name in ROLL_FIELDS and types.of(node.target).maybe("roll") \
+                    and not (node.name == "total" and types.of(node.target).surely("roll")):
+                return False
+    return True
+
+
+def refuse_sharing(kept, states, settings) -> None:
+    """A list or record reachable from two kept places would be two after copying."""
+    seen: set[int] = set()
+
+    def visit(value):
+        kind = type(value)
+        if kind is list or kind is Record:
+            if id(value) in seen:
+                raise Unsupported("kept values share a list or record")
+            seen.add(id(value))
+            for item in (value if kind is list else value.fields.values()):
+                visit(item)
+        elif kind is Table:
+            for row in value.rows.values():
+                for item in [entry for _, entry in row.entries] + [row.default]:
+                    visit(item)
+    for _, value, _ in kept:
+        visit(value)
+    for _, state in states:
+        for _, value in state:
+            visit(value)
+    for _, value in settings:
+        visit(value)
+
+
 class NoFaces:
     """The set-up's face source: a top level that rolls dice is run anew each run."""
 
@@ -63,7 +108,7 @@ class NoFaces:
 
 
 class QuietFight:
-    """A compiled script's encounter, prepared in this process; `outcome(seed)` is `fight_once`'s."""
+    """A compiled script's encounter, prepared in this process; `fight(seed)` is `fight_once`'s."""
 
     def __init__(self, script: closures.Script):
         self.script = script
@@ -145,9 +190,9 @@ class QuietFight:
                          if type(s) is ast.FnDef and s.module is not None], callee, pools)
         types = infer(script_text.program, {Path(text.path): text.program for text in self.texts.values()
                                             if text.path is not None}, Path(self.script.filename))
-        functions = {id(fn): self._python_name(text, fn) for text in self.texts.values()
+        functions = {id(fn): python_name(text, fn) for text in self.texts.values()
                      for fn in text.program.statements if type(fn) is ast.FnDef}
-        writer = Emitter(small_whole(limits), purity, pools, types, functions, self._rolls_as_numbers(programs, types))
+        writer = Emitter(small_whole(limits), purity, pools, types, functions, rolls_as_numbers(programs, types))
         writer.states = self._states(ev)
         bound = {}   # global name -> the function's python name (a house rule: the script's function)
         for text in self.texts.values():
@@ -156,14 +201,12 @@ class QuietFight:
                     continue
                 if statement.module is not None:   # `fn pbem.x(...)`: the script's, bound to pbem's x
                     target = text.uses[statement.module]
-                    python = self._python_name(text, statement)
+                    python = python_name(text, statement)
                     writer.function(text, statement, python)
                     bound[target.global_name(statement.name)] = python
                 else:
                     writer.function(text, statement, text.global_name(statement.name))
-        until, _ = self.encounter.until
         writer.until(script_text, self._until_node(script_text), "UNTIL")
-        del until
         source = "\n".join(writer.lines) + "\n"
         namespace = self._helpers(limits)
         namespace.update(writer.constants)
@@ -183,39 +226,25 @@ class QuietFight:
                     states[(str(Path(path).resolve()), name)] = value.schema.changes
         return states
 
-    @staticmethod
-    def _rolls_as_numbers(programs, types) -> bool:
-        """Whether no code shows a roll's breakdown or reads a roll's fields but the `total` of what is
-        surely a roll (which, a die being its total, is the die itself)."""
-        for program in programs:
-            for node in ast.walk(program):
-                if type(node) is ast.Call and type(node.callee) is ast.Name and node.callee.id == "breakdown":
-                    return False
-                if type(node) is ast.Field and node.name in ROLL_FIELDS and types.of(node.target).maybe("roll") \
-                        and not (node.name == "total" and types.of(node.target).surely("roll")):
-                    return False
-        return True
-
-    @staticmethod
-    def _python_name(text: ModuleText, fn: ast.FnDef) -> str:
-        if fn.module is not None:
-            return f"{text.prefix}__{fn.module}_{fn.name}"
-        return text.global_name(fn.name)
-
     def _until_node(self, script_text: ModuleText):
         found = [s for s in script_text.program.statements if type(s) is ast.EncounterDef]
         return found[0].until if found else None
 
     def _helpers(self, limits) -> dict:
+        """What the written code refers to besides its constants and its own functions."""
         namespace = {
-            "Bail": Bail, "bail": bail, "UNSET": UNSET, "Pool": Pool, "Character": Character, "Record": Record, "Encounter": Encounter,
-            "FunctionType": types.FunctionType, "Fraction": Fraction, "floor": math.floor, "ceil": math.ceil, "binary": binary, "unary": unary, "compare_values": compare_values,
-            "equal": equal, "roll_dice": roll_dice, "get_field": closures.get_field, "set_field": closures.set_field,
+            "Bail": Bail, "bail": bail, "UNSET": UNSET, "Pool": Pool, "Character": Character, "Record": Record,
+            "Encounter": Encounter, "FunctionType": types.FunctionType, "Fraction": Fraction,
+            "floor": math.floor, "ceil": math.ceil,
+            "binary": binary, "unary": unary, "compare_values": compare_values, "equal": equal,
+            "roll_dice": roll_dice, "repeat_count": closures.repeat_count, "ended": self._ended,
+            "get_field": closures.get_field, "set_field": closures.set_field,
             "get_index": closures.get_index, "set_index": closures.set_index, "show": closures.show,
-            "repeat_count": closures.repeat_count, "ended": self._ended,
-            "SMALL": small_whole(limits), "SMALL_FACTOR": 2 ** max(0, min(30, (limits.number_bits - 1) // 2)), "LOOP_ITERATIONS": limits.loop_iterations, "LIST_SIZE": limits.list_size,
-            "STRING_SIZE": limits.string_size, "OUTPUT_LINES": limits.output_lines, "SHORT_LIST": 1000,
-            "EV": None, "TOTAL_DICE": limits.total_dice,
+            "SMALL": small_whole(limits), "SMALL_FACTOR": 2 ** max(0, min(30, (limits.number_bits - 1) // 2)),
+            "LOOP_ITERATIONS": limits.loop_iterations, "LIST_SIZE": limits.list_size,
+            "STRING_SIZE": limits.string_size, "OUTPUT_LINES": limits.output_lines, "TOTAL_DICE": limits.total_dice,
+            "SHORT_LIST": 1000,   # `contains` of a string in a shorter list is Python's `in`, uncounted
+            "EV": None,           # the run's evaluation: its dice, steps and log; set by each run
         }
         namespace.update(builtin_impls())
         return namespace
@@ -234,16 +263,22 @@ class QuietFight:
         for side_name, members in self.encounter.sides:   # as `characters.fight` does, once
             for character in members:
                 character.side = side_name
-        # every character a run can reach: the encounter's, their gear, any kept in a variable
+        # every character a run can reach: the encounter's, their gear, any kept in a variable, a list,
+        # a record or a table
         found: dict[int, Character] = {}
-        pending = list(self.encounter.characters) + [v for _, v, _ in self.kept if type(v) in (list, Character)]
+        pending = list(self.encounter.characters) + [value for _, value, _ in self.kept]
         while pending:
             value = pending.pop()
             if type(value) is list:
                 pending.extend(value)
+            elif type(value) is Record:
+                pending.extend(value.fields.values())
+            elif type(value) is Table:
+                pending.extend(entry for row in value.rows.values() for _, entry in row.entries)
+                pending.extend(row.default for row in value.rows.values())
             elif type(value) is Character and id(value) not in found:
                 found[id(value)] = value
-                pending.extend(v for v in value.fields.values() if type(v) in (list, Character))
+                pending.extend(value.fields.values())
         # what a run restores of each: its state, and any list or record a run could change in place
         self.states = []
         for character in found.values():
@@ -261,7 +296,7 @@ class QuietFight:
                 raise Unsupported("a setting that is no option")
             settings.append((self.home.global_name(name), value))
         self.settings = settings
-        self._refuse_sharing()
+        refuse_sharing(self.kept, self.states, self.settings)
         # the closures check the options' choices each run; the values are the same every run
         for name, _, value in self.encounter.settings:
             home.vars[name] = value
@@ -287,30 +322,6 @@ class QuietFight:
             raise Unsupported("the rules' report") from error
         self.reporting = [(character, name, [key for key in state if key != "side"])
                           for character, (name, state) in zip(self.encounter.characters, states.items())]
-
-    def _refuse_sharing(self) -> None:
-        """A list or record reachable from two kept places would be two after copying."""
-        seen: set[int] = set()
-
-        def visit(value, copied: bool):
-            kind = type(value)
-            if kind is list or kind is Record:
-                if id(value) in seen:
-                    raise Unsupported("kept values share a list or record")
-                seen.add(id(value))
-                for item in (value if kind is list else value.fields.values()):
-                    visit(item, copied)
-            elif kind is Table:
-                for row in value.rows.values():
-                    for item in [entry for _, entry in row.entries] + [row.default]:
-                        visit(item, copied)
-        for _, value, _ in self.kept:
-            visit(value, False)
-        for character, state in self.states:
-            for _, value in state:
-                visit(value, True)
-        for _, value in self.settings:
-            visit(value, True)
 
     # -- a run --
 
