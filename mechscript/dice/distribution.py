@@ -24,7 +24,8 @@ from fractions import Fraction
 
 from ..errors import MechError, Span
 from ..limits import Limits, limit_error
-from .engine import KEEPS, Modifier, failures_first, faces_of, kept_slice, trigger_condition
+from .engine import KEEPS, failures_first, faces_of, kept_slice, trigger_condition
+from .notation import Modifier
 from .faces import Die
 
 # The mass a whole expression may leave out by following explosions only so far.

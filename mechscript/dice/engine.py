@@ -8,13 +8,12 @@ extra die, left to right, and the dice drawn in that round are looked at in the 
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from ..errors import MechError, Span
 from ..limits import Limits, limit_error
 from .faces import Die, FaceSource, describe_die
+from .notation import Condition, Modifier
 
 # What happened to one die; a die's flags are these bits or-ed together.
 DROPPED = 1       # removed by keep/drop
@@ -27,37 +26,6 @@ FAILURE = 64      # met the `f` condition
 RAISED = 128      # raised to the `mi` minimum
 LOWERED = 256     # lowered to the `ma` maximum
 INACTIVE = DROPPED | REROLLED
-
-_COMPARE = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt, "=": operator.eq}
-
-
-@dataclass(frozen=True, slots=True)
-class Condition:
-    """A face condition such as `>=8`, `<2` or `=1` (a bare number means `=`)."""
-
-    op: str
-    value: int
-
-    def test(self, face) -> bool:
-        return _COMPARE[self.op](face, self.value)
-
-    def __str__(self) -> str:
-        return str(self.value) if self.op == "=" else f"{self.op}{self.value}"
-
-
-@dataclass(frozen=True, slots=True)
-class Modifier:
-    """One dice modifier, e.g. `kh3` (kind "kh", count 3) or `!>=5` (kind "!", condition >=5)."""
-
-    kind: str  # kh kl dh dl ! !! !p r ro mi ma c f
-    count: int | None
-    condition: Condition | None
-    span: Span | None = None
-
-    def __str__(self) -> str:
-        """As written: `kh3`, `!>=5`, `!`."""
-        return f"{self.kind}{self.count if self.count is not None else self.condition or ''}"
-
 
 class DiceRoll:
     """The result of one `NdS` term: each die's counted value and flags, and the total."""

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..errors import Span
-from ..dice.engine import Condition, Modifier  # noqa: F401  (re-exported: part of the AST)
+from ..dice.notation import Condition, Modifier  # noqa: F401  (re-exported: part of the AST, plain data)
 
 
 @dataclass(slots=True)

@@ -49,8 +49,8 @@ def _parser_version() -> bytes | None:
     here = Path(__file__).parent
     try:
         digest.update(resources.files("mechscript.grammar").joinpath("mechscript.lark").read_bytes())
-        # the AST's classes (ast.py holds the dice engine's Modifier and Condition too) and what builds it
-        for path in ("parser.py", "builder.py", "ast.py", "../errors.py", "../limits.py", "../dice/engine.py"):
+        # the AST's classes (ast.py holds the notation's Modifier and Condition too) and what builds it
+        for path in ("parser.py", "builder.py", "ast.py", "../errors.py", "../limits.py", "../dice/notation.py"):
             digest.update((here / path).read_bytes())
     except OSError:
         return None
