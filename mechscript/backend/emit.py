@@ -4,20 +4,27 @@ This is the first piece of the one back end (shared/design/compiler.md): every `
 and of its modules becomes a Python function of one namespace, named `<module>_<name>`, and calls
 between them are plain Python calls. A module's top-level `let`s (its options) are globals of the
 namespace; a house rule `fn pbem.x(...)` is a function of the script bound to pbem's global `x`.
-Function-local names are Python locals. A quiet run keeps no narration: a `say` works out its
-parts (for the same dice and calls) and logs an empty line, as the closures' quiet runs do.
+Function-local names are Python locals; a `fn` inside a `fn` is a Python closure over them.
 
-What is written: the common case of each operation inline (whole numbers, strings, a character's
-or a record's fields), everything else through the interpreter's own helpers (`binary`,
-`compare_values`, `get_field`, the builtins), which give the same values. What is never written:
-errors. Where the closures would raise one, the code raises `Bail` (runtime.py) and the run is
-played again by the closures, which word it. Loops and calls count against the `steps` limit as
-the closures do (a loop round, a call; a `for` is charged its length at entry); a count past a
-limit bails too.
+Quiet: a `say` whose parts only give a value, and the local values only such `say`s read, are not
+written at all (narration.py); any other `say` works out its parts (for the same dice and calls).
+Each `say` still counts its line against `output_lines`.
 
-A program this writer does not handle (a `fn` inside a `fn`, a `match` arm that is a block, exact
-odds, dice whose count is worked out) raises `Unsupported` while it is written: such a script's
-batches run on the closures, as before.
+What is written: the common case of each operation inline, without a test where the checker's
+types (checker/) prove it (a known character's stat read from its fields, two whole numbers
+compared), with one where they do not, and everything else through the interpreter's own helpers
+(`binary`, `compare_values`, `get_field`, the builtins), which give the same values. What is never
+written: errors. Where the closures would raise one, the code raises `Bail` (runtime.py) and the
+run is played again by the closures, which word it. Loops and calls count against the `steps`
+limit as the closures do (a loop round, a call; a `for` is charged its length at entry); a count
+past a limit bails too.
+
+A program this writer does not handle (a `match` arm that is a block, exact odds in a rule, dice
+whose count or sides are worked out, a `table` or `kind` inside a `fn`) raises `Unsupported` while
+it is written: such a script's batches run on the closures, as before.
+
+The parts: writer.py (the text, names, what the types tell), expressions.py, access.py (fields,
+indexes, calls, builtins) and this module (functions and statements).
 """
 
 from __future__ import annotations
