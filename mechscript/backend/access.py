@@ -37,6 +37,10 @@ class Access(Expressions):
         if self.surely(node.target, "encounter") and node.name in ("round", "name"):
             self.line(f"{result} = {value}.{node.name}")
             return result
+        if self.surely(node.target, "encounter") and node.name == "characters":
+            self.line(f"{result} = list({value}.characters)")   # a copy: nobody else holds it
+            self.fresh.add(result)
+            return result
         if self.one_kind(self.types.of(node.target)) is not None and node.name in ("name", "side", "kind"):
             self.line(f"{result} = {value}.{'kind.name' if node.name == 'kind' else node.name}")
             return result

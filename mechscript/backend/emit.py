@@ -205,7 +205,8 @@ class Emitter(Access):
         self.scopes.append({})
         try:
             variable = self.local(node.name)
-            self.line(f"for {variable} in list({items}):")
+            # the closures go through a copy, which a list only this loop holds needs not
+            self.line(f"for {variable} in {items if items in self.fresh else f'list({items})'}:")
             with self.indented():
                 self.block(node.body)
         finally:

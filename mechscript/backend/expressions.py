@@ -196,16 +196,20 @@ class Expressions(Writer):
     def e_Compare(self, node):
         op = _COMPARE[node.op]
         k = self.constant(node)
+        direct = self.surely(node.left, "int") and self.surely(node.right, "int") or \
+            self.surely(node.left, "str") and self.surely(node.right, "str") or \
+            op in ("==", "!=") and self.python_equality(node.left, node.right)
+        if direct and not self.can_be_pool(node.left):
+            a, b = self.values([node.left, node.right])
+            return self.into(f"{a} {op} {b}")   # Python's own comparison is the closures' here
         a = self.expr(node.left)
         if self.can_be_pool(node.left):
             if not a.startswith("t"):
                 a = self.into(a)
             self.line(f"if type({a}) is Pool: {a} = EV.roll_pool({a})")
         b = self.expr(node.right)
-        if self.surely(node.left, "int") and self.surely(node.right, "int") or \
-                self.surely(node.left, "str") and self.surely(node.right, "str") or \
-                op in ("==", "!=") and self.python_equality(node.left, node.right):
-            return self.into(f"{a} {op} {b}")   # Python's own comparison is the closures' here
+        if direct:
+            return self.into(f"{a} {op} {b}")
         general = f"compare_values(EV, {k}, {a}, {b})"
         return self.into(self.comparison(op, a, b, node.right, general))
 
@@ -233,23 +237,30 @@ class Expressions(Writer):
 
     def e_Logic(self, node):
         stop, go = ("False", "True") if node.op == "and" else ("True", "False")
+        left_bool = isinstance(node.left, _BOOLEAN) or self.surely(node.left, "bool")
+        right_bool = isinstance(node.right, _BOOLEAN) or self.surely(node.right, "bool")
         result = self.temp()
-        a = self.expr(node.left)
-        self.line(f"if {a} is {stop}: {result} = {stop}")
+        # a value surely true or false is tested as Python tests it, and used once (inline if pure)
+        a = self.value(node.left) if left_bool else self.expr(node.left)
+        if left_bool:
+            self.line(f"if {'not ' if node.op == 'and' else ''}{a}: {result} = {stop}")
+        else:
+            self.line(f"if {a} is {stop}: {result} = {stop}")
         self.line("else:")
         with self.indented():
-            if not isinstance(node.left, _BOOLEAN) and not self.surely(node.left, "bool"):
+            if not left_bool:
                 self.line(f"if {a} is not {go}: bail()")
-            b = self.expr(node.right)
-            if not isinstance(node.right, _BOOLEAN) and not self.surely(node.right, "bool"):
+            b = self.value(node.right) if right_bool else self.expr(node.right)
+            if not right_bool:
                 self.line(f"if {b} is not True and {b} is not False: bail()")
             self.line(f"{result} = {b}")
         return result
 
     def e_Not(self, node):
+        if isinstance(node.operand, _BOOLEAN) or self.surely(node.operand, "bool"):
+            return self.into(f"not {self.value(node.operand)}")
         value = self.expr(node.operand)
-        if not isinstance(node.operand, _BOOLEAN) and not self.surely(node.operand, "bool"):
-            self.line(f"if {value} is not True and {value} is not False: bail()")
+        self.line(f"if {value} is not True and {value} is not False: bail()")
         return self.into(f"not {value}")
 
     def e_Match(self, node):
