@@ -161,3 +161,19 @@ def test_any_pbem_fight_is_written_and_fought_as_the_closures_fight_it(stats, pi
         fought = quiet.fight(run_seed(seed, index))
         assert fought is not None, "the written fight bailed"   # no fight of valid sheets and options bails
         assert fought == fight_once(script, run_seed(seed, index))
+
+
+def test_narration_that_builds_its_own_lists_is_left_out_but_not_one_that_changes_a_callers():
+    # `listed` pushes only onto a list it made: a `say` of it does nothing a quiet run could see.
+    # `noted` pushes onto the list it is given, which outlives the call: it is worked out, quietly.
+    rules = ('let seen = []\n'
+             'fn listed(c) {\n let parts = []\n push(parts, c.name)\n return "{parts}"\n}\n'
+             'fn noted(c, into) {\n push(into, c.name)\n return "{len(into)}"\n}\n'
+             'fn pbem.wants_to_retreat(c) {\n say "{listed(c)}"\n say "{noted(c, seen)}"\n'
+             ' return c.hp * 3 <= c.hp_max\n}')
+    script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
+    quiet = QuietFight(script)
+    retreat = quiet.source[quiet.source.index("def s__pbem_wants_to_retreat("):]
+    retreat = retreat[:retreat.index("\ndef ")]
+    assert "s_listed(" not in retreat and "s_noted(" in retreat
+    assert_same_fights(script, 40)

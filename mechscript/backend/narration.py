@@ -51,13 +51,15 @@ class Purity:
 
     def body_droppable(self, module, fn: ast.FnDef) -> bool:
         local = set(fn.params) | {n.name for n in ast.walk(fn.body) if type(n) in (ast.Let, ast.For)}
+        own = own_lists(fn)
         for node in ast.walk(fn.body):
             kind = type(node)
             if kind in (ast.Say, ast.FnDef, ast.TableDef, ast.KindDef, ast.CharacterDef, ast.EncounterDef):
                 return False
             if kind is ast.Assign and not (type(node.target) is ast.Name and node.target.id in local):
                 return False
-        return all(self.droppable(module, n, local) for n in ast.walk(fn.body) if _is_expression(n))
+        return all(self.droppable(module, n, local) or pushed_onto(n) in own
+                   for n in ast.walk(fn.body) if _is_expression(n))
 
     def droppable(self, module, node, local=frozenset()) -> bool:
         """Whether the expression `node` (its own operation; callers check its parts too) only gives
@@ -120,6 +122,26 @@ def narration_only(module, fn: ast.FnDef, purity: Purity) -> tuple[set, set]:
         if dropped == candidates:
             return set(says), candidates
         candidates = dropped
+
+
+def own_lists(fn: ast.FnDef) -> set:
+    """The local names of `fn` that only ever hold a list it made itself (`let why = []`, never
+    assigned, no parameter or loop variable): pushing onto one changes nothing outside the call."""
+    lets: dict[str, bool] = {}
+    for node in ast.walk(fn.body):
+        if type(node) is ast.Let:
+            lets[node.name] = lets.get(node.name, True) and type(node.value) is ast.ListLiteral
+    assigned = {n.target.id for n in ast.walk(fn.body) if type(n) is ast.Assign and type(n.target) is ast.Name}
+    loops = {n.name for n in ast.walk(fn.body) if type(n) is ast.For}
+    return {name for name, made in lets.items() if made} - assigned - loops - set(fn.params)
+
+
+def pushed_onto(node) -> "str | None":
+    """The name a call `push(name, item)` adds to, if it is one."""
+    if type(node) is ast.Call and type(node.callee) is ast.Name and node.callee.id == "push" \
+            and len(node.args) == 2 and type(node.args[0]) is ast.Name:
+        return node.args[0].id
+    return None
 
 
 def pushed_to(node) -> "str | None":
