@@ -177,3 +177,15 @@ def test_narration_that_builds_its_own_lists_is_left_out_but_not_one_that_change
     retreat = retreat[:retreat.index("\ndef ")]
     assert "s_listed(" not in retreat and "s_noted(" in retreat
     assert_same_fights(script, 40)
+
+
+def test_a_record_a_rule_changes_in_place_starts_each_run_as_written():
+    # the checker finds `tally.hits += 1`: the record is copied afresh for each run (changes.py);
+    # kept as it was, the second run would start from the first one's count
+    rules = ('let tally = {hits: 0}\n'
+             'fn pbem.damage_power(att, weapon) {\n tally.hits += 1\n return att.firepower + tally.hits % 3\n}')
+    script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
+    assert_same_fights(script, 60)
+    quiet = QuietFight(script)
+    assert [copy for name, _, copy in quiet.kept if name == "s_tally"] == [True]
+    assert [copy for name, _, copy in quiet.kept if name == "m1_rank_rolls"] == [False]   # nothing changes it

@@ -36,6 +36,7 @@ from ..interpreter.script import ROLL_FIELDS
 from ..interpreter.values import Character, Encounter, Function, Kind, Module, Record, Scope, Table, equal, to_json
 from ..limits import CpuTime
 from .access import builtin_impls
+from .changes import changed_sites, may_change
 from .emit import Emitter
 from .narration import Purity, has_pools
 from .runtime import Bail, bail, fresh, mutable
@@ -96,7 +97,7 @@ def refuse_sharing(kept, states, settings) -> None:
     for _, state in states:
         for _, value in state:
             visit(value)
-    for _, value in settings:
+    for _, value, _ in settings:
         visit(value)
 
 
@@ -194,6 +195,7 @@ class QuietFight:
                      for fn in text.program.statements if type(fn) is ast.FnDef}
         writer = Emitter(small_whole(limits), purity, pools, types, functions, rolls_as_numbers(programs, types))
         writer.states = self._states(ev)
+        self.types, self.changed, self.kinds = types, changed_sites(programs, types), set(writer.states)
         bound = {}   # global name -> the function's python name (a house rule: the script's function)
         for text in self.texts.values():
             for statement in text.program.statements:
@@ -259,7 +261,8 @@ class QuietFight:
                     continue
                 if type(value) is Function:
                     raise Unsupported("a function kept in a variable")
-                self.kept.append((text.global_name(name), value, mutable(value) or type(value) is Table))
+                copy = type(value) is Table or mutable(value) and self._may_change(text, name)
+                self.kept.append((text.global_name(name), value, copy))
         for side_name, members in self.encounter.sides:   # as `characters.fight` does, once
             for character in members:
                 character.side = side_name
@@ -287,14 +290,17 @@ class QuietFight:
                     if name in changes or type(value) is Record
                     or type(value) is list and any(mutable(item) for item in value)]
             self.states.append((character, kept))
-        # per run: the plain values written back at once, the lists and records copied
-        self.restores = [(character.fields, {name: value for name, value in kept if not mutable(value)},
-                          [(name, value) for name, value in kept if mutable(value)]) for character, kept in self.states]
+        # per run: the values no code changes in place written back at once, the others copied
+        self.restores = []
+        for character, kept in self.states:
+            copied = [(name, value) for name, value in kept if mutable(value) and self._field_may_change(character, name)]
+            names = {name for name, _ in copied}
+            self.restores.append((character.fields, {name: v for name, v in kept if name not in names}, copied))
         settings = []
         for name, _, value in self.encounter.settings:
             if name not in home.vars or type(home.vars[name]) in (Function, Kind, Table, Module):
                 raise Unsupported("a setting that is no option")
-            settings.append((self.home.global_name(name), value))
+            settings.append((self.home.global_name(name), value, mutable(value) and self._may_change(self.home, name)))
         self.settings = settings
         refuse_sharing(self.kept, self.states, self.settings)
         # the closures check the options' choices each run; the values are the same every run
@@ -310,6 +316,21 @@ class QuietFight:
         self.fight_name = self.home.global_name("fight")
         if self.home.names.get("fight") != "fn" or self.home.names.get("standing") != "fn":
             raise Unsupported("the rules' fight")
+
+    def _may_change(self, text: ModuleText, name: str) -> bool:
+        """Whether a run may change in place what the top-level variable `name` holds (changes.py)."""
+        lets = [s for s in text.program.statements if type(s) is ast.Let and s.name == name]
+        return len(lets) != 1 or may_change(self.types.variable(lets[0]), self.types, self.changed)
+
+    def _field_may_change(self, character: Character, name: str) -> bool:
+        """Whether a run may change in place what a field of a character of its kind holds."""
+        text = self.texts.get(id(character.kind.home))
+        if text is None:
+            return True
+        path = str(Path(text.path if text.path is not None else self.script.filename).resolve())
+        fields = self.types.kind_fields((path, character.kind.name)) if (path, character.kind.name) in self.kinds \
+            else {}
+        return name not in fields or may_change(fields[name], self.types, self.changed)
 
     def _plan_report(self, home: Scope) -> None:
         """What each run reports of each character (end_states), worked out once for the report the
@@ -368,8 +389,8 @@ class QuietFight:
             fields.update(plain)
             for name, value in copied:
                 fields[name] = fresh(value)
-        for name, value in self.settings:
-            namespace[name] = fresh(value)
+        for name, value, copy in self.settings:
+            namespace[name] = fresh(value) if copy else value
         encounter.round = 0
         winner = namespace[self.fight_name](encounter)
         if winner is not None and winner not in self.sides or type(encounter.round) is not int:

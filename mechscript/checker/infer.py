@@ -15,6 +15,7 @@ What the back end asks the result (a `Types`):
     types.rolls(fn_def)     whether it, or anything it calls, may roll a die (or roll a pool)
     types.callee(call)      the one FnDef a call surely reaches (house rules counted), or None
     types.elements(t)       what lists of type t hold
+    types.variable(let)     the Type of the variable a `let` declares
     types.field(t, name)    the Type of `x.name` for x of type t
     types.fields(t)         {name: Type} when t is surely records of one shape, else None
     types.kind_fields(kind) {name: Type} of a kind's stats, derived values, state and gear
@@ -136,6 +137,11 @@ class Types:
 
     def elements(self, t: Type) -> Type:
         return self._i.elements(t)
+
+    def variable(self, let) -> Type:
+        """The Type of the variable a `let` declares: the join of every value it is given."""
+        found = self._i.vars.get((id(let), let.name))
+        return ANY if found is None else self._i.get(found.slot)
 
     def field(self, t: Type, name: str) -> Type:
         return self._i.read_field(t, name)
