@@ -68,6 +68,9 @@ class Access(Expressions):
         value = self.expr(node.target)
         key = self.expr(node.key)
         span = self.constant(node.key.span)
+        if key.isdigit():   # a whole number written as such, 0 or more
+            return self.into(f"{value}[{key}] if type({value}) is list and {key} < len({value}) "
+                             f"else get_index(EV, {value}, {key}, {span})")
         return self.into(f"{value}[{key}] if type({value}) is list and type({key}) is int and "
                          f"-len({value}) <= {key} < len({value}) else get_index(EV, {value}, {key}, {span})")
 

@@ -250,6 +250,9 @@ class Emitter(Access):
                 self.nonlocals.add(name)
             if node.op == "=":
                 self.line(f"{name} = {self.value(node.value)}")
+            elif place[0] == "local" and self.pure(node.value) is not None:
+                # nothing runs between reading the local and adding to it: no copy of it is needed
+                self.line(f"{name} = {self.arithmetic(node.op[0], name, self.value(node.value), k)}")
             else:
                 old = self.temp()
                 self.line(f"{old} = {name}")

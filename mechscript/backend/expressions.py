@@ -186,9 +186,7 @@ class Expressions(Writer):
             pool_before = pool_before or (may_be_pool(term) and self.types.of(term).maybe("pool"))
             ints = ints and self.surely(term, "int")
             if total is None:
-                total = value
-                if value[0] not in "t(-" and not value[0].isdigit():
-                    total = self.into(value)
+                total = value   # a literal, a local or a temporary: each sum step makes a new one
             else:
                 total = self.arithmetic(binop.op, total, value, self.constant(binop), ints)
         return total
