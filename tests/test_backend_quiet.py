@@ -189,3 +189,13 @@ def test_a_record_a_rule_changes_in_place_starts_each_run_as_written():
     quiet = QuietFight(script)
     assert [copy for name, _, copy in quiet.kept if name == "s_tally"] == [True]
     assert [copy for name, _, copy in quiet.kept if name == "m1_rank_rolls"] == [False]   # nothing changes it
+
+
+def test_a_one_line_rule_that_only_reads_is_written_in_place_of_its_calls():
+    # pbem's can_act(c) is `c.status == "active"`: leaders_of tests it without a call; attack,
+    # whose body rolls dice, is still called
+    quiet = QuietFight(compiled(AMBUSH))
+    leaders = quiet.source[quiet.source.index("def m1_leaders_of("):]
+    leaders = leaders[:leaders.index("\ndef ")]
+    assert "m1_can_act(" not in leaders and "== 'active'" in leaders
+    assert "m1_attack(" in quiet.source[quiet.source.index("def m1_take_turn("):]

@@ -87,23 +87,40 @@ class Access(Expressions):
                 and self.resolve(callee.id)[2] == "fn":
             function = self.resolve(callee.id)[1]
             args = self.values(node.args)
-            return self.into(f"{function}({', '.join(args)})")
+            return self.inlined(node, args) or self.into(f"{function}({', '.join(args)})")
         if type(callee) is ast.Field and self.module_of(callee.target) is not None:
             module = self.module_of(callee.target)
             if module.names.get(callee.name) == "fn":
                 args = self.values(node.args)
-                return self.into(f"{module.global_name(callee.name)}({', '.join(args)})")
+                return self.inlined(node, args) or self.into(f"{module.global_name(callee.name)}({', '.join(args)})")
         # a function value (a parameter, a field): the one function it surely is, called directly;
         # else a Python function of this namespace, or the closures' business
         target = self.types.callee(node)
         if target is not None and id(target) in self.functions:
             self.expr(callee)   # read as the closures read it (a name with no value yet bails)
             args = self.values(node.args)
-            return self.into(f"{self.functions[id(target)]}({', '.join(args)})")
+            return self.inlined(node, args) or self.into(f"{self.functions[id(target)]}({', '.join(args)})")
         function = self.expr(callee)
         args = [self.expr(arg) for arg in node.args]
         return self.into(f"{function}({', '.join(args)}) if type({function}) is FunctionType and "
                          f"{function}.__code__.co_argcount == {len(args)} else bail()")
+
+    def inlined(self, node: ast.Call, args: list) -> "str | None":
+        """A call of a one-line `fn` whose body only reads (`pure`), written as that body with the
+        arguments for its parameters: no Python call, and no step counted (it runs no loop and calls
+        nothing). None when the call is not one."""
+        fn = self.types.callee(node)
+        module = self.owners.get(id(fn)) if fn is not None else None
+        if module is None or not fn.line_form or len(fn.params) != len(args):
+            return None
+        args = [arg if arg.isidentifier() or arg.lstrip("-").isdigit() else self.into(arg) for arg in args]
+        saved = self.module, self.scopes, self.function_base
+        self.module, self.scopes, self.function_base = module, [dict(zip(fn.params, args))], 0
+        try:
+            body = self.pure(fn.body)
+        finally:
+            self.module, self.scopes, self.function_base = saved
+        return None if body is None else self.into(body)
 
     def builtin(self, name: str, node: ast.Call):
         args = [self.expr(arg) for arg in node.args]

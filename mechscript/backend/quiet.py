@@ -195,6 +195,8 @@ class QuietFight:
                      for fn in text.program.statements if type(fn) is ast.FnDef}
         writer = Emitter(small_whole(limits), purity, pools, types, functions, rolls_as_numbers(programs, types))
         writer.states = self._states(ev)
+        writer.owners = {id(fn): text for text in self.texts.values() for fn in text.program.statements
+                         if type(fn) is ast.FnDef}
         self.types, self.changed, self.kinds = types, changed_sites(programs, types), set(writer.states)
         bound = {}   # global name -> the function's python name (a house rule: the script's function)
         for text in self.texts.values():

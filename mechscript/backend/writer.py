@@ -104,6 +104,7 @@ class Writer:
         self.nonlocals: set[str] = set()     # names of enclosing functions a nested one assigns
         self.function_base = 0               # self.scopes[function_base:] are this function's
         self.fresh: set[str] = set()         # temporaries holding a list nobody else holds
+        self.owners: dict = {}               # id(FnDef) -> the ModuleText of a top-level `fn`
 
     # -- text --
 
