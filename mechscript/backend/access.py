@@ -105,6 +105,40 @@ class Access(Expressions):
         return self.into(f"{function}({', '.join(args)}) if type({function}) is FunctionType and "
                          f"{function}.__code__.co_argcount == {len(args)} else bail()")
 
+    def whole_division(self, name: str, node: ast.Call) -> "str | None":
+        """`floor(a / b)` and `ceil(a / b)` of whole numbers, as Python's `//` (which floors): no
+        fraction made. None for any other call."""
+        if name not in ("floor", "ceil") or len(node.args) != 1 or node.kwargs:
+            return None
+        division = node.args[0]
+        while type(division) is ast.Group:
+            division = division.inner
+        if type(division) is not ast.BinOp or division.op != "/" or \
+                not (self.surely(division.left, "int") and self.surely(division.right, "int")):
+            return None
+        a, b = self.values([division.left, division.right])
+        if not a.isidentifier() and not a.lstrip("-").isdigit():
+            a = self.into(a)
+        if not b.isidentifier() and not b.lstrip("-").isdigit():
+            b = self.into(b)
+        whole = f"{a} // {b}" if name == "floor" else f"-(-{a} // {b})"
+        return self.into(f"{whole} if {b} != 0 else binary(EV, '/', {a}, {b}, {self.constant(division)})")
+
+    def gear(self, node) -> "str | None":
+        """A character's gear list (or list stat) read to be gone through by a `for`: the list itself,
+        which nothing ever changes (every other read is given a copy), so the loop needs no copy."""
+        if type(node) is not ast.Field or self.module_of(node.target) is not None:
+            return None
+        target = self.types.of(node.target)
+        kind = self.one_kind(target)
+        if kind is None or node.name in self.state_of(kind) or node.name in ("name", "side", "kind") or \
+                node.name not in self.types.kind_fields(kind):
+            return None
+        value = self.pure(node.target)
+        if value is None:
+            return None
+        return self.into(f"{value}.fields[{node.name!r}]")
+
     def inlined(self, node: ast.Call, args: list) -> "str | None":
         """A call of a one-line `fn` whose body only reads (`pure`), written as that body with the
         arguments for its parameters: no Python call, and no step counted (it runs no loop and calls
@@ -123,6 +157,9 @@ class Access(Expressions):
         return None if body is None else self.into(body)
 
     def builtin(self, name: str, node: ast.Call):
+        halves = self.whole_division(name, node)
+        if halves is not None:
+            return halves
         args = [self.expr(arg) for arg in node.args]
         options = "{" + ", ".join(f"{key!r}: {self.expr(value)}" for key, value in node.kwargs.items()) + "}"
         k = self.constant(node)

@@ -198,7 +198,11 @@ class Emitter(Access):
                     self.block(otherwise)
 
     def for_(self, node: ast.For) -> None:
-        items = self.expr(node.iterable)
+        items = self.gear(node.iterable)
+        if items is not None:
+            self.fresh.add(items)
+        else:
+            items = self.expr(node.iterable)
         self.line(f"if type({items}) is not list or len({items}) > LOOP_ITERATIONS: bail()")
         self.line(f"EV.steps += len({items})")   # a `for` is charged its length at entry
         self.line("if EV.steps > EV.step_limit: bail()")
