@@ -41,15 +41,16 @@ class Access(Expressions):
             self.line(f"{result} = list({value}.characters)")   # a copy: nobody else holds it
             self.fresh.add(result)
             return result
-        if self.one_kind(self.types.of(node.target)) is not None and node.name in ("name", "side", "kind"):
+        if self.kinds(self.types.of(node.target)) is not None and node.name in ("name", "side", "kind"):
             self.line(f"{result} = {value}.{'kind.name' if node.name == 'kind' else node.name}")
             return result
-        if node.name in ("name", "side", "round", "characters"):   # not kept in `fields`
+        if node.name in ("name", "side", "kind", "round", "characters"):   # not kept in `fields`
             branch = "if"
-            if node.name in ("name", "side"):
-                self.line(f"if type({value}) is Character: {result} = {value}.{node.name}")
+            if node.name in ("name", "side", "kind"):
+                own = "kind.name" if node.name == "kind" else node.name
+                self.line(f"if type({value}) is Character: {result} = {value}.{own}")
                 branch = "elif"
-            if node.name != "side":
+            if node.name in ("name", "round", "characters"):
                 copy = f"list({value}.characters)" if node.name == "characters" else f"{value}.{node.name}"
                 self.line(f"{branch} type({value}) is Encounter: {result} = {copy}")
             self.line(f"else: {result} = get_field({value}, {field}, {span})")

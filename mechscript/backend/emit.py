@@ -282,8 +282,8 @@ class Emitter(Access):
             else:
                 old = self.field_of(holder, target)
                 new = self.arithmetic(node.op[0], old, self.expr(node.value), k)
-            kind = self.one_kind(self.types.of(target.target))
-            if kind is not None and target.name in self.state_of(kind):
+            kinds = self.kinds(self.types.of(target.target))
+            if kinds is not None and self.state_everywhere(kinds, target.name):
                 self.line(f"{holder}.fields[{field}] = {new}")   # the state of one kind of character
             elif self.surely(target.target, "encounter") and target.name == "round":
                 self.line(f"if type({new}) is int and {new} >= 0: {holder}.round = {new}")

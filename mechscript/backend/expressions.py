@@ -59,9 +59,9 @@ class Expressions(Writer):
             if self.kept_field(node):
                 return f"{target}.fields[{node.name!r}]"
             if self.surely(node.target, "encounter") and node.name in ("round", "name") or \
-                    self.one_kind(self.types.of(node.target)) is not None and node.name in ("name", "side"):
+                    self.kinds(self.types.of(node.target)) is not None and node.name in ("name", "side"):
                 return f"{target}.{node.name}"
-            if self.one_kind(self.types.of(node.target)) is not None and node.name == "kind":
+            if self.kinds(self.types.of(node.target)) is not None and node.name == "kind":
                 return f"{target}.kind.name"
             return None
         if kind is ast.Compare:

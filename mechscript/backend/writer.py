@@ -208,16 +208,35 @@ class Writer:
         others = [atom for atom in found if type(atom) is not CharT and atom != "none"]
         return next(iter(kinds)) if len(kinds) == 1 and not others else None
 
+    @staticmethod
+    def kinds(found) -> "set | None":
+        """The kinds of character a value may be, when it is surely a character or none (a field of
+        none bails), else None."""
+        if found.is_any or found.is_empty:
+            return None
+        kinds = {atom.kind for atom in found if type(atom) is CharT}
+        others = [atom for atom in found if type(atom) is not CharT and atom != "none"]
+        return kinds if kinds and not others else None
+
+    def state_everywhere(self, kinds, name: str) -> bool:
+        return all(name in self.state_of(kind) for kind in kinds)
+
     def kept_field(self, node: ast.Field) -> bool:
         """Whether `x.name` is surely an entry of x's `fields` given as it is: a stat, derived value or
-        state of one kind of character that is no list (gear is given as a copy), or a record's field.
-        A value that may be none instead reads the same: `none.fields` fails, and the run bails."""
+        state of each kind of character x may be that is no list (gear is given as a copy), or a
+        record's field. A value that may be none instead reads the same: `none.fields` fails, and the
+        run bails."""
         target = self.types.of(node.target)
-        kind = self.one_kind(target)
-        if kind is not None:
-            # a list is given as it is only when it is state (gear and list stats are copies)
-            fields = self.types.kind_fields(kind)
-            return node.name in fields and node.name not in ("name", "side", "kind") and \
-                (node.name in self.state_of(kind) or not self.types.field(target, node.name).maybe("list"))
+        kinds = self.kinds(target)
+        if kinds is not None:
+            if node.name in ("name", "side", "kind"):
+                return False
+            for kind in kinds:
+                fields = self.types.kind_fields(kind)
+                # a list is given as it is only when it is state (gear and list stats are copies)
+                if node.name not in fields or \
+                        node.name not in self.state_of(kind) and fields[node.name].maybe("list"):
+                    return False
+            return True
         shape = target.shape()
         return shape is not None and node.name in shape
