@@ -199,3 +199,15 @@ def test_a_one_line_rule_that_only_reads_is_written_in_place_of_its_calls():
     leaders = leaders[:leaders.index("\ndef ")]
     assert "m1_can_act(" not in leaders and "== 'active'" in leaders
     assert "m1_attack(" in quiet.source[quiet.source.index("def m1_take_turn("):]
+
+
+def test_a_table_whose_lists_a_rule_changes_is_copied_for_each_run_and_one_left_alone_is_not():
+    rules = ('table bonus { 1 => [0], else => [1] }\n'
+             'table kept { 1 => [5], else => [6] }\n'
+             'fn pbem.damage_power(att, weapon) {\n let b = bonus[1]\n push(b, 1)\n'
+             ' return att.firepower + len(b) % 2 + kept[1][0] - 5\n}')
+    script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
+    assert_same_fights(script, 60)   # kept as it was, `bonus`'s list would grow from run to run
+    quiet = QuietFight(script)
+    assert {name: copy for name, _, copy in quiet.kept if name in ("s_bonus", "s_kept")} == \
+        {"s_bonus": True, "s_kept": False}

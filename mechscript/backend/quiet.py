@@ -263,7 +263,8 @@ class QuietFight:
                     continue
                 if type(value) is Function:
                     raise Unsupported("a function kept in a variable")
-                copy = type(value) is Table or mutable(value) and self._may_change(text, name)
+                copy = self._table_may_change(text, name) if type(value) is Table else \
+                    mutable(value) and self._may_change(text, name)
                 self.kept.append((text.global_name(name), value, copy))
         for side_name, members in self.encounter.sides:   # as `characters.fight` does, once
             for character in members:
@@ -323,6 +324,13 @@ class QuietFight:
         """Whether a run may change in place what the top-level variable `name` holds (changes.py)."""
         lets = [s for s in text.program.statements if type(s) is ast.Let and s.name == name]
         return len(lets) != 1 or may_change(self.types.variable(lets[0]), self.types, self.changed)
+
+    def _table_may_change(self, text: ModuleText, name: str) -> bool:
+        """Whether a run may change in place a list or record the table `name` holds: what each of its
+        entries is written as tells (the set-up made them from those very expressions)."""
+        tables = [s for s in text.program.statements if type(s) is ast.TableDef and s.name == name]
+        return len(tables) != 1 or any(may_change(self.types.of(value), self.types, self.changed)
+                                       for row in tables[0].rows for _, value in row.entries)
 
     def _field_may_change(self, character: Character, name: str) -> bool:
         """Whether a run may change in place what a field of a character of its kind holds."""
