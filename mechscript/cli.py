@@ -17,7 +17,7 @@ from . import __version__
 from pathlib import Path
 
 from .api import RunResult, face_source, load_script, new_seed, prob, roll_many
-from .interpreter.script import Script, compile_script
+from .interpreter.script import Script, compile_script, source_text
 from .errors import MechError
 from .limits import Limits
 
@@ -194,9 +194,16 @@ def module_path(args) -> list[str]:
 def _load(args) -> Script:
     limits = Limits().with_overrides(dict(args.limit))
     if args.file == "-":
-        return compile_script(sys.stdin.read().removeprefix("\ufeff"), "<stdin>", Path.cwd(), limits,
-                              module_path=module_path(args))
+        return compile_script(_read_stdin(limits), "<stdin>", Path.cwd(), limits, module_path=module_path(args))
     return load_script(Path(args.file), limits, module_path(args))
+
+
+def _read_stdin(limits: Limits) -> str:
+    """The script on standard input: one byte more than the `source_bytes` limit is read at most."""
+    try:
+        return source_text(sys.stdin.buffer.read(limits.source_bytes + 1), limits, "the script")
+    except MechError as error:
+        raise error.located("", "<stdin>") from None
 
 
 def run_check(args) -> int:

@@ -13,6 +13,7 @@ it too), then the statements run in order.
 from __future__ import annotations
 
 import functools
+import os
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -25,7 +26,7 @@ from . import ast
 from .builtins import BUILTINS, NOT_ROLLED
 from ..errors import MechError, Span, did_you_mean
 from .evaluator import CONSTANTS, Compiler, Evaluation, binary
-from ..limits import CpuTime, Limits, limit_error, too_deep
+from ..limits import CpuTime, Limits, limit_error, source_too_big, too_deep
 from .names import KIND_WORDS, UNSET, Binding, ModuleInfo, StaticScope
 from .pycode import PYTHON_AFTER, PythonBody
 from . import characters
@@ -218,7 +219,7 @@ class ModuleLoader:
             return self.compiled[path]
         if path in self.loading:
             raise MechError(f"`use {node.name}` goes round in a circle: {path.name} is already being loaded", node.span)
-        text = read_source(path, self.limits, f"module `{node.name}`", node.span)  # its error is the `use`'s
+        text = read_source(path, self.limits, f"module `{node.name}` ({path})", node.span)  # its error is the `use`'s
         self.loading.add(path)
         try:
             program = parse_module(text, str(path), self.limits)
@@ -276,16 +277,28 @@ def _module_file(node: ast.Use, script_dir: Path, path: ModulePath) -> Path:
 
 def read_source(path: Path, limits: Limits, what: str, span: Span | None = None) -> str:
     """The text of a script or module file (UTF-8; a byte-order mark is dropped). A MechError naming
-    `what` if it cannot be read."""
+    `what` if it cannot be read, or if it is over the `source_bytes` limit: found from its size
+    before anything is read, and, for a file whose size says nothing (/proc) or that grows, by
+    reading one byte more than the limit at most."""
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as file:
+            if os.fstat(file.fileno()).st_size > limits.source_bytes:
+                raise source_too_big(what, limits, span)
+            data = file.read(limits.source_bytes + 1)
     except OSError as error:
-        raise MechError(f"cannot read {what} ({path}): {error.strerror or error}", span) from None
+        raise MechError(f"cannot read {what}: {error.strerror or error}", span) from None
+    return source_text(data, limits, what, span)
+
+
+def source_text(data: bytes, limits: Limits, what: str, span: Span | None = None) -> str:
+    """`data` read from a file or standard input, as text: UTF-8, a byte-order mark dropped, at most
+    `source_bytes` bytes (`data` holds one byte more when there was more)."""
+    if len(data) > limits.source_bytes:
+        raise source_too_big(what, limits, span)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise MechError(f"cannot read {what} ({path}): it is not UTF-8 text (byte {error.start + 1})",
-                        span) from None
+        raise MechError(f"cannot read {what}: it is not UTF-8 text (byte {error.start + 1})", span) from None
 
 
 def standard_modules() -> list[str]:
