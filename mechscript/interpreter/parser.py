@@ -171,7 +171,7 @@ def parse_program(source: str, filename: str, limits: Limits = Limits()) -> ast.
     parsed before is read back from the user's cache folder (parsed_cache.py)."""
     _check_size(source, filename, limits)
     make_room_for_nesting()  # running the program needs the room too, when its AST comes from the cache
-    return parsed(source, "program", limits, lambda: _parse(source, filename, limits, "program"))
+    return parsed(source, "program", limits, lambda: _parse(source, filename, limits, "program"), ast.Program)
 
 
 def _check_size(source: str, filename: str, limits: Limits) -> None:
