@@ -326,3 +326,12 @@ def test_source_bytes_counts_the_bytes_of_a_text(text, fits):
 def test_source_bytes_of_a_repl_entry():
     entry = Session(1, Limits(source_bytes=100)).enter("say 1" + " " * 100)
     assert entry.error is not None and "the limit `source_bytes` is 100" in entry.error.message
+
+
+@pytest.mark.parametrize("back_end", BACK_ENDS)
+def test_a_limit_reached_inside_contains_has_its_position(back_end):
+    # issue 22, item 5: comparing lists that share their parts counts steps, and the error had no line:col
+    text = "let l = [1]\nlet m = [1]\nrepeat 30 {\n    l = [l, l]\n    m = [m, m]\n}\nsay contains([0, l], m)\n"
+    error = run_on(back_end, text, Limits(steps=20000))
+    assert isinstance(error, MechError) and "the limit `steps` is 20000" in error.message
+    assert (error.span.line, error.span.col) == (7, 5)
