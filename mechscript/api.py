@@ -19,7 +19,7 @@ from .interpreter.evaluator import Evaluation
 from .limits import CpuTime, Limits, limit_error, too_deep
 from .interpreter.values import format_value, to_json
 from .interpreter.parser import parse_expression
-from .interpreter.script import Script, compile_expression, compile_script
+from .interpreter.script import Script, compile_expression, compile_script, read_source
 from .interpreter.show import expression_text
 from .odds import ProbResult, prob  # noqa: F401  (`mech prob` and mechscript.prob)
 
@@ -187,47 +187,49 @@ def _plain_json(value) -> str:
     return json.dumps(value) if not isinstance(value, str) else value
 
 
-def load_script(path_or_source: str | Path, limits: Limits = Limits()) -> Script:
+def load_script(path_or_source: str | Path, limits: Limits = Limits(), module_path: Sequence = ()) -> Script:
     """Compile a script from a file (a Path, or a str like `fight.mech`: ending in .mech, no spaces)
     or from source text.
-    `use` looks beside the file (or in the current folder for text), then in the stdlib."""
+    `use` looks beside the file (or in the current folder for text) and in its subfolders, then in
+    the folders of `module_path` (the command's `--path` and MECH_PATH), then in the stdlib."""
     text = str(path_or_source)
     if isinstance(path_or_source, Path) or (text.endswith(".mech") and not any(c.isspace() for c in text)):
         path = Path(path_or_source)
-        return compile_script(read_script(path), str(path), path.resolve().parent, limits)
-    return compile_script(text, "<script>", Path.cwd(), limits)
+        return compile_script(read_script(path, limits), str(path), path.resolve().parent, limits,
+                              module_path=module_path)
+    return compile_script(text, "<script>", Path.cwd(), limits, module_path=module_path)
 
 
-def read_script(path: Path) -> str:
-    """A script file's text (UTF-8; a byte-order mark is dropped); a MechError naming it if unreadable."""
+def read_script(path: Path, limits: Limits = Limits()) -> str:
+    """A script file's text (UTF-8; a byte-order mark is dropped); a MechError naming it if it is
+    not a .mech file (an error must never quote a line of another file) or cannot be read."""
     try:
-        return path.read_text(encoding="utf-8-sig")
-    except OSError as error:
-        problem = error.strerror or str(error)
-    except UnicodeDecodeError as error:
-        problem = f"it is not UTF-8 text (byte {error.start + 1})"
-    raise MechError(f"cannot read the script: {problem}").located("", str(path))
+        if path.suffix != ".mech" or path.resolve().suffix != ".mech":
+            raise MechError("only files ending in .mech are read as scripts", hint=f"rename it {path.stem}.mech")
+        return read_source(path, limits, "the script")
+    except MechError as error:
+        raise error.located("", str(path)) from None
 
 
 def run(path_or_source: str | Path, seed: int | None = None, faces: Sequence | None = None,
-        limits: Limits = Limits()) -> RunResult:
+        limits: Limits = Limits(), module_path: Sequence = ()) -> RunResult:
     """Run a script: its `say` lines in `log`. Raises MechError (its `.log` holds what was said)."""
-    script = load_script(path_or_source, limits)
+    script = load_script(path_or_source, limits, module_path)
     if faces is None and seed is None:
         seed = new_seed()
     finished = script.run(face_source(seed, faces))
     return RunResult(finished.log, finished.result, seed if faces is None else None)
 
 
-def check(path_or_source: str | Path, limits: Limits = Limits()) -> None:
+def check(path_or_source: str | Path, limits: Limits = Limits(), module_path: Sequence = ()) -> None:
     """Parse and check a script without running it. Raises MechError."""
-    load_script(path_or_source, limits)
+    load_script(path_or_source, limits, module_path)
 
 
 def simulate(path_or_source: str | Path, n: int, seed: int | None = None, jobs: int = 1,
-             limits: Limits = Limits(), executor=None) -> dict:
+             limits: Limits = Limits(), executor=None, module_path: Sequence = ()) -> dict:
     """Fight the script's encounter n times (`mech sim`): the contract's JSON as a dict. Run i is
     seeded from `seed` and i, so the numbers are the same for any `jobs` (or executor)."""
     from .sim.batch import Batch, simulate as simulate_batch
-    batch = Batch.of(load_script(path_or_source, limits))
+    batch = Batch.of(load_script(path_or_source, limits, module_path))
     return simulate_batch(batch, n, new_seed() if seed is None else seed, jobs, executor).to_json()

@@ -17,7 +17,7 @@ from . import __version__
 from pathlib import Path
 
 from .api import RunResult, face_source, load_script, new_seed, prob, roll_many
-from .interpreter.script import Script, compile_script
+from .interpreter.script import Script, compile_script, source_text
 from .errors import MechError
 from .limits import Limits
 
@@ -88,6 +88,12 @@ def _positive(text: str) -> int:
     return number
 
 
+def _folder(text: str) -> str:
+    if not Path(text).is_dir():
+        raise argparse.ArgumentTypeError(f"no such folder: {text}")
+    return text
+
+
 def _seed(text: str) -> int:
     try:
         return int(text)
@@ -123,6 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
                               description="Run a script: print what it says (and, with an encounter, its result).")
     run.add_argument("file", metavar="FILE", help="the script, or - to read it from standard input")
     _add_run_options(run, json_help='print JSON: {"log": [...], "result": ...}')
+    _add_path_option(run)
 
     sim = commands.add_parser("sim", help="fight a script's encounter many times: mech sim fight.mech -n 10000",
                               description="Fight the script's encounter N times, without narration: win rates with "
@@ -138,17 +145,20 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--plot", default=None, metavar="FILE.png",
                      help="also draw the win rates and rounds to a picture (needs: pip install 'mechscript[plot]')")
     _add_limit_option(sim)
+    _add_path_option(sim)
 
     repl = commands.add_parser("repl", help="the interactive dice table (also `mech` alone)",
                                description="Roll and script at a prompt: definitions stay, rolls show their dice, "
                                            ":help lists the commands. Reading from a pipe, lines are answered plainly.")
     repl.add_argument("--seed", type=_seed, default=None, metavar="S", help="seed the dice (a fresh one if not given)")
     _add_limit_option(repl)
+    _add_path_option(repl)
 
     check = commands.add_parser("check", help="parse and check a script without running it",
                                 description="Check a script (and the modules it uses) without running it.")
     check.add_argument("file", metavar="FILE", help="the script, or - to read it from standard input")
     _add_limit_option(check)
+    _add_path_option(check)
     return parser
 
 
@@ -167,11 +177,33 @@ def _add_limit_option(parser: argparse.ArgumentParser) -> None:
                         help=f"raise or lower a safety limit ({', '.join(Limits.names())})")
 
 
+def _add_path_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--path", type=_folder, action="append", default=[], metavar="DIR",
+                        help="a folder `use` may read modules from, besides the script's folder and the standard "
+                             "library (may be given more than once; MECH_PATH adds more, separated by "
+                             f"{os.pathsep!r})")
+
+
+def module_path(args) -> list[str]:
+    """The user's folders of modules: `--path DIR`s in order (`mech` alone has none), then those of
+    MECH_PATH that exist."""
+    named = [folder for folder in os.environ.get("MECH_PATH", "").split(os.pathsep) if folder]
+    return [*getattr(args, "path", []), *(folder for folder in named if Path(folder).is_dir())]
+
+
 def _load(args) -> Script:
     limits = Limits().with_overrides(dict(args.limit))
     if args.file == "-":
-        return compile_script(sys.stdin.read().removeprefix("\ufeff"), "<stdin>", Path.cwd(), limits)
-    return load_script(Path(args.file), limits)
+        return compile_script(_read_stdin(limits), "<stdin>", Path.cwd(), limits, module_path=module_path(args))
+    return load_script(Path(args.file), limits, module_path(args))
+
+
+def _read_stdin(limits: Limits) -> str:
+    """The script on standard input: one byte more than the `source_bytes` limit is read at most."""
+    try:
+        return source_text(sys.stdin.buffer.read(limits.source_bytes + 1), limits, "the script")
+    except MechError as error:
+        raise error.located("", "<stdin>") from None
 
 
 def run_check(args) -> int:
@@ -206,7 +238,7 @@ def run_sim(args) -> int:
         print("mech sim: --plot needs matplotlib: pip install 'mechscript[plot]'", file=sys.stderr)
         return 2
     limits = Limits().with_overrides(dict(args.limit))
-    batch = Batch.of(load_script(Path(args.file), limits))  # errors in the script are shown before any fight
+    batch = Batch.of(load_script(Path(args.file), limits, module_path(args)))  # errors in the script are shown before any fight
     seed = args.seed if args.seed is not None else new_seed()
     progress = Progress() if sys.stderr.isatty() and not args.json else None
     try:
@@ -260,7 +292,8 @@ def run_prob(args) -> int:
 
 def run_repl(args) -> int:
     from .repl import start  # prompt_toolkit is loaded only for the REPL
-    return start(getattr(args, "seed", None), Limits().with_overrides(dict(getattr(args, "limit", []))))
+    limits = Limits().with_overrides(dict(getattr(args, "limit", [])))
+    return start(getattr(args, "seed", None), limits, module_path(args))
 
 
 def _options_first(argv: list[str], parser: argparse.ArgumentParser, commands) -> None:

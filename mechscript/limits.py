@@ -36,6 +36,7 @@ class Limits:
     number_bits: int = 10_000           # size of one whole number (about 3,000 digits)
     exact_work: int = 5_000_000         # steps of one exact distribution (`mech prob`, `prob()`)
     seconds: float = 60                 # CPU time of one run, roll or REPL entry (see CpuTime), int or float
+    source_bytes: int = 2_000_000       # size of one script, module, expression or REPL entry, checked before it is read
 
     def __post_init__(self):
         # setitimer takes no time of 0 or below (0 would switch the limit off) nor an infinite one
@@ -56,6 +57,17 @@ def limit_error(name: str, what: str, limit: int, span: Span | None) -> MechErro
         span,
         hint=f"raise it with --limit {name}=N (Python: Limits({name}=N))",
     )
+
+
+def source_too_big(what: str, limits: Limits, span: Span | None = None) -> MechError:
+    return limit_error("source_bytes", f"{what} is more than {limits.source_bytes} bytes", limits.source_bytes, span)
+
+
+def check_source_size(text: str, limits: Limits) -> None:
+    """A text to parse (a script, module, expression, REPL entry) within `source_bytes`: counted in
+    UTF-8 bytes, as a file's size is, after the cheap count of its characters."""
+    if len(text) > limits.source_bytes or len(text.encode("utf-8", "surrogatepass")) > limits.source_bytes:
+        raise source_too_big("the text", limits)
 
 
 # Nested expressions are parsed, compiled and run by recursion, a few Python frames per level; this

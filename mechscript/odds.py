@@ -8,6 +8,7 @@ below the true one). With `samples`, the expression is rolled instead and the re
 
 from __future__ import annotations
 
+import decimal
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -20,7 +21,7 @@ from .interpreter.evaluator import Evaluation
 from .limits import CpuTime, Limits, limit_error, too_deep
 from .interpreter.odds import dist_mean, exact, truths
 from .interpreter.parser import parse_expression
-from .interpreter.values import format_value, to_json
+from .interpreter.values import fits_float, float_json, format_value, to_json
 from .sim.report import bar
 
 EXPR_FILE = "<expr>"
@@ -69,21 +70,26 @@ class ProbResult:
         return dist_mean(self.dist) if self.numeric else None
 
     @property
-    def sd(self) -> float | None:
+    def sd(self) -> float | Fraction | None:
+        """A float, or, where the variance lies outside a float's range (huge or tiny outcomes), its
+        root as a Fraction to 64 significant bits."""
         if not self.numeric:
             return None
         mass = self.dist.mass()
         square = Fraction(sum(x * x * w for x, w in self.dist.weights.items()), mass)
-        return math.sqrt(square - self.mean ** 2)
+        variance = square - self.mean ** 2
+        if fits_float(variance):
+            return math.sqrt(variance)
+        return _root(variance)
 
     def to_json(self) -> dict:
         denom = self.dist.denom
         data = {"expr": self.expr, "exact": self.exact,
-                "distribution": [[to_json(x), w / denom] for x, w in self._items()],
-                "mean": float(self.mean) if self.numeric else None, "sd": self.sd, "truncated": float(self.truncated),
-                "bound": float(BOUND), "estimated": self.samples is not None}
+                "distribution": [[to_json(x), float_json(Fraction(w, denom))] for x, w in self._items()],
+                "mean": float_json(self.mean) if self.numeric else None, "sd": _sd_json(self.sd),
+                "truncated": float_json(self.truncated), "bound": float(BOUND), "estimated": self.samples is not None}
         if self.comparison:
-            data["probability"] = float(self.probability)
+            data["probability"] = float_json(self.probability)
         if self.exact and self.comparison:
             data["probability_exact"] = format_value(self.probability)
         if self.samples is not None:
@@ -93,6 +99,19 @@ class ProbResult:
 
     def text(self) -> list[str]:
         return _comparison_text(self) if self.comparison else _table_text(self)
+
+
+def _root(x: Fraction) -> Fraction:
+    """The square root of x >= 0 to 64 significant bits: scaled by 4**k so that its whole part has
+    128 bits, rooted as a whole number, scaled back."""
+    if x == 0:
+        return Fraction(0)
+    k = max(0, (128 - x.numerator.bit_length() + x.denominator.bit_length()) // 2 + 1)
+    return Fraction(math.isqrt(x.numerator * 4 ** k // x.denominator), 2 ** k)
+
+
+def _sd_json(sd):
+    return sd if type(sd) is float or sd is None else float_json(sd)
 
 
 def prob(expr: str, samples: int | None = None, seed: int | None = None, limits: Limits = Limits()) -> ProbResult:
@@ -196,7 +215,7 @@ def _table_text(result: ProbResult) -> list[str]:
                      f"{_bar(p, top)}")
     lines += [" " * (width - 8) + line for line in after]
     if result.numeric:
-        lines.append(f"mean {_decimal(result.mean)}, sd {result.sd:.4g}")
+        lines.append(f"mean {_decimal(result.mean)}, sd {_digits(result.sd, 4)}")
     return lines
 
 
@@ -204,7 +223,7 @@ def _comparison_text(result: ProbResult) -> list[str]:
     p = result.probability
     exact_text = f" = {format_value(p)}" if result.exact and p.denominator <= 10**6 and p not in (0, 1) else ""
     lines = [f"{result.expr}: {_status(result)}",
-             f"P(true) = {float(p):.6g}{exact_text} ({_percent(p)})"]
+             f"P(true) = {_digits(p, 6)}{exact_text} ({_percent(p)})"]
     shown = [(x, float(q)) for x, q in reversed(result.distribution)]
     top = max(q for _, q in shown)
     for x, q in shown:
@@ -213,4 +232,13 @@ def _comparison_text(result: ProbResult) -> list[str]:
 
 
 def _decimal(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{float(x):.6g}"
+    return str(x.numerator) if x.denominator == 1 else _digits(x, 6)
+
+
+def _digits(x: float | Fraction, digits: int) -> str:
+    """x to `digits` significant digits, as a float shows it; outside a float's range (where it would
+    overflow, or show 0), as a Decimal does: 1.5e+309, 3.33333e-400."""
+    if type(x) is float or fits_float(x):
+        return f"{float(x):.{digits}g}"
+    with decimal.localcontext(prec=digits):
+        return f"{(decimal.Decimal(x.numerator) / decimal.Decimal(x.denominator)).normalize():g}"

@@ -3,9 +3,9 @@
 How the examples are run (docs/language.md says the same to its readers):
 
 - docs/language.md: every ```mech block is a whole script. It is saved as `example.mech` in a folder
-  `docs/` that sits beside a copy of `examples/`, so `use "../examples/duel.mech"` finds the module
-  just as it does for a reader who saves the block in the real docs/ folder, and it is run from that
-  folder as `mech run example.mech --seed 1`. It must succeed; when an ```output block follows it
+  `docs/` that sits beside a copy of `examples/`, and run from that folder as
+  `mech run example.mech --seed 1 --path ../examples`, so `use duel` finds the module just as it
+  does for a reader who saves the block in the real docs/ folder. It must succeed; when an ```output block follows it
   (nothing but blank lines between), what `mech run` prints must be exactly that block.
   A ```mech-error block must fail with exit status 1, and the ```output block after it (required)
   holds everything the terminal shows: the lines said before the error, then the error message.
@@ -154,9 +154,12 @@ def examples_copy(sandbox: Path) -> Path:
     return sandbox.parent / "examples"
 
 
-def run_doc_script(block: Block, folder: Path) -> tuple[int, str]:
+DOC_MODULES = ["--path", "../examples"]  # where a language.md example's `use duel` finds the module
+
+
+def run_doc_script(block: Block, folder: Path, options: tuple = ()) -> tuple[int, str]:
     (folder / SCRIPT_NAME).write_text(block.text, encoding="utf-8")
-    return mech(["run", SCRIPT_NAME, "--seed", SEED], folder)
+    return mech(["run", SCRIPT_NAME, "--seed", SEED, *options], folder)
 
 
 def where(block: Block) -> str:
@@ -186,7 +189,7 @@ def test_every_block_is_a_known_kind_and_outputs_follow_scripts():
 
 @pytest.mark.parametrize("block", [b for b in doc_scripts() if b.kind == "mech"], ids=lambda b: b.id)
 def test_doc_example_runs(block: Block, sandbox: Path):
-    status, printed = run_doc_script(block, sandbox)
+    status, printed = run_doc_script(block, sandbox, DOC_MODULES)
     assert status == 0, f"{where(block)} fails:\n{printed}"
     if block.output is not None:
         assert printed.splitlines() == block.output.text.splitlines(), \
@@ -197,7 +200,7 @@ def test_doc_example_runs(block: Block, sandbox: Path):
 
 @pytest.mark.parametrize("block", [b for b in doc_scripts() if b.kind == "mech-error"], ids=lambda b: b.id)
 def test_doc_error_example_fails_as_shown(block: Block, sandbox: Path):
-    status, printed = run_doc_script(block, sandbox)
+    status, printed = run_doc_script(block, sandbox, DOC_MODULES)
     assert status == 1, f"{where(block)} should fail with exit status 1, not {status}:\n{printed}"
     assert printed.splitlines() == block.output.text.splitlines(), \
         f"{where(block)} shows another error than its output block:\n{printed}"
@@ -206,7 +209,7 @@ def test_doc_error_example_fails_as_shown(block: Block, sandbox: Path):
 def test_the_real_command_prints_what_the_in_process_run_prints(sandbox: Path):
     block = next(b for b in doc_scripts() if b.kind == "mech" and b.output is not None and "use " in b.text)
     (sandbox / SCRIPT_NAME).write_text(block.text, encoding="utf-8")
-    done = subprocess.run([MECH, "run", SCRIPT_NAME, "--seed", SEED], cwd=sandbox, capture_output=True,
+    done = subprocess.run([MECH, "run", SCRIPT_NAME, "--seed", SEED, *DOC_MODULES], cwd=sandbox, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == block.output.text.splitlines()

@@ -206,3 +206,26 @@ def test_work_per_step_is_bounded():
     src = "let l = range(1, 100000)\nwhile true {\n    let m = sorted(l)\n}\n"
     with deadline(HANG_GUARD), pytest.raises(MechError):
         mechscript.run(src, seed=1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Control characters in messages (issue 22, item 5, the table's row "a NUL byte in a script: the
+# NUL echoed raw in the message"): escaped, so that an error never moves the terminal's cursor,
+# changes its colours or hides text; the caret stays under the same characters
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("source, expected", [
+    ("say 1\0\n", ["t.mech:1:6: unexpected character `\\x00`", "  say 1\\x00", "       ^~~~"]),
+    ('say "x\x1b[2Jy" + 1\n', ["t.mech:1:5: cannot add a string and a number",
+                               '  say "x\\x1b[2Jy" + 1', "      ^~~~~~~~~~~~~~~"]),
+    ('say match "a\x07\u202eb" { "x" => 1 }\n', ["t.mech:1:5: no arm of this `match` fits a\\x07\\u202eb",
+                                               '  say match "a\\x07\\u202eb" { "x" => 1 }',
+                                               "      ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~"]),
+    ('\tsay\t"\r" + 1\n', ["t.mech:1:6: cannot add a string and a number", '  \tsay\t"\\x0d" + 1', "  \t   \t^~~~~~~~~~"]),
+], ids=["nul", "escape_sequence", "bell_and_bidi_in_the_message", "tabs_stay_carriage_return"])
+def test_control_characters_are_escaped(source, expected, tmp_path):
+    (tmp_path / "t.mech").write_text(source, encoding="utf-8", newline="")
+    code, out, err = mech_forked(["run", "t.mech"], tmp_path)
+    assert code == 1
+    assert err.splitlines()[:3] == expected, err
+    assert not any(c in err for c in "\0\x1b\x07\r\u202e"), err

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import signal
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -254,3 +255,83 @@ def test_limits_refuse_a_bad_seconds(seconds):
 def test_seconds_is_listed_with_the_limits(tmp_path):
     ran = mech_forked(["roll", "--help"], tmp_path)
     assert "seconds" in ran.out
+
+
+# ---------------------------------------------------------------------------------------------
+# The size of a source: `source_bytes`, checked before a file is read (issue 22, item 2, the
+# table's rows "`use` of a 1 GB file beside the script" and "mech check / run of a 10 MB script")
+# ---------------------------------------------------------------------------------------------
+
+TEN_MB = "#" + "x" * 10_000_000 + "\nsay 1\n"  # a script that parses at once: only its size stops it
+SOURCE_LIMIT = "the limit `source_bytes` is 2000000"
+
+
+def peak_rss_of_mech(argv: list[str], cwd: Path) -> tuple[int, str, int]:
+    """`mech ARGV` run by a fresh Python: (exit status, standard error, its peak resident memory in bytes)."""
+    code = ("import resource, sys\nfrom mechscript import cli\ncode = cli.main(sys.argv[1:])\n"
+            "sys.stderr.flush()\nprint(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)\nsys.exit(code)\n")
+    done = subprocess.run([sys.executable, "-c", code, *argv], cwd=cwd, capture_output=True, text=True,
+                          timeout=HANG_GUARD)
+    return done.returncode, done.stderr, int(done.stdout.splitlines()[-1])
+
+
+@pytest.mark.parametrize("command", ["run", "check", "sim"])
+def test_a_10_mb_script_is_refused(command, tmp_path):
+    (tmp_path / "big.mech").write_text(TEN_MB)
+    argv = [command, "big.mech"] + (["-n", "10", "--jobs", "1"] if command == "sim" else [])
+    code, out, err = mech_forked(argv, tmp_path)
+    assert (code, out) == (1, ""), (code, out, err)
+    assert err.splitlines()[0] == f"big.mech: the script is more than 2000000 bytes; {SOURCE_LIMIT}", err
+    assert err.splitlines()[-1] == "  hint: raise it with --limit source_bytes=N (Python: Limits(source_bytes=N))"
+
+
+def test_a_10_mb_script_on_standard_input_is_refused(tmp_path):
+    done = subprocess.run([MECH, "run", "-"], input=TEN_MB, cwd=tmp_path, capture_output=True, text=True,
+                          timeout=HANG_GUARD)
+    assert (done.returncode, done.stdout) == (1, ""), done
+    assert done.stderr.splitlines()[0] == f"<stdin>: the script is more than 2000000 bytes; {SOURCE_LIMIT}"
+
+
+def test_a_huge_module_is_refused_before_it_is_read(tmp_path):
+    with open(tmp_path / "huge.mech", "wb") as file:  # sparse: 300 MB that take no room on the disk
+        file.truncate(300_000_000)
+    (tmp_path / "main.mech").write_text("use huge\nsay 1\n")
+    code, err, peak = peak_rss_of_mech(["run", "main.mech"], tmp_path)
+    assert code == 1, err
+    assert err.splitlines()[0] == f"main.mech:1:1: module `huge` ({tmp_path.resolve() / 'huge.mech'}) is more " \
+                                  f"than 2000000 bytes; {SOURCE_LIMIT}", err
+    assert peak < 150_000_000, f"peak memory {peak} bytes: the module was read"
+
+
+def test_source_bytes_is_raised_with_the_option(tmp_path):
+    (tmp_path / "big.mech").write_text(TEN_MB)
+    assert mech_forked(["run", "big.mech", "--limit", "source_bytes=20000000"], tmp_path) == (0, "1\n", "")
+
+
+@pytest.mark.parametrize("text, fits", [("1" + " " * 999, True), ("1" + " " * 1000, False),
+                                        ("1 + " + "é" * 500, False)],  # 504 characters, 1004 bytes
+                         ids=["1000_bytes", "1001_bytes", "504_characters_1004_bytes"])
+def test_source_bytes_counts_the_bytes_of_a_text(text, fits):
+    limits = Limits(source_bytes=1000)
+    for parse in (lambda: mechscript.roll(text, seed=1, limits=limits),
+                  lambda: mechscript.check(text, limits=limits)):
+        if fits:
+            parse()
+            continue
+        with pytest.raises(MechError) as info:
+            parse()
+        assert info.value.message == "the text is more than 1000 bytes; the limit `source_bytes` is 1000"
+
+
+def test_source_bytes_of_a_repl_entry():
+    entry = Session(1, Limits(source_bytes=100)).enter("say 1" + " " * 100)
+    assert entry.error is not None and "the limit `source_bytes` is 100" in entry.error.message
+
+
+@pytest.mark.parametrize("back_end", BACK_ENDS)
+def test_a_limit_reached_inside_contains_has_its_position(back_end):
+    # issue 22, item 5: comparing lists that share their parts counts steps, and the error had no line:col
+    text = "let l = [1]\nlet m = [1]\nrepeat 30 {\n    l = [l, l]\n    m = [m, m]\n}\nsay contains([0, l], m)\n"
+    error = run_on(back_end, text, Limits(steps=20000))
+    assert isinstance(error, MechError) and "the limit `steps` is 20000" in error.message
+    assert (error.span.line, error.span.col) == (7, 5)

@@ -110,7 +110,9 @@ def test_a_long_module_is_parsed_once_and_read_back_after(dirs):
     assert len(entries(home)) == 2
 
 
-@pytest.mark.parametrize("damage", [b"", b"not a pickle\n", pickle.dumps(12)[:-1]], ids=["empty", "text", "cut"])
+@pytest.mark.parametrize("damage", [b"", b"not a pickle\n", pickle.dumps(12)[:-1], pickle.dumps(None),
+                                    pickle.dumps(12), pickle.dumps(["use greet"])],
+                         ids=["empty", "text", "cut", "none", "a_number", "a_list"])  # the last three: issue 22
 def test_a_damaged_entry_is_parsed_again_without_a_word(dirs, damage):
     home, folder = dirs
     (folder / "greet.mech").write_text(long_module("hello"))

@@ -37,6 +37,7 @@ from hypothesis.extra.lark import from_lark
 
 import mechscript
 from mechscript import Limits, MechError
+from mechscript.errors import printable
 from support import PBEM, deadline, dice_token_strategies
 
 HERE = Path(__file__).resolve().parent
@@ -86,11 +87,11 @@ def assert_renders(error: MechError, source: str, filename: str) -> None:
     if error.filename != filename:  # an error inside a used module
         assert first.startswith(f"{error.filename}:{error.span.line}:{error.span.col}: "), text
         return
-    assert first == f"{filename}:{error.span.line}:{error.span.col}: {error.message}", text
+    assert first == f"{filename}:{error.span.line}:{error.span.col}: {printable(error.message, chr(10))}", text
     if not _ODD_LINE_BREAKS.search(source):
         lines = source.split("\n")
         assert 1 <= error.span.line <= len(lines), (error.span, text)
-        line = lines[error.span.line - 1].rstrip("\r")
+        line = printable(lines[error.span.line - 1].rstrip("\r"))  # control characters shown escaped
         shown = text.split("\n")[1][2:]
         if len(line) > 100:  # a long line is shown as a window around the spot, between "…"
             assert shown.strip("…") in line, text

@@ -185,7 +185,12 @@ def _lower(ev, args, options, call):
 def _contains(ev, args, options, call):
     items = _list(args[0], call.args[0], "`contains`")
     ev.step(call.span, len(items))
-    return any(equal(item, args[1], ev) for item in items)
+    try:
+        return any(equal(item, args[1], ev) for item in items)
+    except MechError as error:  # a limit reached comparing big lists: it happened at this call, as for `==`
+        if error.span is None:
+            error.span = call.span
+        raise
 
 
 @builtin("ended", 1, 1, "ended(encounter): whether the encounter's `until` holds before its next round "

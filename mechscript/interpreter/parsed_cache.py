@@ -5,7 +5,8 @@ pickled AST back a tenth of that.
 An entry is found by a hash of everything the AST depends on: the text, the limits it was checked
 against (a text that parsed under one `nesting` limit may not under another), the parser's own code
 and grammar (a changed parser never reads an old AST), and the Python version. An entry that cannot be
-read is parsed again and written over, without a word; so is one that is missing. The files are
+read, or that reads back as anything but a program, is parsed again and written over, without a
+word; so is one that is missing. The files are
 pickles, so they live in the user's own cache folder, as lark's parser tables do (parser.py).
 
 Only texts of at least MIN_SIZE characters are kept: a short script or a REPL entry parses in a few
@@ -68,8 +69,9 @@ def _path(source: str, start: str, limits) -> Path | None:
     return folder / f"{digest.hexdigest()}.pickle"
 
 
-def parsed(source: str, start: str, limits, parse):
-    """`parse()`'s AST of `source`, read from the cache when it is there; written to it when not."""
+def parsed(source: str, start: str, limits, parse, kind: type):
+    """`parse()`'s AST of `source`, an object of type `kind`, read from the cache when it is there;
+    written to it when not."""
     if len(source) < MIN_SIZE:
         return parse()
     path = _path(source, start, limits)
@@ -77,8 +79,8 @@ def parsed(source: str, start: str, limits, parse):
         try:
             tree = pickle.loads(path.read_bytes())
         except Exception:  # missing, or damaged in any way: parse it again (and write it over)
-            pass
-        else:
+            tree = None
+        if type(tree) is kind:  # a pickle of anything else (None, a number) is damaged too
             _touch(path)
             return tree
     tree = parse()

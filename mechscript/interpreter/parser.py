@@ -13,7 +13,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from . import ast
 from .builder import build
 from ..errors import MechError, Span
-from ..limits import Limits, limit_error, make_room_for_nesting, too_deep
+from ..limits import Limits, check_source_size, limit_error, make_room_for_nesting, too_deep
 from .parsed_cache import cache_folder, parsed
 
 # How an expected terminal is named in an error message.
@@ -162,14 +162,23 @@ def _check_nesting(tree, source: str, limit: int) -> None:
 
 def parse_expression(source: str, filename: str = "<expr>", limits: Limits = Limits()) -> ast.Node:
     """Parse one expression. Raises MechError (located in `source`) for any bad input."""
+    _check_size(source, filename, limits)
     return _parse(source, filename, limits, "expression")
 
 
 def parse_program(source: str, filename: str, limits: Limits = Limits()) -> ast.Program:
     """Parse a script or module. Raises MechError (located in `source`) for any bad input. A long text
     parsed before is read back from the user's cache folder (parsed_cache.py)."""
+    _check_size(source, filename, limits)
     make_room_for_nesting()  # running the program needs the room too, when its AST comes from the cache
-    return parsed(source, "program", limits, lambda: _parse(source, filename, limits, "program"))
+    return parsed(source, "program", limits, lambda: _parse(source, filename, limits, "program"), ast.Program)
+
+
+def _check_size(source: str, filename: str, limits: Limits) -> None:
+    try:
+        check_source_size(source, limits)
+    except MechError as error:
+        raise error.located(source, filename) from None
 
 
 def _parse(source: str, filename: str, limits: Limits, start: str):

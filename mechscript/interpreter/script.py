@@ -13,6 +13,8 @@ it too), then the statements run in order.
 from __future__ import annotations
 
 import functools
+import os
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
@@ -24,7 +26,7 @@ from . import ast
 from .builtins import BUILTINS, NOT_ROLLED
 from ..errors import MechError, Span, did_you_mean
 from .evaluator import CONSTANTS, Compiler, Evaluation, binary
-from ..limits import CpuTime, Limits, limit_error, too_deep
+from ..limits import CpuTime, Limits, limit_error, source_too_big, too_deep
 from .names import KIND_WORDS, UNSET, Binding, ModuleInfo, StaticScope
 from .pycode import PYTHON_AFTER, PythonBody
 from . import characters
@@ -173,28 +175,52 @@ def repeat_count(ev: Run, value, span: Span) -> int:
 
 # ---- modules ----
 
-class ModuleLoader:
-    """Finds, parses and compiles modules once per compilation, and notices circular `use`."""
+@dataclass(frozen=True)
+class ModulePath:
+    """Where `use` may read a module: the folder of the script being run (`home`) and its
+    subfolders, the folders the user names (`--path DIR`, MECH_PATH: `folders`) and the standard
+    library, all resolved. Nothing outside them is read, nor any file whose name does not end in
+    .mech: a stranger's script cannot read the machine's files, nor have an error quote them."""
 
-    def __init__(self, limits: Limits, python_after: int | None = PYTHON_AFTER):
+    home: Path
+    folders: tuple[Path, ...] = ()
+
+    @classmethod
+    def of(cls, home: Path, folders=()) -> "ModulePath":
+        return cls(Path(home).resolve(), tuple(Path(folder).resolve() for folder in folders))
+
+    def roots(self) -> tuple[Path, ...]:
+        return (self.home, *self.folders, STDLIB)
+
+    def allows(self, path: Path) -> bool:
+        """Whether the resolved `path` is inside one of the roots."""
+        return any(path.is_relative_to(root) for root in self.roots())
+
+
+OUTSIDE_HINT = ("modules are read from the script's folder and its subfolders, the folders named with "
+                "--path DIR or MECH_PATH, and the standard library")
+
+
+class ModuleLoader:
+    """Finds, parses and compiles modules once per compilation, and notices circular `use`.
+    `path` is where modules may be read (a session changes its `home` from entry to entry)."""
+
+    def __init__(self, limits: Limits, python_after: int | None = PYTHON_AFTER, path: ModulePath | None = None):
         self.limits = limits
         # a function is written as Python (pycode.py) once called this many times; None: never
         self.python_after = python_after
+        self.path = path or ModulePath.of(Path.cwd())
         self.compiled: dict[Path, ModuleInfo] = {}
         self.loading: set[Path] = set()
 
     def load(self, node: ast.Use, script_dir: Path) -> ModuleInfo:
-        path = self.find(node, script_dir)
+        path = self.find(node, script_dir, self.path)
         if path in self.compiled:
             return self.compiled[path]
         if path in self.loading:
             raise MechError(f"`use {node.name}` goes round in a circle: {path.name} is already being loaded", node.span)
+        text = read_source(path, self.limits, f"module `{node.name}` ({path})", node.span)  # its error is the `use`'s
         self.loading.add(path)
-        try:
-            text = path.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as error:
-            problem = "it is not UTF-8 text" if isinstance(error, UnicodeDecodeError) else error.strerror
-            raise MechError(f"cannot read module `{node.name}` ({path}): {problem}", node.span) from None
         try:
             program = parse_module(text, str(path), self.limits)
             compiler = ScriptCompiler(self.limits, self, text, str(path), path.parent, in_module=True)
@@ -208,31 +234,82 @@ class ModuleLoader:
         return info
 
     @staticmethod
-    def find(node: ast.Use, script_dir: Path) -> Path:
+    def find(node: ast.Use, script_dir: Path, path: ModulePath | None = None) -> Path:
+        """The resolved file of `use NAME` or `use "PATH"` in a file of the folder `script_dir`;
+        a MechError if there is none, or if it is not one that `path` allows (without a
+        `path`: modules of `script_dir` and the standard library only)."""
+        path = path or ModulePath.of(script_dir)
         if node.path is not None:
-            path = (script_dir / node.path).resolve()
-            if path.is_file():
-                return path
-            raise MechError(f"no module file `{node.path}` (looked in {script_dir})", node.span)
-        for folder in (script_dir, STDLIB):
-            path = (folder / f"{node.name}.mech").resolve()
-            if path.is_file():
-                return path
+            return _module_file(node, script_dir, path)
+        for folder in (script_dir, *path.folders, STDLIB):
+            found = (folder / f"{node.name}.mech").resolve()
+            if found.is_file():
+                if not path.allows(found) or found.suffix != ".mech":  # a link, to elsewhere or to another file
+                    raise MechError(f"`use {node.name}`: {node.name}.mech in {folder} leads out of the folders "
+                                    "modules are read from", node.span, hint=OUTSIDE_HINT)
+                return found
         known = standard_modules()
         raise MechError(f"no module `{node.name}`", node.span,
-                        hint=did_you_mean(node.name, module_names(script_dir)) or
-                        f"looked for {node.name}.mech beside the script and in the standard library"
-                        + (f" ({', '.join(known)})" if known else ""))
+                        hint=did_you_mean(node.name, module_names(script_dir, path.folders)) or
+                        f"looked for {node.name}.mech beside the script, in the folders of --path and MECH_PATH "
+                        "and in the standard library" + (f" ({', '.join(known)})" if known else ""))
+
+
+def _module_file(node: ast.Use, script_dir: Path, path: ModulePath) -> Path:
+    """The file of `use "PATH"`: relative to the folder of the file that says it, a .mech file, and
+    never out of the folders `path` allows. Refused before anything is read, and without saying
+    whether such a file exists."""
+    written = node.path
+    if Path(written).is_absolute() or Path(written).anchor:
+        raise MechError(f'`use "{written}"`: a module\'s path is relative to the script\'s folder, never absolute',
+                        node.span, hint="name its folder with --path DIR (or MECH_PATH) and write `use NAME`")
+    found = (script_dir / written).resolve()
+    if not path.allows(found):
+        raise MechError(f'`use "{written}"` leads out of the folders modules are read from', node.span,
+                        hint=OUTSIDE_HINT)
+    if not written.endswith(".mech") or found.suffix != ".mech":  # a link to another file, too
+        raise MechError(f'`use "{written}"`: only files ending in .mech are modules', node.span,
+                        hint="a module is a mechscript file, NAME.mech")
+    if not found.is_file():
+        raise MechError(f"no module file `{written}` (looked in {script_dir})", node.span)
+    return found
+
+
+def read_source(path: Path, limits: Limits, what: str, span: Span | None = None) -> str:
+    """The text of a script or module file (UTF-8; a byte-order mark is dropped). A MechError naming
+    `what` if it cannot be read, or if it is over the `source_bytes` limit: found from its size
+    before anything is read, and, for a file whose size says nothing (/proc) or that grows, by
+    reading one byte more than the limit at most."""
+    try:
+        with open(path, "rb") as file:
+            if os.fstat(file.fileno()).st_size > limits.source_bytes:
+                raise source_too_big(what, limits, span)
+            data = file.read(limits.source_bytes + 1)
+    except OSError as error:
+        raise MechError(f"cannot read {what}: {error.strerror or error}", span) from None
+    return source_text(data, limits, what, span)
+
+
+def source_text(data: bytes, limits: Limits, what: str, span: Span | None = None) -> str:
+    """`data` read from a file or standard input, as text: UTF-8, a byte-order mark dropped, at most
+    `source_bytes` bytes (`data` holds one byte more when there was more)."""
+    if len(data) > limits.source_bytes:
+        raise source_too_big(what, limits, span)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise MechError(f"cannot read {what}: it is not UTF-8 text (byte {error.start + 1})", span) from None
 
 
 def standard_modules() -> list[str]:
     return sorted(path.stem for path in STDLIB.glob("*.mech"))
 
 
-def module_names(folder: Path) -> list[str]:
-    """Every module `use NAME` finds from a script in `folder`: the .mech files beside it and the
-    standard modules."""
-    return sorted({*standard_modules(), *(path.stem for path in Path(folder).glob("*.mech"))})
+def module_names(folder: Path, folders=()) -> list[str]:
+    """Every module `use NAME` finds from a script in `folder`: the .mech files beside it, in the
+    user's `folders` and the standard modules."""
+    return sorted({*standard_modules(), *(path.stem for where in (folder, *folders)
+                                           for path in Path(where).glob("*.mech"))})
 
 
 @functools.lru_cache(maxsize=32)
@@ -1060,9 +1137,10 @@ def compile_expression(node: ast.Node, limits: Limits, record: bool = True):
 class Script:
     """A compiled script, ready to run any number of times."""
 
-    def __init__(self, code, filename: str, source_text: str, limits: Limits, folder: Path):
+    def __init__(self, code, filename: str, source_text: str, limits: Limits, folder: Path, module_path=()):
         self.code, self.filename, self.source_text, self.limits = code, filename, source_text, limits
         self.folder = folder  # where its `use` looks first
+        self.module_path = tuple(module_path)  # the user's folders of modules (`--path`), where `use` looks next
 
     def run(self, source: FaceSource, quiet: bool = False) -> Run:
         """One run; a `quiet` one keeps no text of what the script says (its log holds empty lines)."""
@@ -1083,20 +1161,22 @@ class Script:
 
 
 def compile_script(source_text: str, filename: str, folder: Path, limits: Limits,
-                   python_after: int | None = PYTHON_AFTER) -> Script:
+                   python_after: int | None = PYTHON_AFTER, module_path=()) -> Script:
     """Parse and check a script (and the modules it uses). Raises MechError. Each function is
     written as Python after `python_after` calls (0: before the first; None: never, closures alone,
-    slower and the same in every result: tests compare the two)."""
+    slower and the same in every result: tests compare the two). `use` reads modules from `folder`
+    (the script's) and its subfolders, the folders of `module_path` and the standard library."""
     from .parser import parse_program
     program = parse_program(source_text, filename, limits)
-    compiler = ScriptCompiler(limits, ModuleLoader(limits, python_after), source_text, filename, folder)
+    loader = ModuleLoader(limits, python_after, ModulePath.of(folder, module_path))
+    compiler = ScriptCompiler(limits, loader, source_text, filename, folder)
     try:
         code, _ = compiler.compile_program(program)
     except MechError as error:
         raise error.located(source_text, filename) from None
     except RecursionError:
         raise too_deep().located(source_text, filename) from None
-    return Script(code, filename, source_text, limits, folder)
+    return Script(code, filename, source_text, limits, folder, module_path)
 
 
 # The operations on values that written Python (backend/) calls: the closures' own, by public names.

@@ -22,7 +22,7 @@ from ..errors import MechError
 from ..limits import CpuTime, Limits, too_deep
 from .names import UNSET, Binding, StaticScope
 from .parser import parse_program
-from .script import ModuleLoader, Run, ScriptCompiler, declared_name, use_modules
+from .script import ModuleLoader, ModulePath, Run, ScriptCompiler, declared_name, use_modules
 from .values import Character, Encounter, Record, Scope
 
 ENTRY_FILE = "<repl>"
@@ -79,11 +79,13 @@ class SessionRun(Run):
 
 
 class Session:
-    def __init__(self, seed: int, limits: Limits = Limits(), folder: Path | None = None):
+    def __init__(self, seed: int, limits: Limits = Limits(), folder: Path | None = None, module_path=()):
         self.limits = limits
         self.folder = folder or Path.cwd()
+        self.module_path = ModulePath.of(self.folder, module_path)  # where `use` reads, from the session's folder
         self.seed = seed
-        self.compiler = _SessionCompiler(limits, ModuleLoader(limits), "", ENTRY_FILE, self.folder)
+        loader = ModuleLoader(limits, path=self.module_path)
+        self.compiler = _SessionCompiler(limits, loader, "", ENTRY_FILE, self.folder)
         self.static: StaticScope = self.compiler.static  # the one top static scope...
         self.run = SessionRun(RandomFaces(seed), limits)
         self.scope = self.run.scope = Scope(None)        # ...and its one runtime scope
@@ -142,6 +144,8 @@ class Session:
         compiler, static = self.compiler, self.static
         saved = dict(static.names), list(static.uses)
         compiler.source_text, compiler.filename, compiler.folder, compiler.echo = text, filename, folder, echo
+        # a script `:load`ed from elsewhere reads the modules of its own folder, as `mech run` would
+        compiler.loader.path = ModulePath.of(folder, self.module_path.folders)
         compiler.encounter_span = None  # a new encounter replaces the session's
         uses = [s for s in program.statements if type(s) is ast.Use]
         others = [s for s in program.statements if type(s) is not ast.Use]

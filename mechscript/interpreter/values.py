@@ -6,6 +6,7 @@ operations every part of the interpreter shares: naming a value's type, equality
 
 from __future__ import annotations
 
+import sys
 from fractions import Fraction
 
 from ..dice.engine import DiceRoll
@@ -196,17 +197,12 @@ def _digits(n: int) -> str:
 
 
 def to_json(value):
-    """A value as JSON: rolls as their totals, fractions as floats, pools as their notation."""
+    """A value as JSON: rolls as their totals, numbers as number_json writes them, pools as their notation."""
     kind = type(value)
     if kind is DiceRoll or kind is KeepRoll:
         return to_json(value.total)
-    if kind is Fraction:
-        try:
-            return float(value)
-        except OverflowError:
-            return format_value(value)
-    if kind is int and value.bit_length() >= 14_000:
-        return format_value(value)
+    if kind is Fraction or kind is int:
+        return number_json(value)
     if kind is list:
         return [to_json(v) for v in value]
     if kind is Record:
@@ -214,6 +210,29 @@ def to_json(value):
     if kind in (int, bool, str, type(None)):
         return value
     return format_value(value)
+
+
+def number_json(x: int | Fraction) -> int | float | str:
+    """A number as JSON, never failing (README, "Numbers in JSON"): a whole number as an integer, all
+    its digits; a fraction as a float when it lies in a float's normal range (a float near enough to
+    it, with its 17 digits); outside it (a float would overflow, or lose its digits and become 0),
+    exactly, as the string "NUM/DEN"."""
+    if type(x) is Fraction and x.denominator == 1:  # a mean, a sum of fractions: whole after all
+        x = x.numerator
+    if type(x) is int:
+        return x if x.bit_length() < 14_000 else format_value(x)  # Python prints no more digits
+    return float(x) if fits_float(x) else format_value(x)
+
+
+def float_json(x: int | Fraction) -> int | float | str:
+    """A statistic (a chance, a mean) as JSON: a float where a float holds it, whole or not (as it
+    always was), else exactly as number_json writes it."""
+    return float(x) if fits_float(x) else number_json(x)
+
+
+def fits_float(x: int | Fraction) -> bool:
+    """Whether x lies in a float's normal range (or is 0): a float neither overflows nor loses digits."""
+    return x == 0 or sys.float_info.min <= abs(x) <= sys.float_info.max  # exact comparisons
 
 
 def _write(value, parts: list, room: list, limits, depth: int) -> None:

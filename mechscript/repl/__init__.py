@@ -9,8 +9,8 @@ from ..limits import Limits
 from .commands import Commands
 
 
-def start(seed: int | None = None, limits: Limits = Limits()) -> int:
-    commands = Commands(seed, limits)
+def start(seed: int | None = None, limits: Limits = Limits(), module_path=()) -> int:
+    commands = Commands(seed, limits, module_path=module_path)
     if sys.stdin is None:  # no standard input at all: nothing to answer
         return 0
     if not (sys.stdin.isatty() and sys.stdout.isatty()):

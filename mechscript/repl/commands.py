@@ -72,9 +72,10 @@ class Reply:
 class Commands:
     """The session, and what to do with each entry."""
 
-    def __init__(self, seed: int | None = None, limits: Limits = Limits(), folder: Path | None = None):
-        self.limits, self.folder = limits, folder
-        self.session = Session(new_seed() if seed is None else seed, limits, folder)
+    def __init__(self, seed: int | None = None, limits: Limits = Limits(), folder: Path | None = None,
+                 module_path=()):
+        self.limits, self.folder, self.module_path = limits, folder, tuple(module_path)
+        self.session = Session(new_seed() if seed is None else seed, limits, folder, self.module_path)
 
     def handle(self, text: str) -> Reply:
         stripped = text.strip()
@@ -161,11 +162,12 @@ class Commands:
     def _load(self, argument: str) -> Reply:
         if not argument:
             return Reply().fail("`:load` needs a file: :load fight.mech")
+        # the user's own terminal: any path, absolute too, but only of a .mech file (read_script)
         path = Path(argument).expanduser()
         if not path.is_file():
             return Reply().fail(f"no such file: {argument}")
         try:
-            text = read_script(path)
+            text = read_script(path, self.limits)
         except MechError as error:
             return Reply().error(error)
         entry = self.session.enter(text, str(path), path.resolve().parent, echo=False)
@@ -210,7 +212,7 @@ class Commands:
         return reply
 
     def _reset(self, argument: str) -> Reply:
-        self.session = Session(new_seed(), self.limits, self.folder)
+        self.session = Session(new_seed(), self.limits, self.folder, self.module_path)
         return Reply().say(f"a new session, seed {self.session.seed}", "class:note")
 
     def _quit(self, argument: str) -> Reply:

@@ -64,7 +64,8 @@ class MechCompleter(Completer):
         return sorted(kinds), kinds
 
     def _modules(self) -> list[str]:
-        return module_names(self.session().folder)
+        session = self.session()
+        return module_names(session.folder, session.module_path.folders)
 
     def _fields(self, name: str) -> list[str]:
         session = self.session()

@@ -45,16 +45,18 @@ class Batch:
     filename: str
     folder: str
     limits: Limits
+    module_path: tuple = ()  # the user's folders of modules (`--path`)
 
     def compile(self) -> Script:
-        return compile_script(self.text, self.filename, Path(self.folder), self.limits)
+        return compile_script(self.text, self.filename, Path(self.folder), self.limits, module_path=self.module_path)
 
     @classmethod
     def of(cls, script: Script) -> "Batch":
         """The batch of a compiled script, which this process then runs without compiling it again
         (and so do worker processes forked from it, which inherit it)."""
         global _script, _script_of
-        batch = cls(script.source_text, script.filename, str(script.folder), script.limits)
+        batch = cls(script.source_text, script.filename, str(script.folder), script.limits,
+                    tuple(map(str, script.module_path)))
         _script, _script_of = script, batch
         return batch
 

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from fractions import Fraction
+
+from ..interpreter.values import float_json
 
 Z95 = 1.959963984540054  # the normal quantile of 0.975
 
@@ -45,8 +48,9 @@ class Tally:
                 self.sums[name] = {}
                 self.order.append(name)
             self.standing[name] += bool(standing)
+            sums = self.sums[name]
             for key, value in state.items():
-                self.sums[name][key] = self.sums[name].get(key, 0) + value
+                sums[key] = _added(sums.get(key, 0), value)
 
     def to_json(self) -> dict:
         n = self.runs
@@ -61,7 +65,23 @@ class Tally:
             count = self.standing[name]
             low, high = wilson(count, n)
             characters[name] = {"survival_rate": count / n if n else 0.0, "survival_ci95": [low, high],
-                                "mean": {key: total / n for key, total in self.sums[name].items()}}
+                                "mean": {key: _mean(total, n) for key, total in self.sums[name].items()}}
         return {"runs": n, "winners": winners,
                 "rounds": {"mean": mean, "histogram": {str(r): self.rounds[r] for r in sorted(self.rounds)}},
                 "characters": characters}
+
+
+def _added(total, value):
+    """A sum of states: whole numbers exactly; floats as floats, until the sum would pass a float's
+    range (to infinity, which JSON cannot write): from there on exactly, as a Fraction."""
+    if type(total) is not Fraction:
+        added = total + value
+        if type(added) is not float or not math.isinf(added):
+            return added
+    return Fraction(total) + Fraction(value)
+
+
+def _mean(total: int | float | Fraction, n: int) -> int | float | str:
+    """A state's mean over n runs. An exact total is divided exactly and written as float_json
+    writes it (`total / n` overflows for huge states); a float total as before."""
+    return total / n if type(total) is float else float_json(Fraction(total, n))
