@@ -1117,3 +1117,51 @@ def test_l132_each_effect_maintained_by_focus_costs_5_initiative(tmp_path):
     assert log[2] == "  initiative: Blurr 3k3: 9 8 8 = 25 - 10 focus; Astrotrain 1k0.5: 1/2 = 0"
     assert [line.split(" with")[0] for line in log[3:]] == [
         "  phase 15: Blurr attacks Astrotrain", "  phase 5: Blurr attacks Astrotrain"]
+
+
+# L319 Surprise: Ravage (Skill 6, Stealth 2, Brawling 1) waits unobserved for Hound (all 5); the fight ends
+# before its first round (until round > 0), so all that happens is the surprise
+SURPRISE = ("use transformers\n"
+            + transformer("Hound") + transformer("Ravage", conc("Stealth", 2), conc("Brawling", 1), skill=6)
+            + encounter("Surprise", "Hound", "Ravage", 'unobserved: "decepticons"', until="round > 0"))
+
+
+def test_l319_a_surprise_is_a_free_action_without_passive_or_active_defense(tmp_path):
+    # L319 "Make a Opposed Roll against their Intelligence and Ambush Concentration using your Skill Tech Spec
+    # and Stealth ...": Ravage 3 + 2 = 5k3: 7 6 4 (1 1) = 17 against 2.5 x Intelligence 5 = 12, made; Hound,
+    # Intelligence Dice 2.5 + Ambush 0: 3k2.5: 6 5 3/2 = 12 against 2.5 x Skill 6 = 15, failed: surprised.
+    # "they may not use Passive or Active Defense against this free action": the TN is 0 (A15) + the damage
+    # Boost the tactic takes (3 kept x 6 >= 0 + 15), 4k3: 8 5 5 (2) = 18, a hit; Hound, at Initiative 0, could
+    # borrow 5 phases for an Active Defense (L151) but may not. Damage 2.5k1 + 1k0: 3k1: 9 (5 5) = 9;
+    # Durability 3k2.5: 8 7 3/2 = 16 holds.
+    log = run_json(tmp_path, SURPRISE, [7, 6, 4, 1, 1, 6, 5, 3, 8, 5, 5, 2, 9, 5, 5, 8, 7, 3])["log"]
+    assert log[1:] == [
+        "  Ravage tries to surprise Hound (L319): Skill + Stealth 5k3: 7 6 4 (1 1) = 17 vs 12; "
+        "Hound's Intelligence + Ambush 3k2.5: 6 5 3/2 = 12 vs 15: surprised",
+        "  surprise: Ravage attacks Hound with fists: 4k3: 8 5 5 (2) = 18 vs no PD (surprised, L319) + 5 (1 Boost): hit",
+        "    damage 3k1: 9 (5 5) = 9",
+        "    Hound Durability 3k2.5: 8 7 3/2 = 16 vs Minor 9: holds",
+    ]
+
+
+def test_l319_a_target_who_wins_the_opposed_roll_is_not_surprised(tmp_path):
+    # Ravage 1 1 1 (1 1) = 3 fails against 12; Hound 9 9 9/2 = 22 makes 15: no free action
+    log = run_json(tmp_path, SURPRISE, [1, 1, 1, 1, 1, 9, 9, 9])["log"]
+    assert log[1:] == [
+        "  Ravage tries to surprise Hound (L319): Skill + Stealth 5k3: 1 1 1 (1 1) = 3 vs 12; "
+        "Hound's Intelligence + Ambush 3k2.5: 9 9 9/2 = 22 vs 15: not surprised",
+    ]
+
+
+def test_l319_surprise_only_from_unobserved_and_with_the_best_concentration(tmp_path):
+    # without the GM's `unobserved` no one tries (the text: "only works in situations where you can approach
+    # or wait for a target unobserved"); nor does one without Stealth, Shadowing or Ambush
+    assert run_json(tmp_path, SURPRISE.replace('    unobserved: "decepticons"\n', ""), [])["log"][1:] == []
+    no_skill = SURPRISE.replace('concentration Stealth { level 2 }', 'concentration Dodge { level 2 }')
+    assert run_json(tmp_path, no_skill, [])["log"][1:] == []
+    # with Ambush 3 beside Stealth 2 the roll takes Ambush: 6k3; a defender's Ambush 2 adds 2 unkept dice
+    script = (SURPRISE.replace('concentration Stealth { level 2 }', 'concentration Stealth { level 2 }  concentration Ambush { level 3 }')
+              .replace("character Hound is Transformer {", "character Hound is Transformer { concentration Ambush { level 2 }"))
+    log = run_json(tmp_path, script, [1] * 6 + [9] * 5)["log"]
+    assert log[1] == ("  Ravage tries to surprise Hound (L319): Skill + Ambush 6k3: 1 1 1 (1 1 1) = 3 vs 12; "
+                      "Hound's Intelligence + Ambush 5k2.5: 9 9 9/2 (9 9) = 22 vs 15: not surprised")
