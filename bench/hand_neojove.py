@@ -18,8 +18,12 @@ crit_armor "effective", environment "space" (Thrust), no air battle, no daylight
 Distant for the frigate), strategic_initiative and tactical_initiative (the frigate's), and its
 `until one_side_left or round > N` (12 rounds at most for the duel, 15 for the frigate).
 
-The default tactics: no one overthrusts, declares a Full Dodge or Parry, pulls out, takes more than
-one action, Alpha Strikes or throws a Sacrificial Parry; a Hot-Blooded pilot spends Pluck every turn
+The default tactics: no one overthrusts, declares a Full Dodge or Parry, takes more than one action,
+Alpha Strikes (no Overkill pilot) or throws a Sacrificial Parry; a unit that has lost half its
+Durability and whose target has more of its own left pulls out (L162): it flees by all its movement,
+showing its Rear arc the whole turn (L539, -2 on the thresholds, L530), and leaves the battle once
+beyond every foe's reach even after the foe's next move; a flight that gained nothing corners it and
+it turns to fight for good; a Hot-Blooded pilot spends Pluck every turn
 while it lasts (L84); each unit attacks the nearest enemy (the most damaged on a tie) with
 `pick_weapon`'s weapon, closing on it first; Newtype Flash on any Solid or Smash hit (L191); Limit
 Break when the target has lost half its Durability (L199).
@@ -27,8 +31,8 @@ Break when the target has lost half its Durability (L199).
 Left out because no unit or weapon of these examples has them: AP, SP, E-Shield Ignore and Weakness,
 damage penalties by range, Concentrate, Continuous charge, fittings (no external load), traits other
 than Hot-Blooded, the Aleph abilities other than Newtype Flash and Limit Break, control systems
-(Command Cockpit, Trace, ...), Made Of Iron's threshold shift, and the rear arc (the module never
-sets a unit "fleeing"). Critical hits are
+(Command Cockpit, Trace, ...), Made Of Iron's threshold shift, Rear or Fore armor of their own on a
+mecha (so L541's dogfight Flank changes nothing). Critical hits are
 rolled and counted (Surface and Vital Hits) but have no effect, as in the module (the effect list is
 lost, P22).
 
@@ -47,7 +51,7 @@ import random
 EXAMPLES = {"neojove_duel": "examples/neojove_duel.mech", "neojove_frigate": "examples/neojove_frigate.mech"}
 EXAMPLE = EXAMPLES["neojove_duel"]
 
-ACTIVE, SHOT_DOWN = "active", "shot down"
+ACTIVE, SHOT_DOWN, WITHDRAWN = "active", "shot down", "withdrawn"
 KINETIC, ENERGY, ELECTRONIC, MELEE = "kinetic", "energy", "electronic", "melee"
 
 # L649-677: the range brackets by number (Brawl 0, Point Blank 1, Very Close 2, ...)
@@ -119,7 +123,8 @@ class Weapon:
 
 class Unit:
     __slots__ = ("name", "side", "pilot", "type", "defense", "attack_base", "rating", "allowance", "armor_fore",
-                 "armor_flank", "shields", "durability_max", "targeting", "vital_protection", "vital_multiplier",
+                 "armor_flank", "armor_rear", "fleeing", "withdrawing", "fled", "fled_from", "cornered", "last_hit_by",
+                 "shields", "durability_max", "targeting", "vital_protection", "vital_multiplier",
                  "weapons", "parry", "durability_left", "status", "place", "positioning", "closing", "fired_on",
                  "hot", "fired_up", "flash_used", "half_lost", "surface_hits", "vital_hits")
 
@@ -138,6 +143,7 @@ class Unit:
         self.allowance = -(-thrust // 10)                     # L589: a bracket per 10 or part thereof
         self.armor_fore = armor if armor_fore is None else armor_fore
         self.armor_flank = armor if armor_flank is None else armor_flank
+        self.armor_rear = armor                               # no example gives a Rear arc its own armor
         self.shields, self.targeting = shields, targeting
         self.durability_max = self.durability_left = durability
         self.vital_protection, self.vital_multiplier = vital_protection, vital_multiplier
@@ -148,6 +154,12 @@ class Unit:
         self.place = 0
         self.positioning = 0
         self.closing = False              # it closed on someone this turn: it presents its Fore (L538)
+        self.fleeing = False              # it pulls out this turn: it presents its Rear (L539)
+        self.withdrawing = False          # its plan this turn is to pull out (L162)
+        self.fled = False                 # it fled last turn
+        self.fled_from = 0                # the brackets to its nearest foe when it declared that flight
+        self.cornered = False             # a turn's flight gained it nothing: it fights on
+        self.last_hit_by = None           # the unit whose hit last cost it Durability (Crusader, L162)
         self.fired_on = 0
         self.hot = 0                      # Hot-Blooded's +2 this turn (L84)
         self.fired_up = False             # Hot-Blooded's +1 for the battle
@@ -290,7 +302,7 @@ def play_turn(units, turn, strategic, d10):
     for u in units:
         u.fired_on = 0
         u.hot = 0
-        u.flash_used = u.closing = False
+        u.flash_used = u.closing = u.fleeing = u.withdrawing = False
         p = u.pilot
         if u.status == ACTIVE and p.hot_blooded and p.pluck_left >= 1:    # L84: 1 Pluck for +2 this turn
             p.pluck_left -= 1
@@ -316,8 +328,23 @@ def play_turn(units, turn, strategic, d10):
                 ka[3] = d10()
     order = sorted(standing, key=keys.__getitem__, reverse=True)   # stable: full ties keep the encounter's order
 
-    for u in order:                        # every plan is "attack", one action each (the default tactics)
-        if u.status == ACTIVE:
+    # L433: declarations, lowest Positioning first: a unit pulls out (`pulls_out`) and flees, showing its
+    # Rear the whole turn; one whose last flight gained nothing is cornered and fights on; no one
+    # declares a Full Dodge or Parry or more than one action (the default tactics)
+    for u in reversed(order):
+        gap = gap_to_foes(u, units)
+        if u.fled and gap <= u.fled_from:
+            u.cornered = True
+        if pulls_out(u, units):
+            u.withdrawing = u.fleeing = u.fled = True
+            u.fled_from = gap
+        else:
+            u.fled = False
+
+    for u in order:
+        if u.status == ACTIVE and u.withdrawing:
+            flee(u, units)
+        elif u.status == ACTIVE:
             act(u, units, turn, d10)
             p = u.pilot
             # L199: Limit Break, an immediate full action, when the target has lost half its Durability
@@ -326,6 +353,49 @@ def play_turn(units, turn, strategic, d10):
                 if target is not None and target.half_lost:
                     p.aleph_left -= 1
                     act(u, units, turn, d10)
+
+
+def nearest_foe(u, units):
+    """The nearest standing enemy (the first listed on a tie)."""
+    best = None
+    for other in units:
+        if other.side != u.side and other.status == ACTIVE:
+            if best is None or abs(u.place - other.place) < abs(u.place - best.place):
+                best = other
+    return best
+
+
+def gap_to_foes(u, units):
+    from_ = nearest_foe(u, units)
+    return 0 if from_ is None else abs(u.place - from_.place)
+
+
+def pulls_out(u, units):
+    """L162: a unit that has lost half its Durability, can move and is not cornered pulls out when its
+    target has more of its own Durability left, in proportion."""
+    if not u.half_lost or u.cornered or u.allowance <= 0:
+        return False
+    t = pick_target(u, units)
+    return t is not None and u.durability_left * t.durability_max < t.durability_left * u.durability_max
+
+
+def flee(u, units):
+    """L162, L539: open range by all its movement, away from the nearest foe, firing nothing; beyond the
+    reach of every standing foe's loaded weapons even after the foe's next move, it is out of the battle,
+    and a Crusader whose hit last cost it Durability recovers 1 Pluck if it had lost half."""
+    from_ = nearest_foe(u, units)
+    if from_ is None:
+        return
+    u.place += -u.allowance if from_.place > u.place else u.allowance
+    for other in units:
+        if other.side != u.side and other.status == ACTIVE:
+            near = abs(u.place - other.place) - other.allowance
+            if any((w.shots is None or w.shots > 0) and near <= w.reach for w in other.weapons):
+                return
+    u.status = WITHDRAWN
+    by = u.last_hit_by
+    if u.half_lost and by is not None and by.pilot.crusader and by.pilot.pluck_left < by.pilot.pluck_max:
+        by.pilot.pluck_left += 1
 
 
 def pick_target(u, units):
@@ -447,16 +517,21 @@ def attack(att, dfn, w, units, turn, d10):
     if total < tn:
         return
     margin = total - tn
-    # L538-542: a warship that kept its range shows its Flank to another warship, else the Fore
-    flank = att.type == "warship" and dfn.type == "warship" and not dfn.closing
+    # L538-542: a warship that kept its range shows its Flank to another warship; a fleeing unit its Rear
+    # (L539), which lowers the thresholds by 2 (L530); else the Fore. (L541's dogfight gives the higher
+    # Positioning the Flank at Close or nearer: the duel's suits have one armor for every arc, so it
+    # changes nothing here.)
+    arc = "rear" if dfn.fleeing else "flank" if att.type == "warship" and dfn.type == "warship" and not dfn.closing \
+        else "fore"
+    shift = -2 if arc == "rear" else 0
     if w.assault_at > 0:                                     # L629, P19: Assault, every hit Glancing
         hits = min(w.assault_max, 1 + margin // w.assault_at)
         first = "glance"
     else:
         hits = 1
-        if w.smash is not None and margin >= w.smash_at:     # L451, L611
+        if w.smash is not None and margin >= w.smash_at + shift:     # L451, L611
             first = "smash"
-        elif w.solid is not None and margin >= w.solid_at:
+        elif w.solid is not None and margin >= w.solid_at + shift:
             first = "solid"
         else:
             first = "glance"
@@ -469,7 +544,7 @@ def attack(att, dfn, w, units, turn, d10):
     for i in range(hits):
         if dfn.durability_left <= 0:
             break
-        resolve_hit(att, dfn, w, first if i == 0 else "glance", flank, units, d10)
+        resolve_hit(att, dfn, w, first if i == 0 else "glance", arc, units, d10)
 
 
 def through_armor(dmg, shields, armor):
@@ -484,14 +559,17 @@ def through_armor(dmg, shields, armor):
     return max(1, left - armor), True
 
 
-def resolve_hit(att, dfn, w, cls, flank, units, d10):
+def resolve_hit(att, dfn, w, cls, arc, units, d10):
     dmg = w.smash if cls == "smash" else w.solid if cls == "solid" else w.glance
-    through, crit_ok = through_armor(dmg, dfn.shields, dfn.armor_flank if flank else dfn.armor_fore)
+    armor = dfn.armor_rear if arc == "rear" else dfn.armor_flank if arc == "flank" else dfn.armor_fore
+    through, crit_ok = through_armor(dmg, dfn.shields, armor)
     final = through * w.aae                                  # L625: After-Armor Effect
     vital = dfn.vital_protection is not None and final > dfn.vital_protection   # L687, P23
     if vital:
         final *= dfn.vital_multiplier
     dfn.durability_left -= final
+    if final > 0:
+        dfn.last_hit_by = att
     if crit_ok:                                              # L569, P20: 2d10 against the Crit
         if d10() + d10() >= w.crit:
             if cls == "glance" and not vital:

@@ -345,12 +345,17 @@ CREW = (pilot("Ann", physique=2, wits=2, intellect=1, clarity=2, perception=3, c
         + pilot("Bo", physique=2, wits=2, intellect=1, clarity=2, perception=3, charisma=1, piloting=1, gunnery=2))
 
 
+# The fights below test other rules at Close: nearer than L541's dogfight (its own tests set it back to
+# Close, the default), so their targets show the Fore arc.
+NO_DOGFIGHT = '    dogfight_range: "Very Close"\n'
+
+
 def skirmish(*settings: str, lance: str = "", pike: str = "", crew: str = CREW, rules: str = "") -> str:
     lines = "".join(f"    {s}\n" for s in settings)
     return ("use neojove\n" + rules + crew + UNIT.format(name="Lance", pilot="Ann", extra=lance)
             + UNIT.format(name="Pike", pilot="Bo", extra=pike)
             + 'encounter "Skirmish" {\n    side white: Lance\n    side red: Pike\n    start_range: "Close"\n'
-            + lines + "    until round > 1\n}\n")
+            + NO_DOGFIGHT + lines + "    until round > 1\n}\n")
 
 
 # Positioning: Lance 6+4 + Thrust 10 + Clarity 2 = 22, Pike 3+2 + 12 = 17: difference 5, +2 (L509-518).
@@ -433,7 +438,7 @@ def duel(lance_weapons: str, pike_weapons: str = "", *settings: str, crew: str =
     return ("use neojove\n" + rules + crew + unit.format(name="Lance", pilot="Ann", extra=lance, weapons=lance_weapons)
             + unit.format(name="Pike", pilot="Bo", extra=pike, weapons=pike_weapons)
             + 'encounter "Duel" {\n    side white: Lance\n    side red: Pike\n    start_range: "Close"\n'
-            + lines + f"    until {until}\n}}\n")
+            + NO_DOGFIGHT + lines + f"    until {until}\n}}\n")
 
 
 GATLING = '    weapon Gatling { type "kinetic" glance 4 assault_at 2 assault_max 10 range "Close" crit 15 }\n'
@@ -808,3 +813,213 @@ def test_full_dodge_with_peak_senses_shows_the_natural_20(tmp_path):
     assert "  Bo spends 1 aleph on Peak Senses: a natural 20 (L207)" in ran["log"]
     assert "  Pike declares a Full Dodge: Easy Perception + Piloting 20 = 26: +5 to non-melee defenses (L477)" \
         in ran["log"]
+
+
+# ---- Neo-Jove in play: the armor boundary, arcs, pulling out, Alpha Strikes (issue 19, item 3) ----
+
+def test_the_armor_boundary_l453_more_than_twice_not_twice(tmp_path):
+    # L453: "An attack will always do 1 damage unless the Armor is more than twice the damage value":
+    # 3 damage on Fore armor 6 (exactly twice) still does 1; on 7 (more than twice) 0, and 7 <= 3 x 3
+    # still lets a critical roll through (L565). Positioning 22 against 17 (+2); 5+5 + 6 + 2 = 18 against
+    # Kinetic Defense 6.
+    pea = '    weapon Pea { type "kinetic" glance 3 range "Close" crit 20 }\n'
+    lines = []
+    for armor in (6, 7):
+        ran = run_json(tmp_path, duel(pea, pike=f"armor_fore {armor}"), [6, 4, 3, 2, 5, 5, 1, 1])
+        lines += ran["log"][5:7]
+    assert lines == [
+        "    glance 3, armor 6 -> 1: Pike Durability 9 of 10",
+        "      critical roll 1 1 = 2 vs 20: no critical",
+        "    glance 3, armor 7, more than twice the damage -> 0: Pike Durability 10 of 10",
+        "      critical roll 1 1 = 2 vs 20: no critical",
+    ]
+
+
+CHASE_PILOTS = CREW.replace("piloting 1  gunnery 2 }\n", 'piloting 1  gunnery 2  pluck_conditions ["crusader"] }\n', 1)
+
+
+def chase(*settings: str, rules: str = "", lance: str = "", pike: str = "", lance_weapons: str = "",
+          pike_weapons: str = "", until: str = "round > 2", crew: str = CHASE_PILOTS, extra: str = "",
+          sides: str = "    side white: Lance\n    side red: Pike\n") -> str:
+    """Lance (Durability 20) against Pike (18), at Close: Lance's Rifle (-3, Glancing 4, Solid 8 at +4,
+    Smash 11 at +8, to Not So Close), Pike's Pop (-9: it only hits on a high roll)."""
+    rifle = lance_weapons or ('    weapon Rifle { type "kinetic" attack -3 glance 4 solid 8 solid_at 4 smash 11 smash_at 8'
+                              ' range "Not So Close" crit 20 }\n')
+    pop = pike_weapons or '    weapon Pop { type "kinetic" attack -9 glance 1 range "Close" crit 20 }\n'
+    unit = ("character {name} is Unit {{ pilot {pilot} kinetic 3 energy 3 electronic 2 melee 2 thrust 10 armor 2"
+            " targeting 1 {extra}\n{weapons} }}\n")
+    lines = "".join(f"    {s}\n" for s in settings)
+    return ("use neojove\n" + rules + crew + unit.format(name="Lance", pilot="Ann", extra="durability 20 " + lance, weapons=rifle)
+            + unit.format(name="Pike", pilot="Bo", extra="durability 18 " + pike, weapons=pop) + extra
+            + 'encounter "Chase" {\n' + sides + '    start_range: "Close"\n' + lines + f"    until {until}\n}}\n")
+
+
+# Turn 1: Positioning Lance 6+4 + 12 = 22, Pike 3+2 + 12 = 17 (+2 to Lance). Lance: 9+9 = 18 + 3 + 2 =
+# 23 against 6, margin 17: Smash 11 - armor 2 = 9, Pike 9 of 18, half its Durability lost. Pike: 1+1 - 3
+# - 2 = -3: a miss. Turn 2: Pike has lost half, and Lance none: it pulls out (L162) and shows its Rear
+# arc to Lance, who acts first (declared in step 4, it holds the whole turn): 1+2 = 3 + 3 + 2 = 8,
+# margin 2: from the Fore a Glance, from the Rear Solid (+4 - 2, L530): 8 - Rear armor 1 = 7, Pike 2
+# of 18. Then Pike opens 1 bracket (Thrust 10, L591), to Not So Close: Lance's Rifle reaches it after
+# Lance's next move, so Pike is still in the fight.
+CHASE_FACES = [6, 4, 3, 2, 9, 9, 1, 1, 1, 1, 6, 4, 3, 2, 1, 2, 1, 1]
+
+
+def test_a_unit_that_lost_half_pulls_out_and_is_shot_in_its_rear_arc(tmp_path):
+    ran = run_json(tmp_path, chase('dogfight_arc: "fore"', pike="armor_rear 1"), CHASE_FACES)
+    assert ran["log"][3:] == [
+        "  Positioning: Lance 22; Pike 17",
+        "  Lance fires Rifle at Pike (Close): 2d10 9 9 = 18 + 3 + 2 positioning = 23 vs Kinetic Defense 6: hit by 17, smash",
+        "    smash 11, armor 2 -> 9: Pike Durability 9 of 18",
+        "      critical roll 1 1 = 2 vs 20: no critical; the Smash's automatic Vital Hit (P20)",
+        "  Pike fires Pop at Lance (Close): 2d10 1 1 = 2 - 3 - 2 positioning = -3 vs Kinetic Defense 6: miss",
+        "Turn 2",
+        "  Positioning: Lance 22; Pike 17",
+        "  Pike pulls out: it flees, showing its Rear arc (L539)",
+        "  Lance fires Rifle at Pike (Close): 2d10 1 2 = 3 + 3 + 2 positioning = 8 vs Kinetic Defense 6: hit by 2, solid, "
+        "rear arc",
+        "    solid 8, armor 1 (rear) -> 7: Pike Durability 2 of 18",
+        "      critical roll 1 1 = 2 vs 20: no critical",
+        "  Pike opens 1 bracket from Lance, now at Not So Close",
+    ]
+    assert ran["result"]["characters"]["Pike"]["status"] == "active"
+
+
+def test_a_fleeing_unit_that_cannot_break_away_turns_to_fight(tmp_path):
+    # Turn 3: Pike (9+9 + 12 = 30) acts first: it had gained a bracket on the turn before (3 -> 4), so it
+    # flees again, to Moderately Near; Lance (1+1 + 12 = 14, -5 positioning) closes 1 and misses: 1+1 + 3
+    # - 5 = 0. Turn 4: Pike is 4 brackets away, no farther than when it declared its flight: cornered, it
+    # turns to fight (L538: closing, it shows its Fore). It closes 1 and fires: 9+9 - 3 + 5 = 20 against
+    # 6, Glancing 1 against Lance's Armor 2: twice the damage, not more than twice, so 1 goes through
+    # (L453's boundary again).
+    faces = CHASE_FACES + [1, 1, 9, 9, 1, 1] + [1, 1, 9, 9, 9, 9, 1, 1, 1, 1]
+    ran = run_json(tmp_path, chase('dogfight_arc: "fore"', pike="armor_rear 1", until="round > 4"), faces)
+    log = ran["log"]
+    assert log[log.index("Turn 3"):] == [
+        "Turn 3",
+        "  Positioning: Lance 14; Pike 30",
+        "  Pike pulls out: it flees, showing its Rear arc (L539)",
+        "  Pike opens 1 bracket from Lance, now at Moderately Near",
+        "  Lance closes 1 bracket on Pike, now at Not So Close",
+        "  Lance fires Rifle at Pike (Not So Close): 2d10 1 1 = 2 + 3 - 5 positioning = 0 vs Kinetic Defense 6: miss",
+        "Turn 4",
+        "  Positioning: Lance 14; Pike 30",
+        "  Pike could not break away: it turns to fight (L538)",
+        "  Pike closes 1 bracket on Lance, now at Close",
+        "  Pike fires Pop at Lance (Close): 2d10 9 9 = 18 - 3 + 5 positioning = 20 vs Kinetic Defense 6: hit by 14, glance",
+        "    glance 1, armor 2 -> 1: Lance Durability 19 of 20",
+        "      critical roll 1 1 = 2 vs 20: no critical",
+        "  Lance fires Rifle at Pike (Close): 2d10 1 1 = 2 + 3 - 5 positioning = 0 vs Kinetic Defense 6: miss",
+    ]
+
+
+def test_pulling_out_beyond_reach_leaves_the_battle_and_a_crusader_recovers_pluck(tmp_path):
+    # L162: Pike (3 brackets a turn, `thrust_brackets`, L591) pulls out at half its Durability; Lance
+    # (Hot-Blooded: 1 Pluck spent each turn, +2) shoots it in the Rear arc first (2 + 5 + 3 = 10, margin
+    # 4: Solid), then Pike flees from Close to Moderate: Lance's Rifle (to Not So Close) cannot reach it
+    # even after Lance's 1 bracket of movement: Pike is out of the battle, and Ann, a Crusader whose hit
+    # last cost it Durability ("forcing them to pull out ... at least 50%"), recovers 1 Pluck.
+    crew = CHASE_PILOTS.replace('pluck_conditions ["crusader"]', 'traits ["hot_blooded"]  pluck_conditions ["crusader"]')
+    faces = [6, 4, 3, 2, 9, 9, 1, 1, 1, 1] + [6, 4, 3, 2, 1, 1, 1, 1]
+    script = chase('dogfight_arc: "fore"', pike="thrust_brackets 3", crew=crew, until="one_side_left or round > 2")
+    ran = run_json(tmp_path, script, faces)
+    assert ran["log"][-8:] == [
+        "  Lance: Ann spends 1 Pluck, Hot-Blooded: +2 to all rolls and defenses this turn (L84)",
+        "  Positioning: Lance 24; Pike 17",
+        "  Pike pulls out: it flees, showing its Rear arc (L539)",
+        "  Lance fires Rifle at Pike (Close): 2d10 1 1 = 2 + 5 + 3 positioning = 10 vs Kinetic Defense 6: hit by 4, solid, "
+        "rear arc",
+        "    solid 8, armor 2 (rear) -> 6: Pike Durability 3 of 18",
+        "      critical roll 1 1 = 2 vs 20: no critical",
+        "  Pike opens 3 brackets from Lance, now at Moderate",
+        "  Pike is beyond the reach of its foes' weapons and pulls out of the battle (L162)",
+        "    Ann recovers 1 Pluck (Crusader: Pike forced to pull out at half its Durability, L162)",
+    ][1:]
+    assert ran["result"]["winner"] == "white"
+    assert ran["result"]["characters"]["Pike"]["status"] == "withdrawn"
+    # pull_out "at_once" (P24: withdrawal at any time): Pike leaves as it declares, before Lance fires;
+    # the Crusader's Pluck comes all the same
+    ran = run_json(tmp_path, script.replace('dogfight_arc: "fore"', 'dogfight_arc: "fore"\n    pull_out: "at_once"'),
+                   faces[:14])
+    assert ran["log"][-4:] == [
+        "  Positioning: Lance 24; Pike 17",
+        "  Pike pulls out of the battle (P24)",
+        "    Ann recovers 1 Pluck (Crusader: Pike forced to pull out at half its Durability, L162)",
+        "  Lance has no one left to fight",
+    ]
+
+
+def test_a_unit_pulling_out_before_it_lost_half_gives_a_crusader_nothing(tmp_path):
+    # L162 "only applies if they have lost at least 50% of their Durability": Pike pulls out on turn 1
+    # (a house rule), unhurt: no Pluck for Ann
+    crew = CHASE_PILOTS.replace('pluck_conditions ["crusader"]', 'traits ["hot_blooded"]  pluck_conditions ["crusader"]')
+    rules = 'fn neojove.pulls_out(u, enc) = u.name == "Pike"\n'
+    script = chase('pull_out: "at_once"', crew=crew, rules=rules, until="one_side_left or round > 2")
+    ran = run_json(tmp_path, script, [6, 4, 3, 2])
+    assert ran["log"][-2:] == ["  Pike pulls out of the battle (P24)", "  Lance has no one left to fight"]
+    assert not any("recovers" in line for line in ran["log"])
+
+
+@pytest.mark.parametrize("setting, lance_line, damage", [
+    # L541: at Close (the default `dogfight_range`), Lance's higher Positioning avoids Pike's Fore arc
+    # (Armor 5): the Flank, at the plain Armor 2; 4+4 = 8 + 3 + 2 = 13 against 6, margin 7: Solid
+    ("", "hit by 7, solid, flank arc", "    solid 8, armor 2 (flank) -> 6: Pike Durability 12 of 18"),
+    # dogfight_arc "rear": the Rear, so -2 on the thresholds (L530): margin 7 makes Smash (+8 - 2)
+    ('dogfight_arc: "rear"', "hit by 7, smash, rear arc", "    smash 11, armor 2 (rear) -> 9: Pike Durability 9 of 18"),
+    # a dogfight only at Very Close or nearer: at Close Pike shows its Fore
+    ('dogfight_range: "Very Close"', "hit by 7, solid", "    solid 8, armor 5 -> 3: Pike Durability 15 of 18"),
+])
+def test_in_a_dogfight_the_higher_positioning_avoids_the_fore_arc(tmp_path, setting, lance_line, damage):
+    # Pike, the lower, gets no such help: Lance shows its Fore (Armor 4) to Pike's 9+9 = 18 - 3 - 2 = 13,
+    # Glancing 1: armor 4, more than twice, 0; 4 > 3 x 1: no critical roll (L565)
+    ran = run_json(tmp_path, chase(setting, lance="armor_fore 4", pike="armor_fore 5", until="round > 1"),
+                   [6, 4, 3, 2, 4, 4, 1, 1, 9, 9])
+    assert ran["log"][4].endswith(lance_line)
+    assert ran["log"][5] == damage
+    assert ran["log"][7:] == [
+        "  Pike fires Pop at Lance (Close): 2d10 9 9 = 18 - 3 - 2 positioning = 13 vs Kinetic Defense 6: hit by 7, glance",
+        "    glance 1, armor 4, more than twice the damage -> 0: Lance Durability 20 of 20",
+        "      no critical roll: the armor is more than three times the damage (L565)",
+    ]
+
+
+ALPHA_CREW = CREW.replace("piloting 1  gunnery 2 }\n", 'piloting 1  gunnery 2  traits ["overkill"] }\n', 1) + pilot(
+    "Cy", physique=2, wits=2, intellect=1, clarity=2, perception=3, charisma=1, piloting=1, gunnery=2)
+ALPHA_GUNS = ('    weapon Carbine { type "kinetic" glance 3 range "Very Close" crit 20 }\n'
+              '    weapon Missiles { type "electronic" glance 5 range "Close" crit 20 }\n')
+GRUNT = ('character Grunt is Unit { pilot Cy kinetic 3 energy 3 electronic 2 melee 2 thrust 10 armor 2 targeting 1'
+         ' durability 18\n    weapon Pop { type "kinetic" attack -9 glance 1 range "Very Close" crit 20 } }\n')
+SIDES3 = "    side white: Lance\n    side red: Pike, Grunt\n"
+
+
+def test_an_alpha_strike_on_two_targets_takes_minus_1_on_every_attack(tmp_path):
+    # L108: Ann (No Such Thing As Overkill) Alpha Strikes by default when two weapons can fire. Her
+    # target is Grunt (a house rule), at Close; her Carbine reaches only Very Close, where Pike has
+    # closed (Pop reaches Very Close): it fires at Pike, the Missiles at Grunt: two targets, -1 to
+    # all her attack rolls. Positioning Lance 6+4 + 12 = 22, Pike 9+9 + 12 = 30, Grunt 1+1 + 12 = 14.
+    # Carbine: 5+5 + 6 - 3 positioning (30 - 22 = 8) - 1 = 12 against Pike's 6: Glancing 3 - 2 = 1.
+    # Missiles (Electronic: Intellect 1 + EW 0, untrained: 5+5 halved to 5, L407) + 1 Targeting + 3
+    # positioning (22 - 14) - 1 = 8 against Grunt's Electronic Defense 2 + Clarity 2 = 4: Glancing 5 - 2.
+    rules = ('fn neojove.pick_target(u, enc) {\n    if u.name == "Lance" { return Grunt }\n    return Lance\n}\n'
+             "fn neojove.sacrifices(def, att, w) = false\n")
+    pop = '    weapon Pop { type "kinetic" attack -9 glance 1 range "Very Close" crit 20 }\n'
+    script = chase('dogfight_arc: "fore"', crew=ALPHA_CREW, rules=rules, lance_weapons=ALPHA_GUNS, pike_weapons=pop,
+                   extra=GRUNT, sides=SIDES3, until="round > 1")
+    ran = run_json(tmp_path, script, [6, 4, 9, 9, 1, 1, 1, 1, 5, 5, 1, 1, 5, 5, 1, 1, 1, 1])
+    assert ran["log"][3:] == [
+        "  Positioning: Lance 22; Pike 30; Grunt 14",
+        "  Pike closes 1 bracket on Lance, now at Very Close",
+        "  Pike fires Pop at Lance (Very Close): 2d10 1 1 = 2 - 3 + 3 positioning = 2 vs Kinetic Defense 6: miss",
+        "  Lance: Alpha Strike (L108) at Pike, Grunt, -1 to all its attacks, defenses -25% until its next activation",
+        "  Lance fires Carbine at Pike (Very Close): 2d10 5 5 = 10 + 6 - 3 positioning - 1 targets = 12 vs Kinetic Defense 6: "
+        "hit by 6, glance",
+        "    glance 3, armor 2 -> 1: Pike Durability 17 of 18",
+        "      critical roll 1 1 = 2 vs 20: no critical",
+        "  Lance fires Missiles at Grunt (Close): 2d10 5 5 = 10 halved (untrained, L407) 5 + 2 + 3 positioning - 1 targets = 9"
+        " vs Electronic Defense 4: hit by 5, glance",
+        "    glance 5, armor 2 -> 3: Grunt Durability 15 of 18",
+        "      critical roll 1 1 = 2 vs 20: no critical",
+        "  Grunt closes 1 bracket on Lance, now at Very Close",
+        # crowded out by Pike's attack (L469), against Lance's Kinetic Defense floor(6 x 3/4) = 4 (P37)
+        "  Grunt fires Pop at Lance (Very Close): 2d10 1 1 = 2 - 3 - 3 positioning - 2 crowding = -6 vs Kinetic Defense 4: "
+        "miss",
+    ]
