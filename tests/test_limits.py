@@ -300,7 +300,9 @@ def test_a_huge_module_is_refused_before_it_is_read(tmp_path):
     assert code == 1, err
     assert err.splitlines()[0] == f"main.mech:1:1: module `huge` ({tmp_path.resolve() / 'huge.mech'}) is more " \
                                   f"than 2000000 bytes; {SOURCE_LIMIT}", err
-    assert peak < 150_000_000, f"peak memory {peak} bytes: the module was read"
+    # a fresh `mech run` peaks near 30 MB, but after much of the suite, with its cache folder full,
+    # 150 MB was seen; reading the 300 MB file would take over 300 MB
+    assert peak < 250_000_000, f"peak memory {peak} bytes: the module was read"
 
 
 def test_source_bytes_is_raised_with_the_option(tmp_path):
