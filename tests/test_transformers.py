@@ -1288,3 +1288,77 @@ def test_a_modes_size_change_and_tech_specs(tmp_path):
               + 'Jazz.form = "Porsche"\n'
               + 'say "{size_of(Jazz)} {tech_spec(Jazz, sk)} {tech_spec(Jazz, sp)} {passive_defense(Jazz)} {mode_of(Jazz)}"\n')
     assert run_json(tmp_path, script, [])["log"] == ["5 1 9 5 robot", "3 1 10 7 vehicle"]
+
+
+# ---- Henchmen (L254) and Brute Squads (L260-269) ----
+
+def test_l254_a_henchmans_major_damage_limits_use_half_its_courage_rounded_up(tmp_path):
+    # L254 "calculating the amount of Major Damage they may take using half their Courage (rounded up)": Courage
+    # 5 gives 3: with 4 Major a Henchman is Knocked Out (above 3), a standard Transformer not (L161); dying at 6
+    # (2 x 3, L169). "Henchman receive half the standard Energon Dice ... rounded down": Rank 7, 3.5 / 2 = 1.75,
+    # 1.5 (A20: to a half die); Rank 3: 0.5.
+    script = ("use transformers\n" + transformer("Starscream", role='"henchman"', rank=7, major=4)
+              + transformer("Frenzy", role='"henchman"', rank=3, major=6) + transformer("Thundercracker", rank=7, major=4)
+              + 'for c in [Starscream, Frenzy, Thundercracker] { say "{c}: {courage_limit(c)} {c.energon} '
+                '{status_for(c)} {fatigued(c)}" }\n')
+    assert run_json(tmp_path, script, [])["log"] == [
+        "Starscream: 3 3/2 knocked out true", "Frenzy: 3 1/2 dying true", "Thundercracker: 5 7/2 active true"]
+
+
+# Vehicons, a Brute Squad of Courage 4 (4 members, L269), Endurance 4 (2k2), Intelligence 4 (PD 4, Active
+# Defense 2k2); Jazz shoots: Skill 6 + Shooting 2, 5k3; Blaster 3k2 + Firepower Dice 2.5: 5k2 (L28)
+SQUAD = ("use transformers\n"
+         + transformer("Jazz", conc("Shooting", 2), "armament Blaster { damage 3k2 }", skill=6)
+         + transformer("Vehicons", role='"brute"', courage=4, endurance=4, intelligence=4, rank=3)
+         + "repeat 3 { attack(Jazz, Vehicons, Jazz.armament[0], none, 5) }\n"
+         + 'say "{Vehicons.status} {Vehicons.casualties} {Vehicons.major} {Vehicons.minor}"\n')
+
+
+def test_l265_a_brute_squad_loses_members_to_hits_and_failed_durability_checks(tmp_path):
+    # L269 "For each member of a Brute Squad, add +1 to all dice rolls": its Active Defense 2k2+4: 1 1 = 6
+    # fails against 27. L265 "When a Brute Squad takes a hit, a member ... is Knocked Out. Additionally ... a
+    # Durability Check ... if the check fails, one member ... is Knocked Out. For every 10 points by which the
+    # Durability Check failed, knock out another": 3 standing, +3: 1 1 + 3 = 5 against Minor 16, failed by 11:
+    # 2 more, 1 standing; its Minor resets (PROPOSAL: its losses are its Major Damage). The second hit knocks
+    # out the last (no Durability Check is left to make; no Active Defense either: the 5 phases it could borrow
+    # are spent, and half an Energon Die buys none, L151): the squad is Knocked Out. The third attack hits
+    # automatically (L164), and "A Knocked Out Brute who takes a single point of damage is treated as dead".
+    # No Major Damage, prone or Fatigue of its own.
+    faces = [9, 9, 9, 1, 1, 1, 1, 9, 7, 1, 1, 1, 1, 1] + [9, 9, 9, 1, 1, 9, 7, 1, 1, 1] + [1] * 10
+    log = run_json(tmp_path, SQUAD, faces)["log"]
+    assert log == [
+        "  phase 5: Jazz attacks Vehicons with Blaster: 5k3: 9 9 9 (1 1) = 27 vs PD 4: hit",
+        "    Vehicons defends actively, borrowing 5 phases from next round: 2k2+4: 1 1 = 6 vs 27: fails",
+        "    damage 5k2: 9 7 (1 1 1) = 16",
+        "    Vehicons loses a member to the hit (L265): 3 of 4 standing",
+        "    Vehicons Durability 2k2+3: 1 1 = 5 vs Minor 16: fails by 11, 2 members more Knocked Out: 1 of 4 standing",
+        "  phase 5: Jazz attacks Vehicons with Blaster: 5k3: 9 9 9 (1 1) = 27 vs PD 4: hit",
+        "    damage 5k2: 9 7 (1 1 1) = 16",
+        "    Vehicons loses a member to the hit (L265): 0 of 4 standing",
+        "    Vehicons is knocked out: every member is down (L265)",
+        "  phase 5: Jazz attacks Vehicons with Blaster: 5k3: 1 1 1 (1 1) = 3: Vehicons is Knocked Out, the attack hits (L164)",
+        "    damage 5k2: 1 1 (1 1 1) = 2",
+        "    Vehicons is dead (L265)",
+        "dead 4 0 0",
+    ]
+    # "unless the attacking character would rather count them as Knocked Out" (the tactic `spares`)
+    spared = SQUAD.replace("repeat 3", "fn transformers.spares(att, squad) = true\nrepeat 3")
+    assert run_json(tmp_path, spared, faces)["log"][-1] == "knocked out 4 0 0"
+
+
+def test_l267_brute_energon_and_casualties_in_a_transformation_roll(tmp_path):
+    # C4: L267 "half as much starting Energon Dice" (Rank 3: 1.5 / 2 = 0.75, 0.5) by default, L111 "Brutes do
+    # not receive Energon Dice" as the option; L269 "Treat the number of casualties ... as its Major Damage for
+    # purposes of Transformation": 2 casualties, TN 10; its roll gets +2, the members left (Courage 4: 2k2)
+    script = ("use transformers\n" + transformer("Vehicons", role='"brute"', courage=4, rank=3, casualties=2)
+              + 'say "{Vehicons.energon} {transform_damage(Vehicons)}"\n')
+    script = script.replace("character Vehicons is Transformer {",
+                            'character Vehicons is Transformer { transformation Tank { type "vehicle" }')
+    script += 'say transform(Vehicons, "Tank", 5)\n'
+    assert run_json(tmp_path, script, [4, 3])["log"] == [
+        "1/2 2",
+        "  phase 5: Vehicons transforms into Tank (L178): Courage 2k2+2: 4 3 = 9 vs 10: fails, the action spent (1 of 3)",
+        "false",
+    ]
+    none = "use transformers\ntransformers.brute_energon = \"none\"\n" + transformer("Vehicons", role='"brute"') + "say Vehicons.energon\n"
+    assert run_json(tmp_path, none, [])["log"] == ["0"]
