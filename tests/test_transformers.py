@@ -1362,3 +1362,30 @@ def test_l267_brute_energon_and_casualties_in_a_transformation_roll(tmp_path):
     ]
     none = "use transformers\ntransformers.brute_energon = \"none\"\n" + transformer("Vehicons", role='"brute"') + "say Vehicons.energon\n"
     assert run_json(tmp_path, none, [])["log"] == ["0"]
+
+
+# ---- the example of a leader, a Brute Squad and a transforming Autobot (issue 18, build item 7) ----
+
+def test_the_squad_example_runs_simulates_and_checks(tmp_path):
+    import json
+    from pathlib import Path
+
+    from support import mech_forked
+
+    root = Path(__file__).resolve().parent.parent
+    example = str(root / "examples" / "transformers_squad.mech")
+    checked = mech_forked(["check", example], tmp_path)
+    assert checked.code == 0 and checked.out.strip().endswith("ok"), checked.err
+    ran = mech_forked(["run", example, "--seed", "11"], tmp_path)
+    assert ran.code == 0, ran.err
+    # Jazz transforms to close in (L201), drives in Porsche and transforms back to shoot (L180); the
+    # Vehicons lose members (L265) with +1 a member on their rolls (L269)
+    assert "Jazz transforms into Porsche (L178)" in ran.out and "it is in Porsche" in ran.out
+    assert "Jazz transforms into Robot-Mode (L178)" in ran.out and "it is in Robot-Mode" in ran.out
+    assert "Jazz attacks" in ran.out.split("it is in Robot-Mode", 1)[1]
+    assert "Vehicons loses a member to the hit (L265)" in ran.out and "Vehicons 2k2+4:" in ran.out
+    simmed = mech_forked(["sim", example, "-n", "50", "--seed", "1", "--json", "--jobs", "1"], tmp_path)
+    assert simmed.code == 0, simmed.err
+    sim = json.loads(simmed.out)
+    assert sim["runs"] == 50 and set(sim["characters"]) == {"Jazz", "Bumblebee", "Thrust", "Vehicons"}
+    assert sim["winners"]["autobots"]["count"] + sim["winners"]["decepticons"]["count"] > 0
