@@ -1255,6 +1255,15 @@ def test_l178_a_transformation_in_0_actions_acts_at_5_tn(tmp_path, rate, boosts,
     assert log[8] == "  phase 12: Jazz attacks Dummy with Photon: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss"
 
 
+def test_an_action_spent_transforming_moves_no_hex(tmp_path):
+    # L146 "the target's Passive Defense, as determined by that target's last action" (A29): after a double
+    # move of 6 hexes PD 5 + 3 (L206-227); the next action transforms, and moves nothing: PD 5
+    script = ("use transformers\n" + JAZZ + "Jazz.moved = 6\nsay passive_defense(Jazz)\n"
+              'transform(Jazz, "Porsche", 5)\nsay passive_defense(Jazz)\n')
+    assert run_json(tmp_path, script, [9, 9, 9])["log"] == [
+        "8", "  phase 5: Jazz transforms into Porsche (L178): Courage 3k2.5: 9 9 9/2 = 22 vs 10: made: it is in Porsche", "5"]
+
+
 def test_l1630_a_slow_rate_takes_a_second_action(tmp_path):
     # L1630 "It takes you an additional action to transform": made at phase 22, in Porsche after phase 12
     script = transforming(jazz=JAZZ_ARMED.replace("RATE", 'rate "slow"'), extra=INTO_PORSCHE, until="round > 1")
@@ -1376,7 +1385,7 @@ def test_the_squad_example_runs_simulates_and_checks(tmp_path):
     example = str(root / "examples" / "transformers_squad.mech")
     checked = mech_forked(["check", example], tmp_path)
     assert checked.code == 0 and checked.out.strip().endswith("ok"), checked.err
-    ran = mech_forked(["run", example, "--seed", "11"], tmp_path)
+    ran = mech_forked(["run", example, "--seed", "12"], tmp_path)
     assert ran.code == 0, ran.err
     # Jazz transforms to close in (L201), drives in Porsche and transforms back to shoot (L180); the
     # Vehicons lose members (L265) with +1 a member on their rolls (L269)
