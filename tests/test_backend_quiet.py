@@ -42,8 +42,8 @@ def encounter(settings: str = "") -> str:
            " until one_side_left or round > 20\n}\n"
 
 
-EXAMPLES = ["transformers_duel", "transformers_house_rule", "neojove_duel", "neojove_frigate", "neojove_pursuit",
-            "robomacs_spartacus"]
+EXAMPLES = ["transformers_duel", "transformers_house_rule", "transformers_squad", "neojove_duel", "neojove_frigate",
+            "neojove_pursuit", "robomacs_spartacus"]
 
 
 @pytest.mark.parametrize("name", EXAMPLES)

@@ -1165,3 +1165,236 @@ def test_l319_surprise_only_from_unobserved_and_with_the_best_concentration(tmp_
     log = run_json(tmp_path, script, [1] * 6 + [9] * 5)["log"]
     assert log[1] == ("  Ravage tries to surprise Hound (L319): Skill + Ambush 6k3: 1 1 1 (1 1 1) = 3 vs 12; "
                       "Hound's Intelligence + Ambush 5k2.5: 9 9 9/2 (9 9) = 22 vs 15: not surprised")
+
+
+# L178-180 transforming mid-combat. Jazz (all 5; Shooting 1) has a Robot-Mode Blaster (range 4) and a
+# Vehicle-Mode, Porsche, with Speed +1 (L1638); Dummy (Speed 1: 1k0.5, 1/2 = 0) never acts. Jazz's
+# Transformation Roll is his Courage Dice, 2.5k2.5: 3k2.5 (L28).
+JAZZ = transformer("Jazz", conc("Shooting", 1), "armament Blaster { damage 3k2  range 4 }",
+                   'transformation Porsche { type "vehicle"  speed_change 1 }', major=2)
+
+
+def transforming(*settings, jazz=JAZZ, extra="", until="round > 2"):
+    return ("use transformers\n" + extra + jazz + transformer("Dummy", speed=1)
+            + encounter("Roll out", "Jazz", "Dummy", *settings, until=until))
+
+
+def test_l178_a_transformation_roll_gains_5_for_each_action_spent_and_the_mode_has_its_own_stats(tmp_path):
+    # 20 hexes apart, beyond a Robot-Mode double move (2 x 1 hex, L187): the default tactic transforms into
+    # the faster Mode (L201). TN 5 x 2 Major = 10 (L178). Phase 22: 1 1 1/2 = 2, fails; phase 12: +5 for the
+    # action spent (A22), 2 2 2/2 + 5 = 10, not above 10; phase 2: +10, 5 5 5/2 + 10 = 22: made, in Porsche.
+    # Round 2, in Porsche: Initiative from Speed 6 (5 + 1): 3k3 (L126, L1638); Movement 1 x 3 (L195, C1):
+    # double moves of 6 hexes. Round 3: 2 hexes apart, within a Robot-Mode move of the Blaster's range 4:
+    # Porsche has no armament of its own (L180), so he transforms back, and fails (3 3 3/2 = 7 vs 10).
+    faces = [9, 9, 9, 1, 1, 1, 1, 2, 2, 2, 5, 5, 5] + [5, 5, 5, 1] + [5, 5, 5, 1, 3, 3, 3]
+    log = run_json(tmp_path, transforming("distance: 20", until="round > 3"), faces)["log"]
+    assert log[2:] == [
+        "Round 1",
+        "  initiative: Jazz 3k2.5: 9 9 9/2 = 22; Dummy 1k0.5: 1/2 = 0",
+        "  phase 22: Jazz transforms into Porsche (L178): Courage 3k2.5: 1 1 1/2 = 2 vs 10: fails, the action spent (1 of 3)",
+        "  phase 12: Jazz transforms into Porsche (L178): Courage 3k2.5+5: 2 2 2/2 = 10 vs 10: fails, the action spent (2 of 3)",
+        "  phase 2: Jazz transforms into Porsche (L178): Courage 3k2.5+10: 5 5 5/2 = 22 vs 10: made: it is in Porsche",
+        "Round 2",
+        "  initiative: Jazz 3k3: 5 5 5 = 15; Dummy 1k0.5: 1/2 = 0",
+        "  phase 15: Jazz moves 6 hexes toward Dummy (double move, L187), 14 hexes apart",
+        "  phase 5: Jazz moves 6 hexes toward Dummy (double move, L187), 8 hexes apart",
+        "Round 3",
+        "  initiative: Jazz 3k3: 5 5 5 = 15; Dummy 1k0.5: 1/2 = 0",
+        "  phase 15: Jazz moves 6 hexes toward Dummy (double move, L187), 2 hexes apart",
+        "  phase 5: Jazz transforms into Robot-Mode (L178): Courage 3k2.5: 3 3 3/2 = 7 vs 10: fails, the action spent (1 of 3)",
+    ]
+    # A22's other reading: the action of the roll counts too, the first roll already +5
+    log = run_json(tmp_path, transforming("distance: 20", 'transform_bonus: "this"', until="round > 1"), faces)["log"]
+    assert log[4] == ("  phase 22: Jazz transforms into Porsche (L178): Courage 3k2.5+5: 1 1 1/2 = 7 vs 10: "
+                      "fails, the action spent (1 of 3)")
+
+
+@pytest.mark.parametrize("setting, line", [
+    # L178 "if you cannot transform after three actions, you must remain in your current form": for the rest
+    # of the fight by default (after_three), so in round 2 he walks
+    (None, "  phase 12: Jazz moves 2 hexes toward Dummy (double move, L187), 18 hexes apart"),
+    # or a new transformation, from +0 again
+    ('after_three: "again"', "  phase 12: Jazz transforms into Porsche (L178): Courage 3k2.5: 5 5 5/2 = 12 vs 15: fails, "
+                             "the action spent (1 of 3)"),
+])
+def test_l178_after_three_failed_actions_it_remains_in_its_form(tmp_path, setting, line):
+    # 3 Major: TN 15; 2, 7 and 12 fail
+    script = transforming("distance: 20", *([setting] if setting else []), jazz=JAZZ.replace("major 2", "major 3"),
+                          until="round > 2")
+    log = run_json(tmp_path, script, [9, 9, 9, 1] + [1, 1, 1] * 3 + [5, 5, 5, 1, 5, 5, 5, 1, 1, 1])["log"]
+    assert log[6] == ("  phase 2: Jazz transforms into Porsche (L178): Courage 3k2.5+10: 1 1 1/2 = 12 vs 15: "
+                      "fails a third time: it remains in Robot-Mode")
+    assert log[9] == line
+
+
+# Jazz with a Porsche armament of its own (in_mode, L180); a tactic transforms him at once; 1 Major: TN 5
+INTO_PORSCHE = 'fn transformers.transforms(c, enc) = match c.form == "robot" and c.name == "Jazz" { true => "Porsche"; else => none }\n'
+JAZZ_ARMED = transformer("Jazz", conc("Shooting", 1), "armament Blaster { damage 3k2  range 4 }",
+                         'armament Photon { damage 2k2  in_mode "Porsche" }',
+                         'transformation Porsche { type "vehicle"  speed_change 1  RATE }', major=1)
+
+
+@pytest.mark.parametrize("rate, boosts, line", [
+    # L178 "You may transform one action faster (minimum 0) for every two Boosts taken with this roll": two
+    # Boosts, TN 5 + 10 (L49)
+    ("", 2, "Courage 3k2.5: 9 9 9/2 = 22 vs 5 + 10 (2 Boosts): in 0 actions, it acts on at +5 TN"),
+    # L1615 Quick Transformation Rate: a free action, +5 TN while transforming
+    ('rate "quick"', 0, "Courage 3k2.5: 9 9 9/2 = 22 vs 5: in 0 actions, it acts on at +5 TN"),
+])
+def test_l178_a_transformation_in_0_actions_acts_at_5_tn(tmp_path, rate, boosts, line):
+    # "If your Transformation takes place in 0 actions, you may perform another action but suffer a +5 TN
+    # penalty to any rolls made": in the same phase he attacks, with Porsche's Photon (the Robot-Mode Blaster,
+    # listed first, is unusable, L180): Skill Dice 2.5 + Shooting 1, 3.5k2.5: 4k2.5: 6 5 1/2 (1) = 11 against
+    # PD 5 + 5. Dummy borrows for an Active Defense, 1 1 1/2 = 2, fails; Photon 2k2 + Firepower Dice 2.5 =
+    # 4.5k2: 4k2: 1 1 (1 1) = 2; Durability 2 + an Energon Die 1 = 3 holds. At phase 12 no +5.
+    extra = INTO_PORSCHE + (f"fn transformers.transform_boosts(c, into) = {boosts}\n" if boosts else "")
+    script = transforming(jazz=JAZZ_ARMED.replace("RATE", rate), extra=extra, until="round > 1")
+    log = run_json(tmp_path, script, [9, 9, 9, 1, 9, 9, 9, 6, 5, 1, 1] + [1] * 20)["log"]
+    assert log[3:5] == ["  phase 22: Jazz transforms into Porsche (L178): " + line,
+                        "  phase 22: Jazz attacks Dummy with Photon: 4k2.5: 6 5 1/2 (1) = 11 vs PD 5 + 5 transforming (L178): hit"]
+    assert log[8] == "  phase 12: Jazz attacks Dummy with Photon: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss"
+
+
+def test_an_action_spent_transforming_moves_no_hex(tmp_path):
+    # L146 "the target's Passive Defense, as determined by that target's last action" (A29): after a double
+    # move of 6 hexes PD 5 + 3 (L206-227); the next action transforms, and moves nothing: PD 5
+    script = ("use transformers\n" + JAZZ + "Jazz.moved = 6\nsay passive_defense(Jazz)\n"
+              'transform(Jazz, "Porsche", 5)\nsay passive_defense(Jazz)\n')
+    assert run_json(tmp_path, script, [9, 9, 9])["log"] == [
+        "8", "  phase 5: Jazz transforms into Porsche (L178): Courage 3k2.5: 9 9 9/2 = 22 vs 10: made: it is in Porsche", "5"]
+
+
+def test_l1630_a_slow_rate_takes_a_second_action(tmp_path):
+    # L1630 "It takes you an additional action to transform": made at phase 22, in Porsche after phase 12
+    script = transforming(jazz=JAZZ_ARMED.replace("RATE", 'rate "slow"'), extra=INTO_PORSCHE, until="round > 1")
+    log = run_json(tmp_path, script, [9, 9, 9, 1, 9, 9, 9] + [1] * 20)["log"]
+    assert log[3:6] == ["  phase 22: Jazz transforms into Porsche (L178): Courage 3k2.5: 9 9 9/2 = 22 vs 5: made",
+                        "  phase 12: Jazz spends the action transforming: it is in Porsche",
+                        "  phase 2: Jazz attacks Dummy with Photon: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss"]
+
+
+def test_l180_robot_mode_equipment_is_unusable_in_another_mode(tmp_path):
+    # a script's tactic that picks the Blaster in Porsche is refused with one message
+    extra = INTO_PORSCHE + "fn transformers.pick_weapon(c, target) = c.armament[0]\n"
+    err = run_json(tmp_path, transforming(jazz=JAZZ_ARMED.replace("RATE", ""), extra=extra), [9, 9, 9, 1, 9, 9, 9], code=1)
+    assert "Jazz cannot use Blaster in Porsche (rule text 000 L180)" in err and "Traceback" not in err
+    # and a transformation the character does not have
+    extra = INTO_PORSCHE.replace('=> "Porsche"', '=> "Jet"')
+    err = run_json(tmp_path, transforming(jazz=JAZZ_ARMED.replace("RATE", ""), extra=extra), [9, 9, 9, 1], code=1)
+    assert 'Jazz has no transformation "Jet" (rule text 000 L178)' in err and "Traceback" not in err
+
+
+def test_a_modes_size_change_and_tech_specs(tmp_path):
+    # L1533: the Size Change (Vehicle: +1 to -2), here -2: Size 5 - 2 = 3, and the Size table (a house
+    # rule) reads it; L1635: a Tech Spec Decrease not below 1 (Skill 1 - 2 -> 1); L1639 with C11: an
+    # Increase not above 10; Intelligence has no change
+    script = ("use transformers\n"
+              'fn transformers.size_mod(size, what) = match what { "base_defense" => 5 - size; else => 0 }\n'
+              + transformer("Jazz", 'transformation Porsche { type "vehicle"  size_change -2  skill_change -2  speed_change 2 }',
+                            skill=1, speed=9)
+              + 'let sk = "skill"\nlet sp = "speed"\n'
+              + 'say "{size_of(Jazz)} {tech_spec(Jazz, sk)} {tech_spec(Jazz, sp)} {passive_defense(Jazz)} {mode_of(Jazz)}"\n'
+              + 'Jazz.form = "Porsche"\n'
+              + 'say "{size_of(Jazz)} {tech_spec(Jazz, sk)} {tech_spec(Jazz, sp)} {passive_defense(Jazz)} {mode_of(Jazz)}"\n')
+    assert run_json(tmp_path, script, [])["log"] == ["5 1 9 5 robot", "3 1 10 7 vehicle"]
+
+
+# ---- Henchmen (L254) and Brute Squads (L260-269) ----
+
+def test_l254_a_henchmans_major_damage_limits_use_half_its_courage_rounded_up(tmp_path):
+    # L254 "calculating the amount of Major Damage they may take using half their Courage (rounded up)": Courage
+    # 5 gives 3: with 4 Major a Henchman is Knocked Out (above 3), a standard Transformer not (L161); dying at 6
+    # (2 x 3, L169). "Henchman receive half the standard Energon Dice ... rounded down": Rank 7, 3.5 / 2 = 1.75,
+    # 1.5 (A20: to a half die); Rank 3: 0.5.
+    script = ("use transformers\n" + transformer("Starscream", role='"henchman"', rank=7, major=4)
+              + transformer("Frenzy", role='"henchman"', rank=3, major=6) + transformer("Thundercracker", rank=7, major=4)
+              + 'for c in [Starscream, Frenzy, Thundercracker] { say "{c}: {courage_limit(c)} {c.energon} '
+                '{status_for(c)} {fatigued(c)}" }\n')
+    assert run_json(tmp_path, script, [])["log"] == [
+        "Starscream: 3 3/2 knocked out true", "Frenzy: 3 1/2 dying true", "Thundercracker: 5 7/2 active true"]
+
+
+# Vehicons, a Brute Squad of Courage 4 (4 members, L269), Endurance 4 (2k2), Intelligence 4 (PD 4, Active
+# Defense 2k2); Jazz shoots: Skill 6 + Shooting 2, 5k3; Blaster 3k2 + Firepower Dice 2.5: 5k2 (L28)
+SQUAD = ("use transformers\n"
+         + transformer("Jazz", conc("Shooting", 2), "armament Blaster { damage 3k2 }", skill=6)
+         + transformer("Vehicons", role='"brute"', courage=4, endurance=4, intelligence=4, rank=3)
+         + "repeat 3 { attack(Jazz, Vehicons, Jazz.armament[0], none, 5) }\n"
+         + 'say "{Vehicons.status} {Vehicons.casualties} {Vehicons.major} {Vehicons.minor}"\n')
+
+
+def test_l265_a_brute_squad_loses_members_to_hits_and_failed_durability_checks(tmp_path):
+    # L269 "For each member of a Brute Squad, add +1 to all dice rolls": its Active Defense 2k2+4: 1 1 = 6
+    # fails against 27. L265 "When a Brute Squad takes a hit, a member ... is Knocked Out. Additionally ... a
+    # Durability Check ... if the check fails, one member ... is Knocked Out. For every 10 points by which the
+    # Durability Check failed, knock out another": 3 standing, +3: 1 1 + 3 = 5 against Minor 16, failed by 11:
+    # 2 more, 1 standing; its Minor resets (PROPOSAL: its losses are its Major Damage). The second hit knocks
+    # out the last (no Durability Check is left to make; no Active Defense either: the 5 phases it could borrow
+    # are spent, and half an Energon Die buys none, L151): the squad is Knocked Out. The third attack hits
+    # automatically (L164), and "A Knocked Out Brute who takes a single point of damage is treated as dead".
+    # No Major Damage, prone or Fatigue of its own.
+    faces = [9, 9, 9, 1, 1, 1, 1, 9, 7, 1, 1, 1, 1, 1] + [9, 9, 9, 1, 1, 9, 7, 1, 1, 1] + [1] * 10
+    log = run_json(tmp_path, SQUAD, faces)["log"]
+    assert log == [
+        "  phase 5: Jazz attacks Vehicons with Blaster: 5k3: 9 9 9 (1 1) = 27 vs PD 4: hit",
+        "    Vehicons defends actively, borrowing 5 phases from next round: 2k2+4: 1 1 = 6 vs 27: fails",
+        "    damage 5k2: 9 7 (1 1 1) = 16",
+        "    Vehicons loses a member to the hit (L265): 3 of 4 standing",
+        "    Vehicons Durability 2k2+3: 1 1 = 5 vs Minor 16: fails by 11, 2 members more Knocked Out: 1 of 4 standing",
+        "  phase 5: Jazz attacks Vehicons with Blaster: 5k3: 9 9 9 (1 1) = 27 vs PD 4: hit",
+        "    damage 5k2: 9 7 (1 1 1) = 16",
+        "    Vehicons loses a member to the hit (L265): 0 of 4 standing",
+        "    Vehicons is knocked out: every member is down (L265)",
+        "  phase 5: Jazz attacks Vehicons with Blaster: 5k3: 1 1 1 (1 1) = 3: Vehicons is Knocked Out, the attack hits (L164)",
+        "    damage 5k2: 1 1 (1 1 1) = 2",
+        "    Vehicons is dead (L265)",
+        "dead 4 0 0",
+    ]
+    # "unless the attacking character would rather count them as Knocked Out" (the tactic `spares`)
+    spared = SQUAD.replace("repeat 3", "fn transformers.spares(att, squad) = true\nrepeat 3")
+    assert run_json(tmp_path, spared, faces)["log"][-1] == "knocked out 4 0 0"
+
+
+def test_l267_brute_energon_and_casualties_in_a_transformation_roll(tmp_path):
+    # C4: L267 "half as much starting Energon Dice" (Rank 3: 1.5 / 2 = 0.75, 0.5) by default, L111 "Brutes do
+    # not receive Energon Dice" as the option; L269 "Treat the number of casualties ... as its Major Damage for
+    # purposes of Transformation": 2 casualties, TN 10; its roll gets +2, the members left (Courage 4: 2k2)
+    script = ("use transformers\n" + transformer("Vehicons", role='"brute"', courage=4, rank=3, casualties=2)
+              + 'say "{Vehicons.energon} {transform_damage(Vehicons)}"\n')
+    script = script.replace("character Vehicons is Transformer {",
+                            'character Vehicons is Transformer { transformation Tank { type "vehicle" }')
+    script += 'say transform(Vehicons, "Tank", 5)\n'
+    assert run_json(tmp_path, script, [4, 3])["log"] == [
+        "1/2 2",
+        "  phase 5: Vehicons transforms into Tank (L178): Courage 2k2+2: 4 3 = 9 vs 10: fails, the action spent (1 of 3)",
+        "false",
+    ]
+    none = "use transformers\ntransformers.brute_energon = \"none\"\n" + transformer("Vehicons", role='"brute"') + "say Vehicons.energon\n"
+    assert run_json(tmp_path, none, [])["log"] == ["0"]
+
+
+# ---- the example of a leader, a Brute Squad and a transforming Autobot (issue 18, build item 7) ----
+
+def test_the_squad_example_runs_simulates_and_checks(tmp_path):
+    import json
+    from pathlib import Path
+
+    from support import mech_forked
+
+    root = Path(__file__).resolve().parent.parent
+    example = str(root / "examples" / "transformers_squad.mech")
+    checked = mech_forked(["check", example], tmp_path)
+    assert checked.code == 0 and checked.out.strip().endswith("ok"), checked.err
+    ran = mech_forked(["run", example, "--seed", "12"], tmp_path)
+    assert ran.code == 0, ran.err
+    # Jazz transforms to close in (L201), drives in Porsche and transforms back to shoot (L180); the
+    # Vehicons lose members (L265) with +1 a member on their rolls (L269)
+    assert "Jazz transforms into Porsche (L178)" in ran.out and "it is in Porsche" in ran.out
+    assert "Jazz transforms into Robot-Mode (L178)" in ran.out and "it is in Robot-Mode" in ran.out
+    assert "Jazz attacks" in ran.out.split("it is in Robot-Mode", 1)[1]
+    assert "Vehicons loses a member to the hit (L265)" in ran.out and "Vehicons 2k2+4:" in ran.out
+    simmed = mech_forked(["sim", example, "-n", "50", "--seed", "1", "--json", "--jobs", "1"], tmp_path)
+    assert simmed.code == 0, simmed.err
+    sim = json.loads(simmed.out)
+    assert sim["runs"] == 50 and set(sim["characters"]) == {"Jazz", "Bumblebee", "Thrust", "Vehicons"}
+    assert sim["winners"]["autobots"]["count"] + sim["winners"]["decepticons"]["count"] > 0
