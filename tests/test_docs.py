@@ -9,8 +9,8 @@ How the examples are run (docs/language.md says the same to its readers):
   (nothing but blank lines between), what `mech run` prints must be exactly that block.
   A ```mech-error block must fail with exit status 1, and the ```output block after it (required)
   holds everything the terminal shows: the lines said before the error, then the error message.
-- ```console blocks of docs/language.md (run from docs/), README.md, docs/robomacs.md and
-  docs/neojove.md (run from the repository's root): each `$ mech ...` line is a command; the lines
+- ```console blocks of docs/language.md (run from docs/), README.md, docs/robomacs.md,
+  docs/neojove.md and docs/transformers.md (run from the repository's root): each `$ mech ...` line is a command; the lines
   after it, up to the next `$` line, are what it prints (standard output, then standard error). When
   they end with a line `...`, they are the first lines of what it prints (a long fight), and it must
   succeed. A command with no lines after it must succeed.
@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 LANGUAGE = DOCS / "language.md"
 README = ROOT / "README.md"
-MODULE_DOCS = [DOCS / "robomacs.md", DOCS / "neojove.md"]
+MODULE_DOCS = [DOCS / "robomacs.md", DOCS / "neojove.md", DOCS / "transformers.md"]
 EXAMPLES = ROOT / "examples"
 
 

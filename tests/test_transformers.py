@@ -1398,3 +1398,29 @@ def test_the_squad_example_runs_simulates_and_checks(tmp_path):
     sim = json.loads(simmed.out)
     assert sim["runs"] == 50 and set(sim["characters"]) == {"Jazz", "Bumblebee", "Thrust", "Vehicons"}
     assert sim["winners"]["autobots"]["count"] + sim["winners"]["decepticons"]["count"] > 0
+
+
+# ---- docs/transformers.md (issue 18, build item 6): the console commands run in tests/test_docs.py ----
+
+def test_the_reference_page_lists_every_option_and_only_real_rules():
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    module = (root / "mechscript" / "stdlib" / "transformers.mech").read_text()
+    page = (root / "docs" / "transformers.md").read_text()
+    # every option (a top-level `let` of the module but its lists of names and its `report` and `choices`)
+    # has a row of the options table, with its default as the module gives it
+    options = dict(re.findall(r"^let (\w+) = (\S+)", module, flags=re.M))
+    for name in ("report", "choices", "advanced", "untrained_advanced", "enhancing"):
+        options.pop(name)
+    rows = dict(re.findall(r"^\| `(\w+)` \| `?([^`|]+?)`? \|", page.split("## Options", 1)[1], flags=re.M))
+    assert set(rows) == set(options)
+    for name, default in options.items():
+        assert rows[name] == default.strip('"') or rows[name] == default, name
+    # every rule the page says a script replaces is a function of the module with those arguments
+    rules = page.split("## Rules a script replaces", 1)[1].split("\n## ", 1)[0]
+    named = re.findall(r"`(\w+)\(([^)]*)\)`", rules)
+    assert len(named) >= 25
+    for name, arguments in named:
+        assert re.search(rf"^fn {name}\({re.escape(arguments)}\)", module, flags=re.M), f"{name}({arguments})"
