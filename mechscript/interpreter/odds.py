@@ -156,8 +156,8 @@ class ExactCompiler:
 
         def pool_sum(ev, work):
             total, waiting = None, []
-            for binop, code, may_roll in terms:
-                if may_roll and type(total) is Pool:
+            for binop, code, rolls in terms:
+                if rolls and type(total) is Pool:
                     waiting.append((binop, code))
                     continue
                 value = code(ev, work)

@@ -540,7 +540,7 @@ class _Writer:
 
     def rest_of_sum(self, total: str, terms, i: int, maybe_pool: bool) -> None:
         while i < len(terms):
-            if maybe_pool and any(may_roll for _, _, may_roll in terms[i:]):
+            if maybe_pool and any(rolls for _, _, rolls in terms[i:]):
                 self.emit(f"if type({total}) is Pool:")
                 with self.indented():
                     self.waiting(total, terms[i:])
@@ -559,13 +559,13 @@ class _Writer:
         self.emit(f"{total} = {self.add(total, value, binop.op, binop)}")
 
     def waiting(self, total: str, terms) -> None:
-        for binop, node, may_roll in terms:
-            if not may_roll:
+        for binop, node, rolls in terms:
+            if not rolls:
                 value = self.expr(node)
                 self.emit(f"{total} = binary(ev, {binop.op!r}, {total}, {value}, {self.const(binop)})")
         self.emit(f"{total} = ev.roll_pool({total})")
-        for binop, node, may_roll in terms:
-            if may_roll:
+        for binop, node, rolls in terms:
+            if rolls:
                 value = self.expr(node)
                 self.emit(f"if type({value}) is Pool: raise pool_after_pool({self.const(binop)})")
                 self.emit(f"{total} = binary(ev, {binop.op!r}, {total}, {value}, {self.const(binop)})")
