@@ -212,3 +212,37 @@ def test_a_table_whose_lists_a_rule_changes_is_copied_for_each_run_and_one_left_
     quiet = QuietFight(script)
     assert {name: copy for name, _, copy in quiet.kept if name in ("s_bonus", "s_kept")} == \
         {"s_bonus": True, "s_kept": False}
+
+
+def _smallest_limit(fits) -> int:
+    low, high = 1, 10 ** 6
+    while low < high:
+        middle = (low + high) // 2
+        low, high = (low, middle) if fits(middle) else (middle + 1, high)
+    return low
+
+
+@pytest.mark.parametrize("limit", ["steps", "total_dice"])
+def test_the_written_code_spends_its_steps_and_dice_against_the_limits(limit):
+    # the written code counts on budgets (runtime.Budget), not on the closures' counters. It rolls
+    # the same dice, so the same dice limit stops both; it leaves out the narration's calls, so it
+    # needs no more steps than the closures; one below its own need stops it (the run bails and
+    # the batch gives the closures' error)
+    text = f"use pbem\n{CHARACTERS}{encounter()}"
+    script = compiled(text)
+    seed = next(seed for seed in (run_seed(3, i) for i in range(50)) if fight_once(script, seed)[0][1] >= 6)
+
+    def limited(value):
+        return compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(**{limit: value}))
+
+    def closures_fit(value):
+        try:
+            fight_once(limited(value), seed)
+        except MechError:
+            return False
+        return True
+
+    closures = _smallest_limit(closures_fit)
+    written = _smallest_limit(lambda value: QuietFight(limited(value)).fight(seed) is not None)
+    assert written > 20   # the fight counts many of them
+    assert written == closures if limit == "total_dice" else written <= closures

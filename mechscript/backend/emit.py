@@ -16,8 +16,8 @@ compared), with one where they do not, and everything else through the interpret
 (`binary`, `compare_values`, `get_field`, the builtins), which give the same values. What is never
 written: errors. Where the closures would raise one, the code raises `Bail` (runtime.py) and the
 run is played again by the closures, which word it. Loops and calls count against the `steps`
-limit as the closures do (a loop round, a call; a `for` is charged its length at entry); a count
-past a limit bails too.
+limit as the closures do (a loop round, a call; a `for` is charged its length at entry), spending
+the run's budget of steps (runtime.Budget); a count past a limit bails too.
 
 A program this writer does not handle (a `match` arm that is a block, exact odds in a rule, dice
 whose count or sides are worked out, a `table` or `kind` inside a `fn`) raises `Unsupported` while
@@ -64,8 +64,7 @@ class Emitter(Access):
             self.depth += 1
             header = len(self.lines)
             self.line("")   # the function's `global` and `nonlocal` names, once known
-            self.line("EV.steps += 1")   # a call counts a step (the closures' count)
-            self.line("if EV.steps > EV.step_limit: bail()")
+            self.line("next(STEP)")   # a call counts a step (the closures' count): runtime.Budget
             if node.line_form:
                 self.line(f"return {self.expr(node.body)}")
             else:
@@ -203,9 +202,11 @@ class Emitter(Access):
             self.fresh.add(items)
         else:
             items = self.expr(node.iterable)
-        self.line(f"if type({items}) is not list or len({items}) > LOOP_ITERATIONS: bail()")
-        self.line(f"EV.steps += len({items})")   # a `for` is charged its length at entry
-        self.line("if EV.steps > EV.step_limit: bail()")
+        if not self.surely(node.iterable, "list"):
+            self.line(f"if type({items}) is not list: bail()")
+        if self.limits.list_size > self.limits.loop_iterations:   # else no list is that long
+            self.line(f"if len({items}) > LOOP_ITERATIONS: bail()")
+        self.line(f"if {items}: next(islice(STEP, len({items}) - 1, None))")   # its length, at entry
         self.scopes.append({})
         try:
             variable = self.local(node.name)
@@ -217,24 +218,24 @@ class Emitter(Access):
             self.scopes.pop()
 
     def while_(self, node: ast.While) -> None:
-        rounds = self.temp()
-        self.line(f"{rounds} = 0")
-        self.line("while True:")
+        # the rounds counted by Python's `for`; once they are all spent, the condition is tested
+        # once more, as the closures test it before the round past the limit
+        self.line("for _ in LOOP_ROUNDS:")
         with self.indented():
             value = self.condition(node.condition)
             self.line(f"if not {value}: break")
-            self.line(f"{rounds} += 1")
-            self.line(f"if {rounds} > LOOP_ITERATIONS: bail()")
-            self.line("EV.steps += 1")
-            self.line("if EV.steps > EV.step_limit: bail()")
+            self.line("next(STEP)")
             self.block(node.body)
+        self.line("else:")
+        with self.indented():
+            value = self.condition(node.condition)
+            self.line(f"if {value}: bail()")
 
     def repeat(self, node: ast.Repeat) -> None:
         count = self.expr(node.count)
         rounds = self.temp()
         self.line(f"{rounds} = repeat_count(EV, {count}, {self.constant(node.count.span)})")
-        self.line(f"EV.steps += {rounds}")
-        self.line("if EV.steps > EV.step_limit: bail()")
+        self.line(f"if {rounds}: next(islice(STEP, {rounds} - 1, None))")
         self.line(f"for _ in range({rounds}):")
         with self.indented():
             self.block(node.body)

@@ -307,7 +307,6 @@ class Expressions(Writer):
             raise Unsupported("dice worked out at run time")
         sample = sampler(count, die, node.modifiers) if self.rolls_as_numbers else None
         if sample is not None:   # the total alone, from the same faces (as the closures' sampling)
-            self.line(f"EV.dice += {count}")
-            self.line("if EV.dice > TOTAL_DICE: bail()")
+            self.line("next(DICE)" if count == 1 else f"next(islice(DICE, {count - 1}, None))")
             return self.into(f"{self.constant(sample)}(EV.source)")
         return self.into(f"roll_dice(EV.source, {count}, {self.constant(die)}, {self.constant(node.modifiers)}, EV)")

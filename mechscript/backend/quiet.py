@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import types
+from itertools import islice
 from fractions import Fraction
 from pathlib import Path
 
@@ -39,7 +40,7 @@ from .access import builtin_impls
 from .changes import changed_sites, may_change
 from .emit import Emitter
 from .narration import Purity, has_pools
-from .runtime import Bail, bail, fresh, mutable
+from .runtime import Bail, WrittenRun, bail, fresh, mutable
 from .writer import ModuleText, Unsupported
 
 
@@ -195,6 +196,7 @@ class QuietFight:
                      for fn in text.program.statements if type(fn) is ast.FnDef}
         writer = Emitter(small_whole(limits), purity, pools, types, functions, rolls_as_numbers(programs, types))
         writer.states = self._states(ev)
+        writer.limits = limits
         writer.owners = {id(fn): text for text in self.texts.values() for fn in text.program.statements
                          if type(fn) is ast.FnDef}
         self.types, self.changed, self.kinds = types, changed_sites(programs, types), set(writer.states)
@@ -245,7 +247,8 @@ class QuietFight:
             "get_field": closures.get_field, "set_field": closures.set_field,
             "get_index": closures.get_index, "set_index": closures.set_index, "show": closures.show,
             "SMALL": small_whole(limits), "SMALL_FACTOR": 2 ** max(0, min(30, (limits.number_bits - 1) // 2)),
-            "LOOP_ITERATIONS": limits.loop_iterations, "LIST_SIZE": limits.list_size,
+            "LOOP_ITERATIONS": limits.loop_iterations, "LOOP_ROUNDS": range(limits.loop_iterations),
+            "LIST_SIZE": limits.list_size, "islice": islice, "STEP": None, "DICE": None,
             "STRING_SIZE": limits.string_size, "OUTPUT_LINES": limits.output_lines, "TOTAL_DICE": limits.total_dice,
             "SHORT_LIST": 1000,   # `contains` of a string in a shorter list is Python's `in`, uncounted
             "EV": None,           # the run's evaluation: its dice, steps and log; set by each run
@@ -381,7 +384,7 @@ class QuietFight:
     def fight(self, seed: int):
         """(outcome, the encounter's name, its sides) as `fight_once` gives them, or None when the run
         bailed: the caller fights that run whole, on the closures, for its outcome or its error."""
-        ev = closures.Run(RandomFaces(seed), self.script.limits, quiet=True)
+        ev = WrittenRun(RandomFaces(seed), self.script.limits, self.namespace, self.setup_steps, self.setup_dice)
         try:
             with CpuTime(self.script.limits, ev):   # the `seconds` of a run, as Script.run times it
                 return self._fight(ev), self.encounter.name, self.sides
@@ -390,7 +393,6 @@ class QuietFight:
 
     def _fight(self, ev):
         namespace, encounter = self.namespace, self.encounter
-        ev.steps, ev.dice = self.setup_steps, self.setup_dice
         ev.log = [""] * self.setup_lines
         namespace["EV"] = ev
         for name, value, copy in self.kept:

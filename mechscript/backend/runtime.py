@@ -8,6 +8,10 @@ and that run gives the error the user reads: the same message, at the same place
 
 from __future__ import annotations
 
+from itertools import chain, islice
+from operator import length_hint
+
+from ..interpreter.script import Run
 from ..interpreter.values import Record, Table, TableRow
 
 
@@ -17,6 +21,69 @@ class Bail(Exception):
 
 def bail(*_):
     raise Bail()
+
+
+# What a spent budget goes on to: each next() bails (the run is replayed by the closures, which word
+# the limit's error at its place).
+BAILING = iter(bail, None)
+
+
+class Budget:
+    """What is left of a count (steps, dice) as an iterator: the written code spends one with
+    `next(STEP)` (no count of its own to add to and test), n at once with `next(islice(STEP, n - 1,
+    None))`; past the limit, next() bails. `spent` is the count as the closures keep it."""
+
+    __slots__ = ("left", "items", "limit")
+
+    def __init__(self, spent: int, limit: int):
+        self.left = iter(range(max(0, limit - spent)))
+        self.items = chain(self.left, BAILING)
+        self.limit = limit
+
+    @property
+    def spent(self) -> int:
+        return self.limit - length_hint(self.left)
+
+    def spend(self, n: int) -> None:
+        if n > 0:
+            next(islice(self.items, n - 1, None))
+
+
+class WrittenRun(Run):
+    """A quiet run of the written code: its steps and dice are the namespace's budgets STEP and DICE
+    (Budget), which the interpreter's helpers spend too, through the same `steps`, `dice`, `step`
+    and `spend` as a closures' run."""
+
+    __slots__ = ("namespace", "step_budget", "dice_budget")
+
+    def __init__(self, source, limits, namespace: dict, steps: int, dice: int):
+        self.namespace = namespace
+        self.step_budget = Budget(steps, limits.steps)
+        self.dice_budget = Budget(dice, limits.total_dice)
+        super().__init__(source, limits, quiet=True)
+        namespace["STEP"], namespace["DICE"] = self.step_budget.items, self.dice_budget.items
+
+    def _set_steps(self, value: int) -> None:
+        self.step_budget.spend(value - self.step_budget.spent) if value <= self.limits.steps else bail()
+
+    def _set_dice(self, value: int) -> None:
+        self.dice_budget.spend(value - self.dice_budget.spent) if value <= self.limits.total_dice else bail()
+
+    def _set_step_limit(self, value: int) -> None:
+        if value < 0:   # CpuTime: the time is up, and the next step stops the run
+            self.namespace["STEP"] = BAILING
+
+    steps = property(lambda self: self.step_budget.spent, _set_steps)
+    dice = property(lambda self: self.dice_budget.spent, _set_dice)
+    step_limit = property(lambda self: self.limits.steps, _set_step_limit)
+
+    def step(self, span, work: int = 1) -> None:
+        if self.namespace["STEP"] is BAILING:
+            bail()
+        self.step_budget.spend(work)
+
+    def spend(self, n: int, span) -> None:
+        self.dice_budget.spend(n)
 
 
 def fresh(value):

@@ -96,6 +96,7 @@ class Writer:
         self.constants: dict[str, object] = {}
         self.count = 0
         self.small = small
+        self.limits = None          # the script's Limits (QuietFight sets them)
         self.small_factor = 2 ** max(0, min(30, (small.bit_length() - 1) // 2))
         # per function
         self.module: ModuleText | None = None
