@@ -37,6 +37,11 @@ class Access(Expressions):
         if self.surely(node.target, "encounter") and node.name in ("round", "name"):
             self.line(f"{result} = {value}.{node.name}")
             return result
+        if self.surely(node.target, "encounter") and node.name == "sides":   # as get_field makes them
+            self.line(f"{result} = [Record({{'name': side, 'members': list(members)}}) "
+                      f"for side, members in {value}.sides]")
+            self.fresh.add(result)
+            return result
         if self.surely(node.target, "encounter") and node.name == "characters":
             self.line(f"{result} = list({value}.characters)")   # a copy: nobody else holds it
             self.fresh.add(result)
@@ -65,14 +70,22 @@ class Access(Expressions):
                       f"{result} = get_field({value}, {field}, {span})")
         return result
 
+    def read_list(self, node) -> str:
+        """A value read to be measured or indexed, not kept: a character's gear list as it is (the
+        copy every other read is given would be thrown away)."""
+        gear = self.gear(node)
+        return gear if gear is not None else self.expr(node)
+
     def e_Index(self, node):
-        value = self.expr(node.target)
+        value = self.read_list(node.target)
         key = self.expr(node.key)
         span = self.constant(node.key.span)
+        is_list = "" if self.surely(node.target, "list") else f"type({value}) is list and "
         if key.isdigit():   # a whole number written as such, 0 or more
-            return self.into(f"{value}[{key}] if type({value}) is list and {key} < len({value}) "
+            return self.into(f"{value}[{key}] if {is_list}{key} < len({value}) "
                              f"else get_index(EV, {value}, {key}, {span})")
-        return self.into(f"{value}[{key}] if type({value}) is list and type({key}) is int and "
+        is_int = "" if self.surely(node.key, "int") else f"type({key}) is int and "
+        return self.into(f"{value}[{key}] if {is_list}{is_int}"
                          f"-len({value}) <= {key} < len({value}) else get_index(EV, {value}, {key}, {span})")
 
 
@@ -161,7 +174,10 @@ class Access(Expressions):
         halves = self.whole_division(name, node)
         if halves is not None:
             return halves
-        args = [self.expr(arg) for arg in node.args]
+        if name == "len" and len(node.args) == 1 and not node.kwargs:
+            args = [self.read_list(node.args[0])]
+        else:
+            args = [self.expr(arg) for arg in node.args]
         options = "{" + ", ".join(f"{key!r}: {self.expr(value)}" for key, value in node.kwargs.items()) + "}"
         k = self.constant(node)
         general = f"B_{name}(EV, [{', '.join(args)}], {options}, {k})"
@@ -169,16 +185,22 @@ class Access(Expressions):
             return self.into(f"ended({args[0]})")
         if name == "len":
             a, = args
+            if self.surely(node.args[0], "list") or self.surely(node.args[0], "str"):
+                return self.into(f"len({a})")
             return self.into(f"len({a}) if type({a}) is list or type({a}) is str else {general}")
         if name == "push":
             a, b = args
-            self.line(f"if type({a}) is list and len({a}) < LIST_SIZE: {a}.append({b})")
+            is_list = "" if self.surely(node.args[0], "list") else f"type({a}) is list and "
+            self.line(f"if {is_list}len({a}) < LIST_SIZE: {a}.append({b})")
             self.line(f"else: {general}")
             return "None"
         if name == "contains" and not node.kwargs:
             a, b = args
-            return self.into(f"{b} in {a} if type({a}) is list and type({b}) is str and "
-                             f"len({a}) < SHORT_LIST else {general}")
+            is_list = "" if self.surely(node.args[0], "list") else f"type({a}) is list and "
+            # a string, or a character (equal to itself alone), is in a list as Python's `in` finds it
+            is_plain = "" if self.surely(node.args[1], "str") or self.surely(node.args[1], "character") \
+                else f"type({b}) is str and "
+            return self.into(f"{b} in {a} if {is_list}{is_plain}len({a}) < SHORT_LIST else {general}")
         # the common cases of the numeric builtins and `lower`, as their implementations work them out
         if len(args) == 1 and not node.kwargs and name in _ONE_ARGUMENT:
             a, = args

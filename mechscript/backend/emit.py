@@ -70,6 +70,7 @@ class Emitter(Access):
             else:
                 self.block(node.body, shares_parent=True)
             declared = []
+            self.every_assigned |= self.assigned_globals
             if self.assigned_globals:
                 declared.append("global " + ", ".join(sorted(self.assigned_globals)))
             if self.nonlocals:

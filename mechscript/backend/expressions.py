@@ -5,6 +5,7 @@ order; a read or test that does nothing else may be written inline (`pure`)."""
 from __future__ import annotations
 
 from ..dice.engine import sampler
+from ..dice.faces import ONE_DIE, face_table
 from ..interpreter import ast
 from ..interpreter.evaluator import CONSTANTS, may_be_pool, may_roll, pool_chain
 from .writer import _BOOLEAN, _COMPARE, _NOT_LITERAL, Unsupported, Writer, _literal
@@ -152,6 +153,10 @@ class Expressions(Writer):
             exact = f"({a} // {b} if {a} % {b} == 0 else Fraction({a}, {b}))" if op == "/" else f"{a} {op} {b}"
             return self.into(f"{exact} if type({a}) is int and type({b}) is int and {b} != 0 "
                              f"else binary(EV, {op!r}, {a}, {b}, {k})")
+        if ints and op in "+-":
+            one_sided = self.past_literal(op, a, b, k)
+            if one_sided is not None:
+                return one_sided
         bound = "SMALL" if op in "+-" else "SMALL_FACTOR"
         limit = self.small if op in "+-" else self.small_factor
         tests = []
@@ -166,6 +171,25 @@ class Expressions(Writer):
             tests.append(f"-{bound} < {operand} < {bound}")
         fast = f"{a} {op} {b}"
         return self.into(f"{fast} if {' and '.join(tests)} else binary(EV, {op!r}, {a}, {b}, {k})" if tests else fast)
+
+    def past_literal(self, op: str, a: str, b: str, k: str) -> "str | None":
+        """`a + n`, `a - n`, `n + a`, `n - a` of a whole number `a` and a small literal `n`: the
+        result outgrows `a` on one side only, so one comparison tells whether it may outgrow
+        `number_bits` (every whole number a run holds is within them). None for any other sum."""
+        def literal(text):
+            text = text.strip("()")
+            return int(text) if text.lstrip("-").isdigit() else None
+        x, y = literal(a), literal(b)
+        if (x is None) == (y is None) or abs(x if x is not None else y) >= self.small:
+            return None
+        if y is not None:   # a + y, a - y: grows upward when it adds a positive amount
+            up = (y >= 0) == (op == "+")
+            operand = a
+        else:               # x + b grows with b; x - b grows upward as b goes down
+            up = op == "+"
+            operand = b
+        test = f"{operand} < SMALL" if up else f"{operand} > -SMALL"
+        return self.into(f"{a} {op} {b} if {test} else binary(EV, {op!r}, {a}, {b}, {k})")
 
     def e_BinOp(self, node):
         chain = pool_chain(node) if node.op in ("+", "-") else None
@@ -306,6 +330,12 @@ class Expressions(Writer):
         if type(count) is not int or die is None:
             raise Unsupported("dice worked out at run time")
         sample = sampler(count, die, node.modifiers) if self.rolls_as_numbers else None
+        if sample is not None and count == 1 and not node.modifiers and type(die) is int and 2 <= die <= 255:
+            # one plain die, drawn inline from the run's bits exactly as its face source draws it
+            self.line("next(DICE)")
+            table = self.constant(face_table(die))
+            drawn = self.into(ONE_DIE.replace("TABLE", table))
+            return self.into(f"{drawn}[0] if {drawn} else later_face(BITS, {table})")
         if sample is not None:   # the total alone, from the same faces (as the closures' sampling)
             self.line("next(DICE)" if count == 1 else f"next(islice(DICE, {count - 1}, None))")
             return self.into(f"{self.constant(sample)}(EV.source)")

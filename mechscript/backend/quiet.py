@@ -26,7 +26,7 @@ from pathlib import Path
 
 from ..checker.infer import infer
 from ..dice.engine import roll_dice
-from ..dice.faces import RandomFaces
+from ..dice.faces import RandomFaces, later_face
 from ..dice.rollkeep import Pool
 from ..errors import MechError
 from ..interpreter import ast, characters, script as closures
@@ -220,6 +220,7 @@ class QuietFight:
         for name, python in bound.items():
             namespace[name] = namespace[python]
         self.source = source
+        self.assigned = writer.every_assigned
         return namespace
 
     def _states(self, ev) -> dict:
@@ -249,6 +250,7 @@ class QuietFight:
             "SMALL": small_whole(limits), "SMALL_FACTOR": 2 ** max(0, min(30, (limits.number_bits - 1) // 2)),
             "LOOP_ITERATIONS": limits.loop_iterations, "LOOP_ROUNDS": range(limits.loop_iterations),
             "LIST_SIZE": limits.list_size, "islice": islice, "STEP": None, "DICE": None,
+            "BITS": None, "later_face": later_face,
             "STRING_SIZE": limits.string_size, "OUTPUT_LINES": limits.output_lines, "TOTAL_DICE": limits.total_dice,
             "SHORT_LIST": 1000,   # `contains` of a string in a shorter list is Python's `in`, uncounted
             "EV": None,           # the run's evaluation: its dice, steps and log; set by each run
@@ -309,6 +311,11 @@ class QuietFight:
             settings.append((self.home.global_name(name), value, mutable(value) and self._may_change(self.home, name)))
         self.settings = settings
         refuse_sharing(self.kept, self.states, self.settings)
+        # what no run assigns nor changes in place is written once; each run restores the rest
+        for name, value, _ in self.kept + self.settings:
+            self.namespace[name] = value
+        self.kept = [item for item in self.kept if item[2] or item[0] in self.assigned]
+        self.settings = [item for item in self.settings if item[2] or item[0] in self.assigned]
         # the closures check the options' choices each run; the values are the same every run
         for name, _, value in self.encounter.settings:
             home.vars[name] = value
@@ -384,7 +391,9 @@ class QuietFight:
     def fight(self, seed: int):
         """(outcome, the encounter's name, its sides) as `fight_once` gives them, or None when the run
         bailed: the caller fights that run whole, on the closures, for its outcome or its error."""
-        ev = WrittenRun(RandomFaces(seed), self.script.limits, self.namespace, self.setup_steps, self.setup_dice)
+        faces = RandomFaces(seed)
+        ev = WrittenRun(faces, self.script.limits, self.namespace, self.setup_steps, self.setup_dice)
+        self.namespace["BITS"] = faces.getrandbits
         try:
             with CpuTime(self.script.limits, ev):   # the `seconds` of a run, as Script.run times it
                 return self._fight(ev), self.encounter.name, self.sides

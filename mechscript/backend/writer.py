@@ -102,6 +102,7 @@ class Writer:
         self.module: ModuleText | None = None
         self.scopes: list[dict] = []
         self.assigned_globals: set[str] = set()
+        self.every_assigned: set[str] = set()  # the globals any function assigns
         self.nonlocals: set[str] = set()     # names of enclosing functions a nested one assigns
         self.function_base = 0               # self.scopes[function_base:] are this function's
         self.fresh: set[str] = set()         # temporaries holding a list nobody else holds
@@ -239,5 +240,5 @@ class Writer:
                         node.name not in self.state_of(kind) and fields[node.name].maybe("list"):
                     return False
             return True
-        shape = target.shape()
+        shape = target.record_shape()
         return shape is not None and node.name in shape

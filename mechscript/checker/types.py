@@ -201,6 +201,15 @@ class Type:
         shapes = {a.names for a in self.atoms}
         return next(iter(shapes)) if len(shapes) == 1 else None
 
+    def record_shape(self) -> tuple | None:
+        """The field names, in order, when every value is a record of one shape or none (a field
+        read of none fails at run time)."""
+        if self.top:
+            return None
+        shapes = {a.names for a in self.atoms if a != "none" and _matches(a, "record")}
+        others = [a for a in self.atoms if a != "none" and not _matches(a, "record")]
+        return next(iter(shapes)) if len(shapes) == 1 and not others else None
+
     def sites(self, cls) -> list:
         return [a.site for a in self.atoms if type(a) is cls]
 

@@ -54,6 +54,26 @@ class _ByteTables(dict):
 _TABLES = _ByteTables()  # the same for every source: made once a process, not once a run
 
 
+def face_table(sides: int) -> bytes:
+    """The table RandomFaces maps random bytes through for a die of 2 to 255 sides."""
+    return _TABLES[sides]
+
+
+# One die of 2 to 255 sides, as RandomFaces.roll(1, sides) draws it, written inline by the back end
+# (backend/expressions.py) with BITS the source's getrandbits and TABLE face_table(sides): the first
+# face of a 3-byte draw that is not rejected, else `later_face(BITS, TABLE)`.
+ONE_DIE = "BITS(24).to_bytes(3, 'little').translate(TABLE).lstrip(b'\\0')"
+
+
+def later_face(getrandbits, table: bytes) -> int:
+    """The face of one die whose first draw (ONE_DIE) was rejected whole: RandomFaces.roll's next
+    draws, one byte each, until one is not rejected."""
+    while True:
+        face = getrandbits(8).to_bytes(1, "little").translate(table)[0]
+        if face:
+            return face
+
+
 class RandomFaces:
     """Faces from a seeded MT19937; see the module docstring for the exact method."""
 
@@ -63,6 +83,11 @@ class RandomFaces:
         self.seed = seed
         self._random = random.Random(seed)
         self._getrandbits = self._random.getrandbits
+
+    @property
+    def getrandbits(self):
+        """The source's random bits: what ONE_DIE draws from."""
+        return self._getrandbits
 
     def roll(self, n: int, die: Die) -> Sequence[int | Fraction]:
         if type(die) is not int:
