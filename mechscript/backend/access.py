@@ -32,7 +32,7 @@ class Access(Expressions):
         field, span = repr(node.name), self.constant(node.name_span)
         result = self.temp()
         if self.kept_field(node):
-            self.line(f"{result} = {value}.fields[{field}]")
+            self.line(f"{result} = {self.attr(value, node.name)}")
             return result
         if self.surely(node.target, "encounter") and node.name in ("round", "name"):
             self.line(f"{result} = {value}.{node.name}")
@@ -151,7 +151,7 @@ class Access(Expressions):
         value = self.pure(node.target)
         if value is None:
             return None
-        return self.into(f"{value}.fields[{node.name!r}]")
+        return self.into(self.attr(value, node.name))
 
     def inlined(self, node: ast.Call, args: list) -> "str | None":
         """A call of a one-line `fn` whose body only reads (`pure`), written as that body with the

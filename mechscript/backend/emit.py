@@ -286,13 +286,13 @@ class Emitter(Access):
                 new = self.arithmetic(node.op[0], old, self.expr(node.value), k)
             kinds = self.kinds(self.types.of(target.target))
             if kinds is not None and self.state_everywhere(kinds, target.name):
-                self.line(f"{holder}.fields[{field}] = {new}")   # the state of one kind of character
+                self.line(f"{self.attr(holder, target.name)} = {new}")   # the state of one kind of character
             elif self.surely(target.target, "encounter") and target.name == "round":
                 self.line(f"if type({new}) is int and {new} >= 0: {holder}.round = {new}")
                 self.line(f"else: set_field({holder}, {field}, {new}, {span})")
             else:
                 self.line(f"if type({holder}) is Character and {field} in {holder}.kind.schema.changes: "
-                          f"{holder}.fields[{field}] = {new}")
+                          f"{self.attr(holder, target.name)} = {new}")
                 self.line(f"else: set_field({holder}, {field}, {new}, {span})")
             return
         key = self.temp()

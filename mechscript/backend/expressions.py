@@ -58,7 +58,7 @@ class Expressions(Writer):
             if target is None:
                 return None
             if self.kept_field(node):
-                return f"{target}.fields[{node.name!r}]"
+                return self.attr(target, node.name)
             if self.surely(node.target, "encounter") and node.name in ("round", "name") or \
                     self.kinds(self.types.of(node.target)) is not None and node.name in ("name", "side"):
                 return f"{target}.{node.name}"

@@ -6,6 +6,7 @@ temporaries, constants), the names a function sees, and what the checker's types
 from __future__ import annotations
 
 import contextlib
+import keyword
 
 from ..checker.types import CharT, RollT
 from ..interpreter import ast
@@ -138,6 +139,15 @@ class Writer:
         python = f"v{self.count}_{name}"
         self.scopes[-1][name] = python
         return python
+
+    @staticmethod
+    def attr(value: str, name: str) -> str:
+        """A field of a character or record read or written as the Python attribute it is
+        (values.py), or through `fields` where the name is no plain attribute of its own."""
+        if name.isidentifier() and not keyword.iskeyword(name) and not name.startswith("_") and \
+                name not in ("fields", "name", "kind", "side"):
+            return f"{value}.{name}"
+        return f"{value}.fields[{name!r}]"
 
     # -- names --
 

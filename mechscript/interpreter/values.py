@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from fractions import Fraction
+from operator import attrgetter
 
 from ..dice.engine import DiceRoll
 from ..dice.rollkeep import KeepRoll, Pool
@@ -52,12 +53,14 @@ class Function:
 
 
 class Record:
-    """A record `{name: "Punch", hp: 10}`: fixed fields, mutable values."""
+    """A record `{name: "Punch", hp: 10}`: fixed fields, mutable values. The fields are the
+    object's own attributes (its `__dict__`), so that written code reads `r.hp` (backend/)."""
 
-    __slots__ = ("fields",)
+    __slots__ = ("__dict__",)
+    fields = property(attrgetter("__dict__"))   # name -> value, the very dict of the attributes
 
     def __init__(self, fields: dict):
-        self.fields = fields
+        self.__dict__ = fields
 
 
 class Module:
@@ -107,10 +110,13 @@ class Character:
     """A character, or a gear item, of a kind: its stats, derived values, state and gear by name.
     Only state changes; `side` is set by the encounter it fights in."""
 
-    __slots__ = ("name", "kind", "fields", "side")
+    __slots__ = ("name", "kind", "side", "__dict__")
+    # its stats, derived values, state and gear by name: the object's own attributes, as a record's
+    fields = property(attrgetter("__dict__"))
 
     def __init__(self, name: str, kind: Kind, fields: dict):
-        self.name, self.kind, self.fields, self.side = name, kind, fields, None
+        self.name, self.kind, self.side = name, kind, None
+        self.__dict__ = fields
 
 
 class Encounter:
