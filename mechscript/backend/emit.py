@@ -53,8 +53,12 @@ class Emitter(Access):
     def define(self, node: ast.FnDef, python_name: str) -> None:
         """The `def` of a function at this point of the text: at the top level, or inside another
         function's block (its names are then Python's closure cells of the enclosing function)."""
-        saved = self.assigned_globals, self.nonlocals, self.function_base, self.dropped_says, self.dropped_names
+        saved = self.assigned_globals, self.nonlocals, self.function_base, self.dropped_says, self.dropped_names, \
+            self.bounds, self.reassigned
         self.assigned_globals, self.nonlocals = set(), set()
+        self.bounds = dict(self.bounds)   # an enclosing function's bounds hold: it reassigns none of them
+        self.reassigned = self.reassigned | {n.target.id for n in ast.walk(node.body)
+                                             if type(n) is ast.Assign and type(n.target) is ast.Name}
         self.function_base = len(self.scopes)
         self.dropped_says, self.dropped_names = narration_only(self.module, node, self.purity)
         self.scopes.append({})
@@ -82,7 +86,8 @@ class Emitter(Access):
             self.depth -= 1
         finally:
             del self.scopes[self.function_base:]
-            self.assigned_globals, self.nonlocals, self.function_base, self.dropped_says, self.dropped_names = saved
+            self.assigned_globals, self.nonlocals, self.function_base, self.dropped_says, self.dropped_names, \
+                self.bounds, self.reassigned = saved
 
     def until(self, module: ModuleText, node: ast.Node | None, python_name: str) -> None:
         """The encounter's `until` as `python_name(round, one_side_left, sides_left)`."""
@@ -137,6 +142,9 @@ class Emitter(Access):
             value = self.value(node.value)
             local = self.local(node.name)
             self.line(f"{local} = {value}")
+            bound = self.bound(node.value) if node.name not in self.reassigned else None
+            if bound is not None:
+                self.bounds[local] = bound
         elif kind is ast.ExprStatement:
             value = self.expr(node.expr)
             if not value.startswith("t"):
@@ -254,15 +262,17 @@ class Emitter(Access):
                 self.assigned_globals.add(name)
             elif place[2] < self.function_base:   # a name of the enclosing function
                 self.nonlocals.add(name)
+            ints = self.surely(target, "int") and self.surely(node.value, "int")
+            bounds = (None, self.bound(node.value))
             if node.op == "=":
                 self.line(f"{name} = {self.value(node.value)}")
             elif place[0] == "local" and self.pure(node.value) is not None:
                 # nothing runs between reading the local and adding to it: no copy of it is needed
-                self.line(f"{name} = {self.arithmetic(node.op[0], name, self.value(node.value), k)}")
+                self.line(f"{name} = {self.arithmetic(node.op[0], name, self.value(node.value), k, ints, bounds)}")
             else:
                 old = self.temp()
                 self.line(f"{old} = {name}")
-                self.line(f"{name} = {self.arithmetic(node.op[0], old, self.expr(node.value), k)}")
+                self.line(f"{name} = {self.arithmetic(node.op[0], old, self.expr(node.value), k, ints, bounds)}")
             return
         if type(target) is ast.Field and self.module_of(target.target) is not None:
             name = self.module_of(target.target).global_name(target.name)

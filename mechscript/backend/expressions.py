@@ -108,10 +108,22 @@ class Expressions(Writer):
                 pieces.append(repr(part))
             else:
                 value = self.expr(part)
-                pieces.append(self.into(f"show(EV, {value}, {span})"))
+                pieces.append(self.into(self.shown(part, value, span)))
         text = self.into(" + ".join(pieces))
         self.line(f"if len({text}) > STRING_SIZE: bail()")
         return text
+
+    def shown(self, node, value: str, span: str) -> str:
+        """`value` as "{...}" shows it: a character by its name, a whole number or a short string as
+        it is, without a call where the types tell which; everything else by `show`."""
+        general = f"show(EV, {value}, {span})"
+        if self.surely(node, "character") or self.surely(node, "encounter"):
+            return f"{value}.name"
+        if self.surely(node, "int") and not self.can_be_pool(node):
+            return f"str({value}) if -SHOWN_WHOLE < {value} < SHOWN_WHOLE else {general}"
+        if self.surely(node, "str"):
+            return f"{value} if len({value}) < 100 else {general}"
+        return general
 
     def e_PoolLiteral(self, node):
         from ..dice.rollkeep import Pool
@@ -146,9 +158,39 @@ class Expressions(Writer):
             return self.into(f"-{value} if type({value}) is int else unary(EV, {k}, {value})")
         return self.into(f"{value} if type({value}) is int else unary(EV, {k}, {value})")
 
-    def arithmetic(self, op: str, a: str, b: str, k: str, ints: bool = False) -> str:
+    def bound(self, node) -> "int | None":
+        """A bound on the size of the whole number `node` gives, when the text alone tells one: a
+        literal, a plain roll, `len`, a local `let` once from such, their sums and products."""
+        kind = type(node)
+        if kind is ast.Group:
+            return self.bound(node.inner)
+        if kind is ast.Number:
+            return abs(node.value) if type(node.value) is int else None
+        if kind is ast.Dice:
+            sides = node.sides
+            sides = 100 if sides == "%" else 1 if sides == "F" else \
+                sides.value if type(sides) is ast.Number and type(sides.value) is int else None
+            count = 1 if node.count is None else node.count.value if type(node.count) is ast.Number else None
+            return count * sides if type(count) is int and sides is not None and not node.modifiers else None
+        if kind is ast.Name:
+            place = self.resolve(node.id)
+            return self.bounds.get(place[1]) if place is not None and place[0] == "local" else None
+        if kind is ast.Unary:
+            return self.bound(node.operand)
+        if kind is ast.BinOp and node.op in ("+", "-", "*"):
+            a, b = self.bound(node.left), self.bound(node.right)
+            if a is None or b is None:
+                return None
+            return a + b if node.op != "*" else a * b
+        if kind is ast.Call and type(node.callee) is ast.Name and node.callee.id == "len" and \
+                self.resolve("len") is None:
+            return self.limits.list_size
+        return None
+
+    def arithmetic(self, op: str, a: str, b: str, k: str, ints: bool = False, bounds=(None, None)) -> str:
         """`a op b` on whole numbers inline while no result can outgrow `number_bits` (operands below
-        SMALL, factors below SMALL_FACTOR; a small literal needs no test), else `binary`."""
+        SMALL, factors below SMALL_FACTOR; a small literal, or an operand whose `bound` is below
+        them, needs no test), else `binary`."""
         if op in ("/", "//", "%"):   # no result is larger than its operands
             exact = f"({a} // {b} if {a} % {b} == 0 else Fraction({a}, {b}))" if op == "/" else f"{a} {op} {b}"
             return self.into(f"{exact} if type({a}) is int and type({b}) is int and {b} != 0 "
@@ -168,6 +210,9 @@ class Expressions(Writer):
                 continue
             if not ints:
                 tests.append(f"type({operand}) is int")
+            known = bounds[0] if operand == a else bounds[1]
+            if ints and known is not None and known < limit:
+                continue
             tests.append(f"-{bound} < {operand} < {bound}")
         fast = f"{a} {op} {b}"
         return self.into(f"{fast} if {' and '.join(tests)} else binary(EV, {op!r}, {a}, {b}, {k})" if tests else fast)
@@ -197,22 +242,27 @@ class Expressions(Writer):
             a = self.expr(node.left)
             b = self.expr(node.right)
             ints = self.surely(node.left, "int") and self.surely(node.right, "int")
-            return self.arithmetic(node.op, a, b, self.constant(node), ints)
+            return self.arithmetic(node.op, a, b, self.constant(node), ints,
+                                   (self.bound(node.left), self.bound(node.right)))
         # A sum that may hold a pool: terms left to right; the closures make a term that may roll dice
         # wait while the sum so far is a pool (the pool rolls first): that case is theirs.
         total = None
         pool_before = False
         ints = True
+        total_bound = 0
         for binop, term in chain:
             if total is not None and pool_before and self.pools and may_roll(term):
                 self.line(f"if type({total}) is Pool: bail()")
             value = self.expr(term)
             pool_before = pool_before or (may_be_pool(term) and self.types.of(term).maybe("pool"))
             ints = ints and self.surely(term, "int")
+            term_bound = self.bound(term)
             if total is None:
                 total = value   # a literal, a local or a temporary: each sum step makes a new one
+                total_bound = term_bound
             else:
-                total = self.arithmetic(binop.op, total, value, self.constant(binop), ints)
+                total = self.arithmetic(binop.op, total, value, self.constant(binop), ints, (total_bound, term_bound))
+                total_bound = None if total_bound is None or term_bound is None else total_bound + term_bound
         return total
 
     def e_Compare(self, node):

@@ -104,6 +104,8 @@ class Writer:
         self.scopes: list[dict] = []
         self.assigned_globals: set[str] = set()
         self.every_assigned: set[str] = set()  # the globals any function assigns
+        self.bounds: dict[str, int] = {}     # local -> a bound on its size (a `let` never reassigned)
+        self.reassigned: set[str] = set()    # the names the function's assignments assign
         self.nonlocals: set[str] = set()     # names of enclosing functions a nested one assigns
         self.function_base = 0               # self.scopes[function_base:] are this function's
         self.fresh: set[str] = set()         # temporaries holding a list nobody else holds

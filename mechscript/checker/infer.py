@@ -433,7 +433,10 @@ class Inference:
         if type(target) is ast.Name:
             var = scope.lookup(target.id)
             if var is not None and var.kind in ("let", "param", "for"):
-                self.put(var.slot, updated(self.get(var.slot)))
+                old = self.get(var.slot)
+                if s.op != "=":   # `i -= 1` reads i: its type, as a read of it is noted
+                    self.note(target, old)
+                self.put(var.slot, updated(old))
             return
         holder = self.expr(target.target, scope, unit)
         if type(target) is ast.Field:
