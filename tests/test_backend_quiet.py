@@ -248,3 +248,18 @@ def test_the_written_code_spends_its_steps_and_dice_against_the_limits(limit):
     written = _smallest_limit(lambda value: QuietFight(limited(value)).fight(seed) is not None)
     assert written > 20   # the fight counts many of them
     assert written == closures if limit == "total_dice" else written <= closures
+
+
+@pytest.mark.parametrize("rule", [
+    "fn pbem.pick_weapon(c) = c.weapon[5]",          # an index outside the list: Python's IndexError
+    # a number past number_bits, doubled in a loop
+    "fn pbem.damage_power(att, weapon) {\n let x = att.firepower\n repeat 20000 { x = x + x }\n return x\n}",
+])
+def test_a_run_the_written_code_leaves_to_python_gives_the_closures_error(rule):
+    # the written code indexes a list, reads a field and spends its budgets as Python does; what
+    # Python refuses (or a limit stops) bails, and the batch fights the run whole for the closures' error
+    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    seed = run_seed(7, 0)
+    with pytest.raises(MechError):
+        fight_once(script, seed)
+    assert QuietFight(script).fight(seed) is None

@@ -81,6 +81,10 @@ class Access(Expressions):
         key = self.expr(node.key)
         span = self.constant(node.key.span)
         is_list = "" if self.surely(node.target, "list") else f"type({value}) is list and "
+        if not is_list and (key.isdigit() or self.surely(node.key, "int")):
+            # Python's own index: the same item, from either end; outside the list it raises
+            # IndexError, and the run bails for the closures' error
+            return self.into(f"{value}[{key}]")
         if key.isdigit():   # a whole number written as such, 0 or more
             return self.into(f"{value}[{key}] if {is_list}{key} < len({value}) "
                              f"else get_index(EV, {value}, {key}, {span})")

@@ -219,8 +219,10 @@ class Emitter(Access):
         self.scopes.append({})
         try:
             variable = self.local(node.name)
-            # the closures go through a copy, which a list only this loop holds needs not
-            self.line(f"for {variable} in {items if items in self.fresh else f'list({items})'}:")
+            # the closures go through a copy, which a list only this loop holds needs not, nor one
+            # that no code changes in place (changes.py)
+            copy = items not in self.fresh and self.list_may_change(node.iterable)
+            self.line(f"for {variable} in {f'list({items})' if copy else items}:")
             with self.indented():
                 self.block(node.body)
         finally:

@@ -197,6 +197,7 @@ class QuietFight:
         writer = Emitter(small_whole(limits), purity, pools, types, functions, rolls_as_numbers(programs, types))
         writer.states = self._states(ev)
         writer.limits = limits
+        writer.changed = changed_sites(programs, types)
         writer.owners = {id(fn): text for text in self.texts.values() for fn in text.program.statements
                          if type(fn) is ast.FnDef}
         self.types, self.changed, self.kinds = types, changed_sites(programs, types), set(writer.states)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 import keyword
 
-from ..checker.types import CharT, RollT
+from ..checker.types import CharT, ListT, RollT
 from ..interpreter import ast
 from ..interpreter.evaluator import CONSTANTS
 from ..interpreter.script import declared_name
@@ -104,6 +104,7 @@ class Writer:
         self.scopes: list[dict] = []
         self.assigned_globals: set[str] = set()
         self.every_assigned: set[str] = set()  # the globals any function assigns
+        self.changed = None                  # the list and record sites code changes (changes.py)
         self.bounds: dict[str, int] = {}     # local -> a bound on its size (a `let` never reassigned)
         self.reassigned: set[str] = set()    # the names the function's assignments assign
         self.nonlocals: set[str] = set()     # names of enclosing functions a nested one assigns
@@ -190,6 +191,13 @@ class Writer:
             # every roll is a die's, and a die is its total
             return all(atom == "int" or type(atom) is RollT and atom.whole for atom in found)
         return found.surely(kind)
+
+    def list_may_change(self, node) -> bool:
+        """Whether the list `node` gives may be one some code changes in place (changes.py)."""
+        found = self.types.of(node)
+        if self.changed is None or found.is_any or found.is_empty or not found.surely("list"):
+            return True
+        return any(type(atom) is ListT and atom.site in self.changed for atom in found)
 
     def can_be_pool(self, node) -> bool:
         return self.pools and _can_be_pool(node) and self.types.of(node).maybe("pool")
