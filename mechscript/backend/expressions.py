@@ -188,9 +188,9 @@ class Expressions(Writer):
         return None
 
     def arithmetic(self, op: str, a: str, b: str, k: str, ints: bool = False, bounds=(None, None)) -> str:
-        """`a op b` on whole numbers inline while no result can outgrow `number_bits` (operands below
-        SMALL, factors below SMALL_FACTOR; a small literal, or an operand whose `bound` is below
-        them, needs no test), else `binary`."""
+        """`a op b` of whole numbers inline, its result's size tested against `number_bits` unless no
+        result can outgrow them (a small literal, or an operand whose `bound` is below SMALL, or
+        SMALL_FACTOR for a product, with another such); anything else by `binary`."""
         if op in ("/", "//", "%"):   # no result is larger than its operands
             exact = f"({a} // {b} if {a} % {b} == 0 else Fraction({a}, {b}))" if op == "/" else f"{a} {op} {b}"
             return self.into(f"{exact} if type({a}) is int and type({b}) is int and {b} != 0 "
@@ -199,23 +199,29 @@ class Expressions(Writer):
             one_sided = self.past_literal(op, a, b, k)
             if one_sided is not None:
                 return one_sided
-        bound = "SMALL" if op in "+-" else "SMALL_FACTOR"
         limit = self.small if op in "+-" else self.small_factor
-        tests = []
-        for operand in (a, b):
+        types, sized = [], False
+        for operand, known in ((a, bounds[0]), (b, bounds[1])):
             literal = operand.strip("()")
             if literal.lstrip("-").isdigit():
                 if abs(int(literal)) >= limit:
                     return self.into(f"binary(EV, {op!r}, {a}, {b}, {k})")
                 continue
             if not ints:
-                tests.append(f"type({operand}) is int")
-            known = bounds[0] if operand == a else bounds[1]
-            if ints and known is not None and known < limit:
-                continue
-            tests.append(f"-{bound} < {operand} < {bound}")
-        fast = f"{a} {op} {b}"
-        return self.into(f"{fast} if {' and '.join(tests)} else binary(EV, {op!r}, {a}, {b}, {k})" if tests else fast)
+                types.append(f"type({operand}) is int")
+            if not (ints and known is not None and known < limit):
+                sized = True
+        result = self.temp()
+        if types:
+            self.line(f"if {' and '.join(types)}:")
+            self.depth += 1
+        self.line(f"{result} = {a} {op} {b}")
+        if sized:   # past number_bits, binary's error: the closures give it
+            self.line(f"if {result}.bit_length() > NUMBER_BITS: bail()")
+        if types:
+            self.depth -= 1
+            self.line(f"else: {result} = binary(EV, {op!r}, {a}, {b}, {k})")
+        return result
 
     def past_literal(self, op: str, a: str, b: str, k: str) -> "str | None":
         """`a + n`, `a - n`, `n + a`, `n - a` of a whole number `a` and a small literal `n`: the
