@@ -1,0 +1,194 @@
+"""Golden tests of RoboMACs in play (issue 19, item 2): the vehicle Maneuvering phase (rule text 001,
+section 3.5, L1626-1859), rams tied to the facings, Explosive Weapons, personal Overkill tables,
+hordes. Each forces its dice through `mech run --faces` (d8 faces in the order they fall, see the
+module's comment on the Maneuvering phase) and cites the lines of the text
+(shared/seeds/001_339126d73d002dcf.txt) it checks.
+
+In a round with anyone in vehicle form, the dice fall: the first time, everyone's initiative d8 (the
+better of two with Fast) in the encounter's order; a d8 for each one tied with a foe; then, in the
+order of the Maneuvering phase (the highest first), each one's positions with the one he chases (his
+side, the range, [his elevation,] the target's side[, the target's elevation]) and his maneuvers'
+2d8; then the Advantage, NPC and Responsive phases as before.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from support import mech_forked
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def script(characters: str, tactics: str = "", settings: tuple[str, ...] = (), sides: tuple[str, str] = ("", ""),
+           until: str = "round > 1") -> str:
+    """A fight: `characters` (declarations), `tactics` (house rules), sides a and b (names, comma
+    separated; by default the first character against the others), `settings` of the encounter."""
+    names = re.findall(r"^character (\w+)", characters, re.M)
+    a, b = sides if sides[0] else (names[0], ", ".join(names[1:]))
+    lines = "".join(f"    {s}\n" for s in settings)
+    return (f"use robomacs\n{characters}\n{tactics}\n"
+            f'encounter "Test" {{\n    side a: {a}\n    side b: {b}\n{lines}    until one_side_left or {until}\n}}\n')
+
+
+def run(tmp_path: Path, text: str, faces: list[int]) -> list[str]:
+    path = tmp_path / "fight.mech"
+    path.write_text(text)
+    ran = mech_forked(["run", str(path), "--faces", ",".join(map(str, faces)), "--json"], tmp_path)
+    assert ran.code == 0, ran.err
+    return json.loads(ran.out)["log"]
+
+
+def between(log: list[str], first: str, last: str | None = None) -> list[str]:
+    """The lines from the one starting `first` up to (not with) the next starting `last`."""
+    start = next(i for i, line in enumerate(log) if line.startswith(first))
+    end = next((i for i in range(start + 1, len(log)) if last and log[i].startswith(last)), len(log))
+    return log[start:end]
+
+
+QUIET = 'fn robomacs.plan_for(c, enc) = plan("none", [])\n'
+
+RACER = 'character Racer is RoboMAC { fast 0  weapons 0  skill Blast  system "Combat Form"  form "vehicle" }'
+TRUCK = 'character Truck is RoboMAC { skill Blast  system "Combat Form"  form "vehicle" }'
+
+
+def test_initiative_the_chasers_positions_and_a_dogfight_that_keeps_them(tmp_path):
+    # L1652-1657: d8, the better of two with Fast, the highest first. L1662-1700: the chaser rolls his
+    # side facing the target (1-2 front, 3-4 left), the range (1-6 Close) and the target's side.
+    # L1704-1711: the target who picks him back enters a Dogfight and rolls nothing; the positions
+    # stay from round to round with no new rolls (round 2 takes no die)
+    tactics = QUIET + "fn robomacs.maneuvers_for(c, t, enc) = []\n"
+    log = run(tmp_path, script(RACER + "\n" + TRUCK, tactics, until="round > 2"), [2, 6, 5, 1, 1, 3])
+    assert log[4:10] == [
+        "  Maneuvering order (d8, the better of two with Fast; the highest first, L1652-1657): Racer 6, Truck 5",
+        "  Maneuvering: Racer chases Truck: his front faces Truck's left, Close",
+        "  Maneuvering: Truck takes on Racer: a Dogfight, no new positions (L1704-1711): his left faces Racer's front, Close",
+        "Round 2",
+        "  Maneuvering: Racer stays in the Dogfight with Truck: his front faces Truck's left, Close",
+        "  Maneuvering: Truck stays in the Dogfight with Racer: his left faces Racer's front, Close",
+    ]
+
+
+def test_ties_with_a_foe_reroll_each_round(tmp_path):
+    # L1655-1657: "Ties reroll each round that they fight each other": both 4, then d8 each (2, 7):
+    # Truck goes first this round
+    tactics = QUIET + "fn robomacs.maneuvers_for(c, t, enc) = []\n"
+    racer = RACER.replace("fast 0  ", "")
+    log = run(tmp_path, script(racer + "\n" + TRUCK, tactics), [4, 4, 2, 7, 8, 7, 5])
+    assert log[4] == "  Maneuvering order (d8, the better of two with Fast; the highest first, L1652-1657): Racer 4, Truck 4"
+    assert log[5] == "  Maneuvering: Truck chases Racer: his back faces Racer's right, Not Close"
+
+
+def test_change_facing_a_roll_per_90_degrees_and_map_on_combined_maneuvers(tmp_path):
+    # L1718-1724: each 90 degrees a Difficult roll, MAP for several; L1741-1742 Range Difficult; L1744-1746:
+    # combined maneuver rolls are each one degree harder. Front to back is two turns. A Mixed turns (L1172)
+    tactics = (QUIET + "fn robomacs.maneuvers_for(c, t, enc) {\n"
+               ' if c == Truck { return [facing_act("change facing", t, "back"), act("Range", t)] }\n return []\n}\n')
+    racer = RACER.replace("fast 0  ", "")
+    log = run(tmp_path, script(racer + "\n" + TRUCK, tactics), [3, 6, 1, 8, 3, 5, 5, 6, 6, 4, 4])
+    assert between(log, "  Maneuvering: Truck chases", "  Maneuvering: Racer") == [
+        "  Maneuvering: Truck chases Racer: his front faces Racer's left, Not Close",
+        "  Maneuvering: Truck changes facing to right toward Racer (L1718-1722), Difficult +1 (MAP) = Tasking: 2d8 [5 5] = 10: mixed",
+        "    his right faces Racer's left, Not Close",
+        "  Maneuvering: Truck changes facing to back toward Racer (L1718-1722), Difficult +1 (MAP) = Tasking: 2d8 [6 6] = 12: success",
+        "    his back faces Racer's left, Not Close",
+        "  Maneuvering: Truck moves to Close with Racer (Range maneuver, L1741-1746), Difficult +1 (MAP) = Tasking: 2d8 [4 4] = 8: failure",
+    ]
+
+
+def test_a_stunt_driver_turns_free_and_ranges_at_routine_a_humanoid_uses_the_range_skill(tmp_path):
+    # L1720: Stunt Driver changes facing for free; L1743-1744: Range is Routine for him; L1745-1747:
+    # a humanoid uses the Range skill (Tasking without it), which pays no MAP (L1747-1748)
+    driver = 'character Driver is RoboMAC { skill "Stunt Driver"  system "Combat Form"  form "vehicle" }'
+    walker = "character Walker is RoboMAC { skill Blast }"
+    tactics = (QUIET + "fn robomacs.maneuvers_for(c, t, enc) {\n"
+               ' if c == Driver { return [facing_act("change facing", t, "front"), act("Range", t)] }\n'
+               ' return [act("Range", Driver), act("Range", Driver)]\n}\n')
+    log = run(tmp_path, script(driver + "\n" + walker, tactics), [7, 2, 8, 7, 1, 4, 4, 3, 3, 5, 5])
+    assert log[4:] [:6] == [
+        "  Maneuvering order (d8, the better of two with Fast; the highest first, L1652-1657): Driver 7, Walker 2",
+        "  Maneuvering: Driver chases Walker: his back faces Walker's front, Not Close",
+        "  Maneuvering: Driver changes facing, free (L1720-1722): his front faces Walker's front, Not Close",
+        "  Maneuvering: Driver moves to Close with Walker (Range maneuver, L1741-1746), Routine: 2d8 [4 4] = 8: success",
+        "  Maneuvering: Walker moves to Not Close with Driver, Routine +2 (no Range skill) = Tasking: 2d8 [3 3] = 6: failure",
+        "  Maneuvering: Walker moves to Not Close with Driver, Routine +2 (no Range skill) = Tasking: 2d8 [5 5] = 10: mixed",
+    ]
+
+
+def test_enter_facing_works_in_a_dogfight_and_is_wasted_when_the_target_declines(tmp_path):
+    # L1730-1737: Enter (foe's) Facing moves him out of the foe's front; Routine for a Stunt Driver.
+    # In round 2 the two are in a Dogfight, and it holds; the default tactics use it against a foe who
+    # fires forward (Truck lacks Weapons and Gadgets: a fixed forward arc, L1636-1639), who turns back
+    racer = RACER.replace("skill Blast", 'skill Blast  skill "Stunt Driver"')
+    log = run(tmp_path, script(racer + "\n" + TRUCK, "", until="round > 2"), [2, 6, 5, 1, 1, 1] + [4] * 4 + [5] * 4 + [6] * 4)
+    assert between(log, "Round 2", "  Advantage") == [
+        "Round 2",
+        "  Maneuvering: Racer stays in the Dogfight with Truck: his front faces Truck's front, Close",
+        "  Maneuvering: Racer enters Truck's facing, to his right (L1730-1737), Routine: 2d8 [5 5] = 10: success",
+        "    his front faces Truck's right, Close",
+        "  Maneuvering: Truck stays in the Dogfight with Racer: his right faces Racer's front, Close",
+        "  Maneuvering: Truck changes facing to front toward Racer (L1718-1722), Difficult: 2d8 [5 5] = 10: success",
+        "    his front faces Racer's front, Close",
+    ]
+    # L1738-1740: "a 'wasted' action if your target declines the invitation to Dogfight": Truck chases
+    # Ally instead, and Racer's move is undone
+    text = script(RACER + "\n" + TRUCK + '\ncharacter Van is RoboMAC { form "vehicle" }\ncharacter Ally is RoboMAC { }',
+                  QUIET + "fn robomacs.chase_for(c, enc) = match c { Truck => Ally; Racer => Truck; else => none }\n"
+                  'fn robomacs.maneuvers_for(c, t, enc) = match c { Racer => [facing_act("enter facing", t, "right")]; else => [] }\n',
+                  sides=("Racer, Ally", "Truck, Van"))
+    log = run(tmp_path, text, [2, 6, 5, 1, 1, 1, 1, 1, 5, 5, 3, 3, 3])
+    assert between(log, "  Maneuvering: Racer chases") == [
+        "  Maneuvering: Racer chases Truck: his front faces Truck's front, Close",
+        "  Maneuvering: Racer enters Truck's facing, to his right (L1730-1737), Difficult: 2d8 [5 5] = 10: success",
+        "    his front faces Truck's right, Close",
+        "  Maneuvering: Truck chases Ally: his left faces Ally's left, Close",
+        "  Maneuvering: Racer's Enter Facing is wasted: Truck did not take on the Dogfight (L1738-1740)",
+        "No side has won: a, b still stand.",
+    ]
+
+
+JOHNNY = "character Johnny is Pilot { guts 0  reflexes 0  skill Blast }"
+GIGANTIC = 'character Gigantic is Robo { weapons 0  pilot Johnny  system "Combat Form"  form "vehicle" }'
+
+
+def test_a_robomacs_maneuver_map_stays_in_the_phase_a_human_pilots_adds_up(tmp_path):
+    # L1744-1749 (A11): combined maneuver rolls pay MAP "but not on rolls in the other Phases, IF the
+    # Robo is a RoboMAC"; "Human pilots add all MAPs together": Gigantic's Advantage Blast is a degree
+    # harder for his two turns, Racer's is not. Both turn front to back: two rolls each (L1722-1724)
+    plain = RACER.replace("fast 0  ", "")
+    tactics = ('fn robomacs.plan_for(c, enc) = match c { Truck => plan("none", []); else => plan("advantage", [act("Blast", Truck)]) }\n'
+               "fn robomacs.chase_for(c, enc) = match c { Truck => none; else => Truck }\n"
+               'fn robomacs.maneuvers_for(c, t, enc) = match c { Truck => []; else => [facing_act("change facing", t, "back")] }\n')
+    text = script(JOHNNY + "\n" + GIGANTIC + "\n" + plain + '\ncharacter Truck is RoboMAC { form "vehicle" }', tactics,
+                  sides=("Gigantic, Racer", "Truck"))
+    log = run(tmp_path, text, [8, 7, 1, 1, 1, 1, 7, 7, 7, 7, 1, 1, 1, 6, 6, 6, 6, 4, 4, 4, 4])
+    assert [line for line in log if "uses Blast" in line or "changes facing" in line] == [
+        "  Maneuvering: Gigantic changes facing to right toward Truck (L1718-1722), Difficult +1 (MAP) = Tasking: 2d8 [7 7] -2 (IP) = 12: success",
+        "  Maneuvering: Gigantic changes facing to back toward Truck (L1718-1722), Difficult +1 (MAP) = Tasking: 2d8 [7 7] -2 (IP) = 12: success",
+        "  Maneuvering: Racer changes facing to right toward Truck (L1718-1722), Difficult +1 (MAP) = Tasking: 2d8 [6 6] = 12: success",
+        "  Maneuvering: Racer changes facing to back toward Truck (L1718-1722), Difficult +1 (MAP) = Tasking: 2d8 [6 6] = 12: success",
+        "  Advantage: Gigantic uses Blast on Truck, Difficult +1 (pilot's maneuver MAP) = Tasking: 2d8 [4 4] -2 (IP) = 6: failure",
+        "  Advantage: Racer uses Blast on Truck, Difficult: 2d8 [4 4] = 8: failure",
+    ]
+
+
+def test_opportunity_fire_is_minus_2_and_pays_map_after_any_maneuver(tmp_path):
+    # L1750-1754: Opportunity Fire "takes MAP if any maneuvers were used, even the Range skill", and is
+    # "at -2 on the dice"; its damage is the Advantage column's (option opportunity_column). Walker
+    # (humanoid) closes with the Range skill, then fires; Racer fires with no maneuver: no MAP
+    walker = "character Walker is RoboMAC { weapons 0  skill Blast  skill Range }"
+    tactics = (QUIET + "fn robomacs.chase_for(c, enc) = match c { Racer => Walker; else => none }\n"
+               'fn robomacs.maneuvers_for(c, t, enc) = match c { Walker => [act("Range", Racer), act("Blast", Racer)]; '
+               'else => [act("Blast", Walker)] }\n')
+    racer = RACER.replace("fast 0  ", "")
+    log = run(tmp_path, script(racer + "\n" + walker, tactics), [5, 3, 1, 7, 1, 6, 6, 7, 7])
+    assert between(log, "  Maneuvering: Racer chases", "No side") == [
+        "  Maneuvering: Racer chases Walker: his front faces Walker's front, Not Close",
+        "  Maneuvering: Racer cannot use Blast on Walker: it needs Close range (L604-688)",
+        "  Maneuvering: Walker moves to Close with Racer, Routine: 2d8 [6 6] = 12: success",
+        "  Maneuvering: Walker uses Blast on Racer, Difficult +1 (MAP) = Tasking: 2d8 [7 7] -2 (Opportunity Fire) = 12: success",
+        "    Metal to Racer",
+        "    Racer takes a Metal wound: wounds (2/3/2) Wrecked 1",
+    ]
