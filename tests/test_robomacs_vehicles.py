@@ -192,3 +192,93 @@ def test_opportunity_fire_is_minus_2_and_pays_map_after_any_maneuver(tmp_path):
         "    Metal to Racer",
         "    Racer takes a Metal wound: wounds (2/3/2) Wrecked 1",
     ]
+
+
+def test_a_vehicle_rams_not_brawls_fires_only_with_combat_form_and_the_facings_set_the_ram(tmp_path):
+    # L1758-1760: vehicles "cannot make hand-to-hand attacks... Instead they Ram"; L1633-1634: without
+    # Combat Form "you can't do anything in vehicle combat except ram". R1: front to Truck's left is a
+    # T-Bone (L1790), Tasking, one more for MAP (three actions); Critical to Truck, Structural to Hauler,
+    # Metal with his front Ramplate (L1772-1774). R2: a Head-On declared where the facings make a
+    # T-Bone is refused; R3: Not Close, no ram (L1741-1742)
+    hauler = 'character Hauler is RoboMAC { brawn 0  skill Brawl { bonus 2 }  skill Blast  form "vehicle"  system Ramplate }'
+    tactics = ('fn robomacs.plan_for(c, enc) {\n if c == Truck { return plan("none", []) }\n let r = act("ram", Truck)\n'
+               ' if enc.round == 2 { r.ram = "head-on" }\n return plan("advantage", [act("Brawl", Truck), act("Blast", Truck), r])\n}\n'
+               "fn robomacs.maneuvers_for(c, t, enc) = []\nfn robomacs.chase_for(c, enc) = match c { Hauler => Truck; else => none }\n")
+    log = run(tmp_path, script(hauler + "\n" + TRUCK, tactics, until="round > 3"), [5, 1, 1, 1, 3, 6, 6, 1, 1, 3, 1, 7, 3])
+    assert [line for line in log if line.startswith("  Advantage") or line.startswith("    Critical")] == [
+        "  Advantage: Hauler cannot use Brawl on Truck: a vehicle makes no hand-to-hand attack, it rams (L1758-1760)",
+        "  Advantage: Hauler cannot use Blast on Truck: without Combat Form a vehicle can only ram (L1633-1634)",
+        "  Advantage: Hauler rams Truck (t-bone), Tasking +1 (MAP) = Limit: 2d8 [6 6] +2 (ram) = 14: success",
+        "    Critical to Truck, Metal to Hauler",
+        "  Advantage: Hauler cannot use Brawl on Truck: a vehicle makes no hand-to-hand attack, it rams (L1758-1760)",
+        "  Advantage: Hauler cannot use Blast on Truck: without Combat Form a vehicle can only ram (L1633-1634)",
+        "  Advantage: Hauler cannot ram Truck: his front faces Truck's left, which makes a t-bone, not a head-on (L1776-1799)",
+        "  Advantage: Hauler cannot use Brawl on Truck: a vehicle makes no hand-to-hand attack, it rams (L1758-1760)",
+        "  Advantage: Hauler cannot use Blast on Truck: without Combat Form a vehicle can only ram (L1633-1634)",
+        "  Advantage: Hauler cannot ram Truck: they are Not Close (L1741-1742)",
+    ]
+
+
+def test_a_mutual_tailgate_and_a_chart_npcs_ram_in_the_npc_phase(tmp_path):
+    # L1783-1785: the target of a Tailgate who "hit[s] the brakes and help[s] the ram along": it succeeds
+    # "if either rolls a Routine, and both will take a Structural" (Hauler's front Ramplate: Metal).
+    # The chart NPC's ram by the default tactics, its back to Hauler's front: a Reverse Tailgate
+    # (L1786-1788), Metal and Bone; in the NPC phase its damage waits (L1431-1433, A03)
+    hauler = 'character Hauler is RoboMAC { brawn 0  skill Brawl { bonus 2 }  form "vehicle"  system Ramplate }'
+    npc = 'character Truck is Npc { chart "NT"  form "vehicle" }'
+    tactics = ("fn robomacs.maneuvers_for(c, t, enc) = []\n"
+               'fn robomacs.joins_ram(t, c, kind, struck, enc) = kind == "tailgate"\n')
+    log = run(tmp_path, script(hauler + "\n" + npc, tactics), [5, 1, 1, 1, 7, 1, 1, 4, 4, 6, 6])
+    assert between(log, "  Advantage", "No side") == [
+        "  Advantage: Truck joins Hauler's tailgate (L1778-1805)",
+        "    Hauler rams, Routine: 2d8 [1 1] +2 (ram) = 4: failure",
+        "    Truck rams, Routine: 2d8 [4 4] = 8: success",
+        "    Structure to Truck, Metal to Hauler",
+        "    Truck takes a Structure wound: wounds (2/1/1) Wrecked 0",
+        "    Hauler takes a Metal wound: wounds (2/4/3) Wrecked 1",
+        "  NPC: Truck rams Hauler (reverse tailgate), Difficult: 2d8 [6 6] = 12: success",
+        "    Hauler's front Ramplate takes a level off",
+        "    Bone to Hauler, Bone to Truck, pending",
+        "  Hauler takes the Bone from Truck's ram",
+        "    a Bone wound does nothing to a Robo (L2338-2340)",
+        "  Truck takes the Bone from Truck's ram",
+        "    a Bone wound does nothing to a Robo (L2338-2340)",
+    ]
+
+
+def test_in_the_air_directly_above_no_forward_weapon_bears_and_each_elevation_line_is_a_turn(tmp_path):
+    # L1684-1689: aerial combat rolls the elevation chart (1 directly above); "You can bring
+    # front-mounted weapons to bear as long as you are not directly above or directly below" (L1685-1687).
+    # L1726-1729: each line of the elevation chart is one Change Facing roll (Above to Same Level: one)
+    racer = 'character Racer is RoboMAC { skill Blast  system "Combat Form"  form "vehicle" }'
+    tactics = ('fn robomacs.plan_for(c, enc) = match c { Racer => plan("advantage", [act("Blast", Truck)]); else => plan("none", []) }\n'
+               "fn robomacs.chase_for(c, enc) = match c { Racer => Truck; else => none }\n"
+               'fn robomacs.maneuvers_for(c, t, enc) = match enc.round { 1 => []; else => [facing_act("change facing", t, "same level")] }\n')
+    text = script(racer + '\ncharacter Truck is RoboMAC { form "vehicle" }', tactics, ("aerial: true",), until="round > 2")
+    log = run(tmp_path, text, [5, 1, 1, 1, 1, 3, 8, 1, 1, 2, 3, 8, 6, 6, 6, 6])
+    assert log[5:12] == [
+        "  Maneuvering: Racer chases Truck: his front faces Truck's left, Close, directly above",
+        "  Advantage: Racer cannot use Blast on Truck: Truck is not in his arc of fire: his front faces Truck's left, "
+        "Close, directly above (L1636-1641)",
+        "Round 2",
+        "  Maneuvering: Racer chases Truck: his front faces Truck's left, Close, above",
+        "  Maneuvering: Racer changes facing to same level toward Truck (L1718-1722), Difficult: 2d8 [6 6] = 12: success",
+        "    his front faces Truck's left, Close, same level",
+        "  Advantage: Racer uses Blast on Truck, Difficult: 2d8 [6 6] = 12: success",
+    ]
+
+
+def test_a_mishap_while_maneuvering_puts_him_out_for_the_round_or_is_a_mishap(tmp_path):
+    # L1853-1855: "A Mishap on a Maneuvering roll could put the player out of action for the rest of the
+    # round": Truck's turn fails on a Mishap (2 on Difficult, L1160) and his Blast never comes. With
+    # maneuver_mishap "mishap" the usual Mishap (L1177-1180) and he fires
+    tactics = ('fn robomacs.plan_for(c, enc) = match c { Truck => plan("advantage", [act("Blast", Racer)]); else => plan("none", []) }\n'
+               'fn robomacs.maneuvers_for(c, t, enc) = match c { Truck => [facing_act("change facing", t, "front")]; else => [] }\n'
+               "fn robomacs.chase_for(c, enc) = match c { Truck => Racer; else => none }\n")
+    faces = [1, 1, 5, 3, 1, 1, 1, 1, 4, 4]
+    log = run(tmp_path, script(RACER + "\n" + TRUCK, tactics), faces)
+    assert "    Mishap: Truck is out of action for the rest of the round (L1853-1855)" in log
+    assert not any("uses Blast" in line for line in log)
+    log = run(tmp_path, script(RACER + "\n" + TRUCK, tactics, ('maneuver_mishap: "mishap"',)), faces)
+    assert "    Mishap: a Really Bad Mistake (L1177)" in log
+    assert "  Advantage: Truck cannot use Blast on Racer: Racer is not in his arc of fire: his left faces Racer's front, Close (L1636-1641)" in log
