@@ -282,3 +282,97 @@ def test_a_mishap_while_maneuvering_puts_him_out_for_the_round_or_is_a_mishap(tm
     log = run(tmp_path, script(RACER + "\n" + TRUCK, tactics, ('maneuver_mishap: "mishap"',)), faces)
     assert "    Mishap: a Really Bad Mistake (L1177)" in log
     assert "  Advantage: Truck cannot use Blast on Racer: Racer is not in his arc of fire: his left faces Racer's front, Close (L1636-1641)" in log
+
+
+# ---- Explosive Weapons, Overkill tables, hordes ----
+
+BOMBS = ('character Blueblaze is RoboMAC {\n    weapons 0  gadgets 0  skill Blast { bonus 1 }\n'
+         '    system "Shoulder bombs" { is "Built-In Weapon"  built_in true  mode "matter"  explosive true  autoranging true }\n}')
+FODDER = "".join(f'character {n} is Npc {{ chart "CF" }}\n' for n in "ABC")
+
+
+def test_an_explosive_weapon_hits_all_foes_or_d8_over_2_when_scattered(tmp_path):
+    # L871-873: an Explosive Weapon "does damage to all foes (or d8/2 foes if they're scattered
+    # about)"; A17: max(1, floor(d8/2)), the target among them
+    tactics = 'fn robomacs.plan_for(c, enc) = match c { Blueblaze => plan("advantage", [act("Blast", A)]); else => plan("none", []) }\n'
+    log = run(tmp_path, script(BOMBS + "\n" + FODDER, tactics), [5, 5])
+    assert between(log, "  Advantage", "No side") == [
+        "  Advantage: Blueblaze uses Blast on A (Shoulder bombs), Difficult -1 (built-in) = Routine: 2d8 [5 5] +1 (skill) = 11: success",
+        "    Metal to A",
+        "    A takes a Metal wound: wounds (1/1/0) Wrecked 0",
+        "    the blast hits all foes (L871-873): B, C too",
+        "    Metal to B",
+        "    B takes a Metal wound: wounds (1/1/0) Wrecked 0",
+        "    Metal to C",
+        "    C takes a Metal wound: wounds (1/1/0) Wrecked 0",
+    ]
+    log = run(tmp_path, script(BOMBS + "\n" + FODDER, tactics, ("scattered: true",)), [5, 5, 5])
+    assert "    the blast hits 2 of the scattered foes, d8/2 (L871-873, A17): B too" in log
+    assert not any(line.startswith("    C takes") for line in log)
+    log = run(tmp_path, script(BOMBS + "\n" + FODDER, tactics, ("scattered: true",)), [5, 5, 1])
+    assert "    the blast reaches no one else: 1 of the scattered foes, d8/2 (L871-873, A17)" in log
+
+
+RIFLE = ('character Blueblaze is RoboMAC {\n    weapons 0  gadgets 0  skill Blast { bonus 1 }\n'
+         '    system "Energy rifle" { is "Built-In Weapon"  built_in true  overkills "blueblaze" }\n}')
+
+
+def test_blueblazes_overkill_table_in_play(tmp_path):
+    # L1343-1369, with overkill_effect "table" (A04's pluggable table): 2d8 on the weapon's own table in
+    # place of the level more. 10-11 Spazz: the attempted damage and -3 on all rolls for d8 rounds
+    # (L1361-1362); 4-5 Discharge! on a chart NPC: "he drops one level in attack power and takes a
+    # Structural instead" (L1352-1355): the NT line becomes CF's; 3 or less Lightning Bolt!: Critical
+    # to the target, Metal to everyone else Close to it, "Guardian and MACE alike" (L1346-1349)
+    characters = RIFLE + '\ncharacter Thug is RoboMAC { armored 0 }\ncharacter Trooper is Npc { chart "NT" }'
+    tactics = ('fn robomacs.plan_for(c, enc) = match c {\n Blueblaze => plan("advantage", [act("Blast", enc.characters[enc.round])])\n'
+               ' Trooper => plan("npc", [act("chart", Blueblaze)])\n else => plan("none", [])\n}\n')
+    log = run(tmp_path, script(characters, tactics, ('overkill_effect: "table"',), until="round > 2"),
+              [7, 7, 5, 5, 3, 4, 4, 7, 7, 2, 2, 4, 4])
+    assert [line for line in log if line.startswith("    ") and "takes a" not in line] == [
+        "    Overkill on Blueblaze's table for his Energy rifle: 2d8 [5 5] = 10: Spazz (L1343-1369)",
+        "    Metal to Thug",
+        "    Thug is -3 on all rolls for 3 rounds",
+        "    Metal to Blueblaze, pending",
+        "    Overkill on Blueblaze's table for his Energy rifle: 2d8 [2 2] = 4: Discharge! (L1343-1369)",
+        "    Trooper drops one line of attack power",
+        "    Structure to Trooper",
+    ]
+    assert "  NPC: Trooper attacks Blueblaze on the CF line: 2d8 [4 4] = 8: miss" in log
+    tactics = 'fn robomacs.plan_for(c, enc) = match c { Blueblaze => plan("advantage", [act("Blast", Thug)]); else => plan("none", []) }\n'
+    log = run(tmp_path, script(characters, tactics, ('overkill_effect: "table"',)), [7, 7, 1, 1])
+    assert between(log, "    Overkill", "No side") == [
+        "    Overkill on Blueblaze's table for his Energy rifle: 2d8 [1 1] = 2: Lightning Bolt! (L1343-1369)",
+        "    Critical to Thug",
+        "    Thug takes a Critical wound: wounds (4/4/2) Wrecked 2",
+        "    Scramble: Thug loses his actions next round",
+        "    the bolt strikes Blueblaze too, Close to Thug",
+        "    Metal to Blueblaze",
+        "    Blueblaze takes a Metal wound: wounds (3/3/2) Wrecked 1",
+        "    the bolt strikes Trooper too, Close to Thug",
+        "    Metal to Trooper",
+        "    Trooper takes a Metal wound: wounds (1/2/1) Wrecked 0",
+    ]
+    # by default (A04) the table is not used: one level more
+    log = run(tmp_path, script(characters, tactics), [7, 7])
+    assert "    Overkill: one damage level more (A04)" in log and not any("table" in line for line in log)
+
+
+def test_a_horde_rolls_once_on_a_higher_line_e28(tmp_path):
+    # L1472-1475 (E28): "you can roll for a group of one type as a single member of a higher type if they
+    # all attack one target. So a horde of Cannon Fodder might be as effective as one Elite Troop":
+    # three CF roll once on the ET line (12: Structure); the Normal Troop rolls alone
+    characters = "character Blueblaze is RoboMAC { weapons 0 }\n" + FODDER + 'character D is Npc { chart "NT" }'
+    tactics = 'fn robomacs.plan_for(c, enc) = match c { Blueblaze => plan("none", []); else => plan("npc", [act("chart", Blueblaze)]) }\n'
+    log = run(tmp_path, script(characters, tactics, ("horde: true",)), [6, 6, 4, 4])
+    assert between(log, "  NPC", "  Blueblaze takes") == [
+        "  NPC: A, B, C mob Blueblaze: one roll on the ET line (L1472-1475)",
+        "  NPC: A attacks Blueblaze on the ET line: 2d8 [6 6] = 12: structure",
+        "    Structure to Blueblaze, pending",
+        "  NPC: B attacks Blueblaze in A's mob (L1472-1475)",
+        "  NPC: C attacks Blueblaze in A's mob (L1472-1475)",
+        "  NPC: D attacks Blueblaze on the NT line: 2d8 [4 4] = 8: metal",
+        "    Metal to Blueblaze, pending",
+    ]
+    # the rule is optional ("you can"): by default each rolls on his own line
+    log = run(tmp_path, script(characters, tactics), [6, 6, 4, 4, 1, 1, 2, 2])
+    assert "  NPC: A attacks Blueblaze on the CF line: 2d8 [6 6] = 12: metal" in log
