@@ -55,16 +55,16 @@ TRUCK = 'character Truck is RoboMAC { skill Blast  system "Combat Form"  form "v
 
 
 def test_initiative_the_chasers_positions_and_a_dogfight_that_keeps_them(tmp_path):
-    # L1652-1657: d8, the better of two with Fast, the highest first. L1662-1700: the chaser rolls his
+    # L1643-1647: d8, the better of two with Fast, the highest first. L1662-1700: the chaser rolls his
     # side facing the target (1-2 front, 3-4 left), the range (1-6 Close) and the target's side.
-    # L1704-1711: the target who picks him back enters a Dogfight and rolls nothing; the positions
+    # L1704-1708: the target who picks him back enters a Dogfight and rolls nothing; the positions
     # stay from round to round with no new rolls (round 2 takes no die)
     tactics = QUIET + "fn robomacs.maneuvers_for(c, t, enc) = []\n"
     log = run(tmp_path, script(RACER + "\n" + TRUCK, tactics, until="round > 2"), [2, 6, 5, 1, 1, 3])
     assert log[4:10] == [
-        "  Maneuvering order (d8, the better of two with Fast; the highest first, L1652-1657): Racer 6, Truck 5",
+        "  Maneuvering order (d8, the better of two with Fast; the highest first, L1643-1647): Racer 6, Truck 5",
         "  Maneuvering: Racer chases Truck: his front faces Truck's left, Close",
-        "  Maneuvering: Truck takes on Racer: a Dogfight, no new positions (L1704-1711): his left faces Racer's front, Close",
+        "  Maneuvering: Truck takes on Racer: a Dogfight, no new positions (L1704-1708): his left faces Racer's front, Close",
         "Round 2",
         "  Maneuvering: Racer stays in the Dogfight with Truck: his front faces Truck's left, Close",
         "  Maneuvering: Truck stays in the Dogfight with Racer: his left faces Racer's front, Close",
@@ -77,12 +77,12 @@ def test_ties_with_a_foe_reroll_each_round(tmp_path):
     tactics = QUIET + "fn robomacs.maneuvers_for(c, t, enc) = []\n"
     racer = RACER.replace("fast 0  ", "")
     log = run(tmp_path, script(racer + "\n" + TRUCK, tactics), [4, 4, 2, 7, 8, 7, 5])
-    assert log[4] == "  Maneuvering order (d8, the better of two with Fast; the highest first, L1652-1657): Racer 4, Truck 4"
+    assert log[4] == "  Maneuvering order (d8, the better of two with Fast; the highest first, L1643-1647): Racer 4, Truck 4"
     assert log[5] == "  Maneuvering: Truck chases Racer: his back faces Racer's right, Not Close"
 
 
 def test_change_facing_a_roll_per_90_degrees_and_map_on_combined_maneuvers(tmp_path):
-    # L1718-1724: each 90 degrees a Difficult roll, MAP for several; L1741-1742 Range Difficult; L1744-1746:
+    # L1718-1724: each 90 degrees a Difficult roll, MAP for several; L1737-1738 Range Difficult; L1744-1746:
     # combined maneuver rolls are each one degree harder. Front to back is two turns. A Mixed turns (L1172)
     tactics = (QUIET + "fn robomacs.maneuvers_for(c, t, enc) {\n"
                ' if c == Truck { return [facing_act("change facing", t, "back"), act("Range", t)] }\n return []\n}\n')
@@ -90,17 +90,17 @@ def test_change_facing_a_roll_per_90_degrees_and_map_on_combined_maneuvers(tmp_p
     log = run(tmp_path, script(racer + "\n" + TRUCK, tactics), [3, 6, 1, 8, 3, 5, 5, 6, 6, 4, 4])
     assert between(log, "  Maneuvering: Truck chases", "  Maneuvering: Racer") == [
         "  Maneuvering: Truck chases Racer: his front faces Racer's left, Not Close",
-        "  Maneuvering: Truck changes facing to right toward Racer (L1718-1722), Difficult +1 (MAP) = Tasking: 2d8 [5 5] = 10: mixed",
+        "  Maneuvering: Truck changes facing to right toward Racer (L1722-1725), Difficult +1 (MAP) = Tasking: 2d8 [5 5] = 10: mixed",
         "    his right faces Racer's left, Not Close",
-        "  Maneuvering: Truck changes facing to back toward Racer (L1718-1722), Difficult +1 (MAP) = Tasking: 2d8 [6 6] = 12: success",
+        "  Maneuvering: Truck changes facing to back toward Racer (L1722-1725), Difficult +1 (MAP) = Tasking: 2d8 [6 6] = 12: success",
         "    his back faces Racer's left, Not Close",
-        "  Maneuvering: Truck moves to Close with Racer (Range maneuver, L1741-1746), Difficult +1 (MAP) = Tasking: 2d8 [4 4] = 8: failure",
+        "  Maneuvering: Truck moves to Close with Racer (Range maneuver, L1737-1742), Difficult +1 (MAP) = Tasking: 2d8 [4 4] = 8: failure",
     ]
 
 
 def test_a_stunt_driver_turns_free_and_ranges_at_routine_a_humanoid_uses_the_range_skill(tmp_path):
-    # L1720: Stunt Driver changes facing for free; L1743-1744: Range is Routine for him; L1745-1747:
-    # a humanoid uses the Range skill (Tasking without it), which pays no MAP (L1747-1748)
+    # L1724-1725: Stunt Driver changes facing for free; L1738-1739: Range is Routine for him; L1739-1740:
+    # a humanoid uses the Range skill (Tasking without it), which pays no MAP (L1747)
     driver = 'character Driver is RoboMAC { skill "Stunt Driver"  system "Combat Form"  form "vehicle" }'
     walker = "character Walker is RoboMAC { skill Blast }"
     tactics = (QUIET + "fn robomacs.maneuvers_for(c, t, enc) {\n"
@@ -108,17 +108,17 @@ def test_a_stunt_driver_turns_free_and_ranges_at_routine_a_humanoid_uses_the_ran
                ' return [act("Range", Driver), act("Range", Driver)]\n}\n')
     log = run(tmp_path, script(driver + "\n" + walker, tactics), [7, 2, 8, 7, 1, 4, 4, 3, 3, 5, 5])
     assert log[4:] [:6] == [
-        "  Maneuvering order (d8, the better of two with Fast; the highest first, L1652-1657): Driver 7, Walker 2",
+        "  Maneuvering order (d8, the better of two with Fast; the highest first, L1643-1647): Driver 7, Walker 2",
         "  Maneuvering: Driver chases Walker: his back faces Walker's front, Not Close",
-        "  Maneuvering: Driver changes facing, free (L1720-1722): his front faces Walker's front, Not Close",
-        "  Maneuvering: Driver moves to Close with Walker (Range maneuver, L1741-1746), Routine: 2d8 [4 4] = 8: success",
+        "  Maneuvering: Driver changes facing, free (L1724-1725): his front faces Walker's front, Not Close",
+        "  Maneuvering: Driver moves to Close with Walker (Range maneuver, L1737-1742), Routine: 2d8 [4 4] = 8: success",
         "  Maneuvering: Walker moves to Not Close with Driver, Routine +2 (no Range skill) = Tasking: 2d8 [3 3] = 6: failure",
         "  Maneuvering: Walker moves to Not Close with Driver, Routine +2 (no Range skill) = Tasking: 2d8 [5 5] = 10: mixed",
     ]
 
 
 def test_enter_facing_works_in_a_dogfight_and_is_wasted_when_the_target_declines(tmp_path):
-    # L1730-1737: Enter (foe's) Facing moves him out of the foe's front; Routine for a Stunt Driver.
+    # L1730-1734: Enter (foe's) Facing moves him out of the foe's front; Routine for a Stunt Driver.
     # In round 2 the two are in a Dogfight, and it holds; the default tactics use it against a foe who
     # fires forward (Truck lacks Weapons and Gadgets: a fixed forward arc, L1636-1639), who turns back
     racer = RACER.replace("skill Blast", 'skill Blast  skill "Stunt Driver"')
@@ -126,13 +126,13 @@ def test_enter_facing_works_in_a_dogfight_and_is_wasted_when_the_target_declines
     assert between(log, "Round 2", "  Advantage") == [
         "Round 2",
         "  Maneuvering: Racer stays in the Dogfight with Truck: his front faces Truck's front, Close",
-        "  Maneuvering: Racer enters Truck's facing, to his right (L1730-1737), Routine: 2d8 [5 5] = 10: success",
+        "  Maneuvering: Racer enters Truck's facing, to his right (L1730-1734), Routine: 2d8 [5 5] = 10: success",
         "    his front faces Truck's right, Close",
         "  Maneuvering: Truck stays in the Dogfight with Racer: his right faces Racer's front, Close",
-        "  Maneuvering: Truck changes facing to front toward Racer (L1718-1722), Difficult: 2d8 [5 5] = 10: success",
+        "  Maneuvering: Truck changes facing to front toward Racer (L1722-1725), Difficult: 2d8 [5 5] = 10: success",
         "    his front faces Racer's front, Close",
     ]
-    # L1738-1740: "a 'wasted' action if your target declines the invitation to Dogfight": Truck chases
+    # L1731-1732: "a 'wasted' action if your target declines the invitation to Dogfight": Truck chases
     # Ally instead, and Racer's move is undone
     text = script(RACER + "\n" + TRUCK + '\ncharacter Van is RoboMAC { form "vehicle" }\ncharacter Ally is RoboMAC { }',
                   QUIET + "fn robomacs.chase_for(c, enc) = match c { Truck => Ally; Racer => Truck; else => none }\n"
@@ -141,10 +141,10 @@ def test_enter_facing_works_in_a_dogfight_and_is_wasted_when_the_target_declines
     log = run(tmp_path, text, [2, 6, 5, 1, 1, 1, 1, 1, 5, 5, 3, 3, 3])
     assert between(log, "  Maneuvering: Racer chases") == [
         "  Maneuvering: Racer chases Truck: his front faces Truck's front, Close",
-        "  Maneuvering: Racer enters Truck's facing, to his right (L1730-1737), Difficult: 2d8 [5 5] = 10: success",
+        "  Maneuvering: Racer enters Truck's facing, to his right (L1730-1734), Difficult: 2d8 [5 5] = 10: success",
         "    his front faces Truck's right, Close",
         "  Maneuvering: Truck chases Ally: his left faces Ally's left, Close",
-        "  Maneuvering: Racer's Enter Facing is wasted: Truck did not take on the Dogfight (L1738-1740)",
+        "  Maneuvering: Racer's Enter Facing is wasted: Truck did not take on the Dogfight (L1731-1732)",
         "No side has won: a, b still stand.",
     ]
 
@@ -156,7 +156,7 @@ GIGANTIC = 'character Gigantic is Robo { weapons 0  pilot Johnny  system "Combat
 def test_a_robomacs_maneuver_map_stays_in_the_phase_a_human_pilots_adds_up(tmp_path):
     # L1744-1749 (A11): combined maneuver rolls pay MAP "but not on rolls in the other Phases, IF the
     # Robo is a RoboMAC"; "Human pilots add all MAPs together": Gigantic's Advantage Blast is a degree
-    # harder for his two turns, Racer's is not. Both turn front to back: two rolls each (L1722-1724)
+    # harder for his two turns, Racer's is not. Both turn front to back: two rolls each (L1723-1724)
     plain = RACER.replace("fast 0  ", "")
     tactics = ('fn robomacs.plan_for(c, enc) = match c { Truck => plan("none", []); else => plan("advantage", [act("Blast", Truck)]) }\n'
                "fn robomacs.chase_for(c, enc) = match c { Truck => none; else => Truck }\n"
@@ -165,17 +165,17 @@ def test_a_robomacs_maneuver_map_stays_in_the_phase_a_human_pilots_adds_up(tmp_p
                   sides=("Gigantic, Racer", "Truck"))
     log = run(tmp_path, text, [8, 7, 1, 1, 1, 1, 7, 7, 7, 7, 1, 1, 1, 6, 6, 6, 6, 4, 4, 4, 4])
     assert [line for line in log if "uses Blast" in line or "changes facing" in line] == [
-        "  Maneuvering: Gigantic changes facing to right toward Truck (L1718-1722), Difficult +1 (MAP) = Tasking: 2d8 [7 7] -2 (IP) = 12: success",
-        "  Maneuvering: Gigantic changes facing to back toward Truck (L1718-1722), Difficult +1 (MAP) = Tasking: 2d8 [7 7] -2 (IP) = 12: success",
-        "  Maneuvering: Racer changes facing to right toward Truck (L1718-1722), Difficult +1 (MAP) = Tasking: 2d8 [6 6] = 12: success",
-        "  Maneuvering: Racer changes facing to back toward Truck (L1718-1722), Difficult +1 (MAP) = Tasking: 2d8 [6 6] = 12: success",
+        "  Maneuvering: Gigantic changes facing to right toward Truck (L1722-1725), Difficult +1 (MAP) = Tasking: 2d8 [7 7] -2 (IP) = 12: success",
+        "  Maneuvering: Gigantic changes facing to back toward Truck (L1722-1725), Difficult +1 (MAP) = Tasking: 2d8 [7 7] -2 (IP) = 12: success",
+        "  Maneuvering: Racer changes facing to right toward Truck (L1722-1725), Difficult +1 (MAP) = Tasking: 2d8 [6 6] = 12: success",
+        "  Maneuvering: Racer changes facing to back toward Truck (L1722-1725), Difficult +1 (MAP) = Tasking: 2d8 [6 6] = 12: success",
         "  Advantage: Gigantic uses Blast on Truck, Difficult +1 (pilot's maneuver MAP) = Tasking: 2d8 [4 4] -2 (IP) = 6: failure",
         "  Advantage: Racer uses Blast on Truck, Difficult: 2d8 [4 4] = 8: failure",
     ]
 
 
 def test_opportunity_fire_is_minus_2_and_pays_map_after_any_maneuver(tmp_path):
-    # L1750-1754: Opportunity Fire "takes MAP if any maneuvers were used, even the Range skill", and is
+    # L1751-1755: Opportunity Fire "takes MAP if any maneuvers were used, even the Range skill", and is
     # "at -2 on the dice"; its damage is the Advantage column's (option opportunity_column). Walker
     # (humanoid) closes with the Range skill, then fires; Racer fires with no maneuver: no MAP
     walker = "character Walker is RoboMAC { weapons 0  skill Blast  skill Range }"
@@ -199,7 +199,7 @@ def test_a_vehicle_rams_not_brawls_fires_only_with_combat_form_and_the_facings_s
     # Combat Form "you can't do anything in vehicle combat except ram". R1: front to Truck's left is a
     # T-Bone (L1790), Tasking, one more for MAP (three actions); Critical to Truck, Structural to Hauler,
     # Metal with his front Ramplate (L1772-1774). R2: a Head-On declared where the facings make a
-    # T-Bone is refused; R3: Not Close, no ram (L1741-1742)
+    # T-Bone is refused; R3: Not Close, no ram (L1737-1738)
     hauler = 'character Hauler is RoboMAC { brawn 0  skill Brawl { bonus 2 }  skill Blast  form "vehicle"  system Ramplate }'
     tactics = ('fn robomacs.plan_for(c, enc) {\n if c == Truck { return plan("none", []) }\n let r = act("ram", Truck)\n'
                ' if enc.round == 2 { r.ram = "head-on" }\n return plan("advantage", [act("Brawl", Truck), act("Blast", Truck), r])\n}\n'
@@ -215,7 +215,7 @@ def test_a_vehicle_rams_not_brawls_fires_only_with_combat_form_and_the_facings_s
         "  Advantage: Hauler cannot ram Truck: his front faces Truck's left, which makes a t-bone, not a head-on (L1776-1799)",
         "  Advantage: Hauler cannot use Brawl on Truck: a vehicle makes no hand-to-hand attack, it rams (L1758-1760)",
         "  Advantage: Hauler cannot use Blast on Truck: without Combat Form a vehicle can only ram (L1633-1634)",
-        "  Advantage: Hauler cannot ram Truck: they are Not Close (L1741-1742)",
+        "  Advantage: Hauler cannot ram Truck: they are Not Close (L1737-1738)",
     ]
 
 
@@ -247,8 +247,8 @@ def test_a_mutual_tailgate_and_a_chart_npcs_ram_in_the_npc_phase(tmp_path):
 
 
 def test_in_the_air_directly_above_no_forward_weapon_bears_and_each_elevation_line_is_a_turn(tmp_path):
-    # L1684-1689: aerial combat rolls the elevation chart (1 directly above); "You can bring
-    # front-mounted weapons to bear as long as you are not directly above or directly below" (L1685-1687).
+    # L1674-1681: aerial combat rolls the elevation chart (1 directly above); "You can bring
+    # front-mounted weapons to bear as long as you are not directly above or directly below" (L1683-1686).
     # L1726-1729: each line of the elevation chart is one Change Facing roll (Above to Same Level: one)
     racer = 'character Racer is RoboMAC { skill Blast  system "Combat Form"  form "vehicle" }'
     tactics = ('fn robomacs.plan_for(c, enc) = match c { Racer => plan("advantage", [act("Blast", Truck)]); else => plan("none", []) }\n'
@@ -259,17 +259,17 @@ def test_in_the_air_directly_above_no_forward_weapon_bears_and_each_elevation_li
     assert log[5:12] == [
         "  Maneuvering: Racer chases Truck: his front faces Truck's left, Close, directly above",
         "  Advantage: Racer cannot use Blast on Truck: Truck is not in his arc of fire: his front faces Truck's left, "
-        "Close, directly above (L1636-1641)",
+        "Close, directly above (L1635-1639, L1683-1686)",
         "Round 2",
         "  Maneuvering: Racer chases Truck: his front faces Truck's left, Close, above",
-        "  Maneuvering: Racer changes facing to same level toward Truck (L1718-1722), Difficult: 2d8 [6 6] = 12: success",
+        "  Maneuvering: Racer changes facing to same level toward Truck (L1722-1725), Difficult: 2d8 [6 6] = 12: success",
         "    his front faces Truck's left, Close, same level",
         "  Advantage: Racer uses Blast on Truck, Difficult: 2d8 [6 6] = 12: success",
     ]
 
 
 def test_a_mishap_while_maneuvering_puts_him_out_for_the_round_or_is_a_mishap(tmp_path):
-    # L1853-1855: "A Mishap on a Maneuvering roll could put the player out of action for the rest of the
+    # L1830-1832: "A Mishap on a Maneuvering roll could put the player out of action for the rest of the
     # round": Truck's turn fails on a Mishap (2 on Difficult, L1160) and his Blast never comes. With
     # maneuver_mishap "mishap" the usual Mishap (L1177-1180) and he fires
     tactics = ('fn robomacs.plan_for(c, enc) = match c { Truck => plan("advantage", [act("Blast", Racer)]); else => plan("none", []) }\n'
@@ -277,11 +277,11 @@ def test_a_mishap_while_maneuvering_puts_him_out_for_the_round_or_is_a_mishap(tm
                "fn robomacs.chase_for(c, enc) = match c { Truck => Racer; else => none }\n")
     faces = [1, 1, 5, 3, 1, 1, 1, 1, 4, 4]
     log = run(tmp_path, script(RACER + "\n" + TRUCK, tactics), faces)
-    assert "    Mishap: Truck is out of action for the rest of the round (L1853-1855)" in log
+    assert "    Mishap: Truck is out of action for the rest of the round (L1830-1832)" in log
     assert not any("uses Blast" in line for line in log)
     log = run(tmp_path, script(RACER + "\n" + TRUCK, tactics, ('maneuver_mishap: "mishap"',)), faces)
     assert "    Mishap: a Really Bad Mistake (L1177)" in log
-    assert "  Advantage: Truck cannot use Blast on Racer: Racer is not in his arc of fire: his left faces Racer's front, Close (L1636-1641)" in log
+    assert "  Advantage: Truck cannot use Blast on Racer: Racer is not in his arc of fire: his left faces Racer's front, Close (L1635-1639, L1683-1686)" in log
 
 
 # ---- Explosive Weapons, Overkill tables, hordes ----
@@ -376,3 +376,21 @@ def test_a_horde_rolls_once_on_a_higher_line_e28(tmp_path):
     # the rule is optional ("you can"): by default each rolls on his own line
     log = run(tmp_path, script(characters, tactics), [6, 6, 4, 4, 1, 1, 2, 2])
     assert "  NPC: A attacks Blueblaze on the CF line: 2d8 [6 6] = 12: metal" in log
+
+
+# ---- the example ----
+
+def test_the_dogfight_example_runs_and_simulates(tmp_path):
+    # examples/robomacs_dogfight.mech by the default tactics: a Maneuvering phase every round, a
+    # Dogfight, rams whose kind the facings set, with `--seed 1` and in a batch
+    path = ROOT / "examples" / "robomacs_dogfight.mech"
+    ran = mech_forked(["run", str(path), "--seed", "1", "--json"], tmp_path)
+    assert ran.code == 0, ran.err
+    log = json.loads(ran.out)["log"]
+    assert log[6].startswith("  Maneuvering order (d8, the better of two with Fast; the highest first, L1643-1647): ")
+    assert any("a Dogfight, no new positions" in line for line in log)
+    assert any(re.match(r"  Advantage: Blueblaze rams Razorback \(t-bone\)", line) for line in log)
+    assert not any("uses Brawl" in line or "uses Weaponmaster" in line for line in log)   # vehicles ram (L1758-1760)
+    ran = mech_forked(["sim", str(path), "-n", "30", "--seed", "1", "--json", "--jobs", "1"], tmp_path)
+    assert ran.code == 0, ran.err
+    assert json.loads(ran.out)["runs"] == 30
