@@ -321,8 +321,8 @@ def test_blueblazes_overkill_table_in_play(tmp_path):
     # L1343-1369, with overkill_effect "table" (A04's pluggable table): 2d8 on the weapon's own table in
     # place of the level more. 10-11 Spazz: the attempted damage and -3 on all rolls for d8 rounds
     # (L1361-1362); 4-5 Discharge! on a chart NPC: "he drops one level in attack power and takes a
-    # Structural instead" (L1352-1355): the NT line becomes CF's; 3 or less Lightning Bolt!: Critical
-    # to the target, Metal to everyone else Close to it, "Guardian and MACE alike" (L1346-1349)
+    # Structural instead" (L1351-1354): the NT line becomes CF's; 3 or less Lightning Bolt!: Critical
+    # to the target, Metal to everyone else Close to it, "Guardian and MACE alike" (L1347-1350)
     characters = RIFLE + '\ncharacter Thug is RoboMAC { armored 0 }\ncharacter Trooper is Npc { chart "NT" }'
     tactics = ('fn robomacs.plan_for(c, enc) = match c {\n Blueblaze => plan("advantage", [act("Blast", enc.characters[enc.round])])\n'
                ' Trooper => plan("npc", [act("chart", Blueblaze)])\n else => plan("none", [])\n}\n')
@@ -394,3 +394,114 @@ def test_the_dogfight_example_runs_and_simulates(tmp_path):
     ran = mech_forked(["sim", str(path), "-n", "30", "--seed", "1", "--json", "--jobs", "1"], tmp_path)
     assert ran.code == 0, ran.err
     assert json.loads(ran.out)["runs"] == 30
+
+
+# ---- systems in play ----
+
+def test_a_snare_gun_holds_a_mode_breaks_it_the_other_bypasses_it(tmp_path):
+    # L945-953: a Snare Gun's Metal result "translates into the foe needing a Difficult roll to escape
+    # the snare"; "While snared, the foe has the same penalties as if Grabbed" (one level more, L629);
+    # "Attacks of the same Mode as the snare will first break the snare, while attacks of the other
+    # mode will ignore it". R1 Prey is snared and fails to escape (the default tactics try); R2 an
+    # Energy Rifle breaks the Energy snare, a Matter one does a level more
+    def characters(mode):
+        return ('character Trapper is RoboMAC { weapons 0  gadgets 0  skill Blast  system Net { is "Snare Gun"  snare true } }\n'
+                "character Prey is RoboMAC { skill Blast  skill Brawl }\n"
+                f'character Gunner is RoboMAC {{ skill Blast  system Rifle {{ is "Weapon"  mode "{mode}" }} }}')
+    tactics = ('fn robomacs.plan_for(c, enc) {\n if c == Trapper and enc.round == 1 { return plan("advantage", [act("Blast", Prey)]) }\n'
+               ' if c == Gunner and enc.round == 2 { return plan("advantage", [act("Blast", Prey)]) }\n'
+               ' if c == Prey { return default_plan(c, enc) }\n return plan("none", [])\n}\n')
+    log = run(tmp_path, script(characters("energy"), tactics, sides=("Trapper, Gunner", "Prey"), until="round > 2"),
+              [5, 5, 4, 4, 6, 6])
+    assert log[5:11] == [
+        "  Advantage: Trapper uses Blast on Prey (Net), Difficult: 2d8 [5 5] = 10: success",
+        "    Prey is snared (energy), and needs Difficult to escape (L945-947)",
+        "  Advantage: Prey tries to escape Trapper's snare, Difficult: 2d8 [4 4] = 8: failure",
+        "Round 2",
+        "  Advantage: Gunner uses Blast on Prey (Rifle), Difficult: 2d8 [6 6] = 12: success",
+        "    the energy attack breaks Prey's snare first (L948-949)",
+    ]
+    log = run(tmp_path, script(characters("matter"), tactics, sides=("Trapper, Gunner", "Prey"), until="round > 2"),
+              [5, 5, 4, 4, 6, 6, 7, 7])
+    assert between(log, "  Advantage: Gunner", "No side") == [
+        "  Advantage: Gunner uses Blast on Prey (Rifle), Difficult: 2d8 [6 6] = 12: success",
+        "    Metal -> Structure (snared) to Prey",
+        "    Prey takes a Structure wound: wounds (2/1/2) Wrecked 1",
+        "    Scramble: Prey is -2 next round",
+        "  Responsive: Prey tries to escape Trapper's snare, Difficult: 2d8 [7 7] = 14: success",
+        "    Prey is free of the snare",
+    ]
+
+
+def test_invisibility_until_he_fires_then_minus_4_a_sensor_pack_sees_and_a_hit_ends_it(tmp_path):
+    # L902-904: "As long as no weapons are used, user cannot be attacked or seen without Sensor Pack. If
+    # he fires or is pointed out by someone, he's still -4 to be hit. Being hit will deactivate this
+    # system for the rest of combat"; L932-933: a Sensor Pack sees through it
+    characters = ("character Ghost is RoboMAC { gadgets 0  skill Blast  system Invisibility }\n"
+                  'character Hunter is RoboMAC { skill Blast }\ncharacter Seer is RoboMAC { gadgets 0  skill Blast  system "Sensor Pack" }')
+    tactics = ('fn robomacs.plan_for(c, enc) {\n if c == Ghost and enc.round == 2 { return plan("advantage", [act("Blast", Hunter)]) }\n'
+               ' if c == Ghost { return plan("none", []) }\n return plan("advantage", [act("Blast", Ghost)])\n}\n')
+    log = run(tmp_path, script(characters, tactics, until="round > 3"), [4, 4, 4, 4, 7, 7, 6, 6, 4, 4, 4, 4])
+    assert [line for line in log if line.startswith("  Advantage") or "switches" in line or "fired" in line] == [
+        "  Advantage: Hunter cannot use Blast on Ghost: Ghost cannot be seen or attacked without a Sensor Pack (L902-903)",
+        "  Advantage: Seer uses Blast on Ghost, Difficult: 2d8 [4 4] = 8: failure",
+        "  Advantage: Ghost uses Blast on Hunter, Difficult: 2d8 [4 4] = 8: failure",
+        "    Ghost has fired: he can be attacked now, though hard to hit (L903-904)",
+        "  Advantage: Hunter uses Blast on Ghost, Difficult: 2d8 [7 7] -4 (Invisibility) = 10: success",
+        "    the hit switches off Ghost's Invisibility for the rest of combat (L904)",
+        "  Advantage: Seer uses Blast on Ghost, Difficult: 2d8 [6 6] = 12: success",
+        "  Advantage: Hunter uses Blast on Ghost, Difficult: 2d8 [4 4] = 8: failure",          # no longer -4
+        "  Advantage: Seer uses Blast on Ghost, Difficult: 2d8 [4 4] = 8: failure",
+    ]
+
+
+def test_holograms_hide_him_at_minus_2_once_he_fires(tmp_path):
+    # L899-901: Holograms "used to simulate Invisibility... [work] like that system but only confer -2
+    # penalty to attackers who know where he is": a Holograms roll at the degree he declares
+    characters = ("character Phantom is RoboMAC { gadgets 0  skill Blast  system Holograms }\n"
+                  "character Hunter is RoboMAC { skill Blast }")
+    tactics = ('fn robomacs.plan_for(c, enc) = match c {\n'
+               ' Phantom => match enc.round { 1 => plan("advantage", [act("Holograms", none)]); 2 => plan("advantage", [act("Blast", Hunter)]); else => plan("none", []) }\n'
+               ' else => plan("advantage", [act("Blast", Phantom)])\n}\n')
+    log = run(tmp_path, script(characters, tactics, until="round > 2"), [5, 5, 4, 4, 7, 7])
+    assert [line for line in log if line.startswith("  Advantage") or line.startswith("    Phantom")] == [
+        "  Advantage: Phantom raises Holograms (declared Difficult), Difficult: 2d8 [5 5] = 10: success",
+        "    Phantom hides behind his Holograms: observers need Difficult to see the flaws (L899-900)",
+        "  Advantage: Hunter cannot use Blast on Phantom: Phantom cannot be seen or attacked without a Sensor Pack (L902-903)",
+        "  Advantage: Phantom uses Blast on Hunter, Difficult: 2d8 [4 4] = 8: failure",
+        "    Phantom has fired: he can be attacked now, though hard to hit (L903-904)",
+        "  Advantage: Hunter uses Blast on Phantom, Difficult: 2d8 [7 7] -2 (Holograms) = 12: success",
+        "    Phantom takes a Metal wound: wounds (2/2/2) Wrecked 1",
+    ]
+
+
+def test_a_fusion_hits_a_level_harder_hand_to_hand_and_cannot_be_parried_at_the_referees_option(tmp_path):
+    # L843-845: "At Referee discretion, Fusions and other FortressRobos do one level of damage higher in
+    # hand-to-hand combat and cannot be Parried by normal-sized Robos" (option fusion_hand, off by default)
+    characters = "character Colossus is RoboMAC { fortress true  skill Brawl }\ncharacter Guard is RoboMAC { skill Parry }"
+    tactics = ('fn robomacs.plan_for(c, enc) = match c { Colossus => plan("advantage", [act("Brawl", Guard)]); '
+               'else => plan("responsive", [act("Parry", Colossus)]) }\n')
+    log = run(tmp_path, script(characters, tactics, ("fusion_hand: true",)), [6, 6])
+    assert log[4:7] == [
+        "  Advantage: Colossus uses Brawl on Guard, Difficult: 2d8 [6 6] = 12: success",
+        "    Structure to Guard",
+        "    Guard takes a Structure wound: wounds (2/1/2) Wrecked 1",
+    ]
+    assert "  Responsive: Guard cannot parry Colossus: a Fusion or FortressRobo cannot be Parried by a normal-sized Robo (L843-845)" in log
+    log = run(tmp_path, script(characters, tactics), [6, 6, 4, 4])
+    assert "    Metal to Guard" in log and "  Responsive: Guard parries Colossus, Tasking: 2d8 [4 4] = 8: failure" in log
+
+
+def test_size_change_takes_the_action_unless_quickchange(tmp_path):
+    # L939-942: "changing size takes the character's action unless he has Quickchange as well": as a
+    # transformation (A10, option transform_cost), MAP on his other actions
+    plain = "character Grower is RoboMAC { gadgets 0  skill Brawl  system \"Size Change\" }"
+    tactics = ('fn robomacs.plan_for(c, enc) {\n if c != Grower { return plan("none", []) }\n let g = act("size change", none)\n g.to = "giant size"\n'
+               ' return plan("advantage", [g, act("Brawl", Foe)])\n}\n')
+    log = run(tmp_path, script(plain + "\ncharacter Foe is RoboMAC { }", tactics), [5, 5])
+    assert log[4:6] == ["  Advantage: Grower changes to giant size: MAP on his other actions this round (L941-942, as transforming: A10)",
+                        "  Advantage: Grower uses Brawl on Foe, Difficult +1 (MAP) = Tasking: 2d8 [5 5] = 10: mixed"]
+    quick = plain.replace("}", " system Quickchange }")
+    log = run(tmp_path, script(quick + "\ncharacter Foe is RoboMAC { }", tactics), [5, 5])
+    assert log[4:6] == ["  Advantage: Grower changes to giant size: Quickchange: no cost",
+                        "  Advantage: Grower uses Brawl on Foe, Difficult: 2d8 [5 5] = 10: success"]
