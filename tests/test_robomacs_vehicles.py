@@ -505,3 +505,35 @@ def test_size_change_takes_the_action_unless_quickchange(tmp_path):
     log = run(tmp_path, script(quick + "\ncharacter Foe is RoboMAC { }", tactics), [5, 5])
     assert log[4:6] == ["  Advantage: Grower changes to giant size: Quickchange: no cost",
                         "  Advantage: Grower uses Brawl on Foe, Difficult: 2d8 [5 5] = 10: success"]
+
+
+def test_a_merge_takes_a_full_round_a_hit_disrupts_it_and_the_form_fights(tmp_path):
+    # L829-836: the members "may merge (taking a full round, disrupted if any member is hit by an
+    # attack) into a giant RoboMAC"; "The Merged form adds the Traits of the members (If three of them
+    # have Brawn, he's Brawn +2, etc) but has its own systems and skills". R1 Foe's hit on Alpha
+    # disrupts it; R2 it holds and Titan (Brawn +1 from two Brawn +0) fights in R3
+    characters = ("character Alpha is RoboMAC { brawn 0  skill Brawl  system Merge }\n"
+                  "character Beta is RoboMAC { brawn 0  armored 0  system Merge }\n"
+                  'character Titan is RoboMAC { brawn 1  armored 0  skill Brawl { bonus 2 }  members [Alpha, Beta]  status "unformed" }\n'
+                  "character Foe is RoboMAC { skill Blast }")
+    tactics = ('fn robomacs.plan_for(c, enc) = match c {\n Foe => plan("advantage", [act("Blast", Alpha)])\n'
+               ' Titan => default_plan(c, enc)\n else => plan("advantage", [act("merge", none), act("Brawl", Foe)])\n}\n')
+    log = run(tmp_path, script(characters, tactics, sides=("Alpha, Beta, Titan", "Foe"), until="round > 3"), [5, 5, 4, 4, 6, 6])
+    assert [line for line in log if "erge" in line or "Titan" in line or "Foe uses" in line][2:] == [
+        "  Advantage: Alpha merges, his round taken (L830)",
+        "  Advantage: Beta merges, his round taken (L830)",
+        "  Advantage: Foe uses Blast on Alpha, Difficult: 2d8 [5 5] = 10: success",
+        "    the hit disrupts Alpha's Merge (L830)",
+        "  the Merge into Titan fails this round: 1 of 2 members merged unhurt (L830)",
+        "  Advantage: Alpha merges, his round taken (L830)",
+        "  Advantage: Beta merges, his round taken (L830)",
+        "  Advantage: Foe uses Blast on Alpha, Difficult: 2d8 [4 4] = 8: failure",
+        "  Alpha, Beta merge into Titan (L829-836)",
+        "  Advantage: Titan uses Brawl on Foe, Difficult: 2d8 [6 6] +2 (skill) = 14: success",
+        "  Advantage: Foe's Blast has no target: Alpha is merged",
+    ]
+    # a form declared with other traits than its members' added is said so
+    log = run(tmp_path, script(characters.replace("brawn 1  armored 0  skill Brawl { bonus 2 }", "brawn 3  skill Brawl { bonus 2 }"),
+                               tactics, sides=("Alpha, Beta, Titan", "Foe"), until="round > 2"), [5, 5, 4, 4])
+    assert "    (his brawn is declared 3; his members' add up to 1, L831-832)" in log
+    assert "    (his armored is declared none; his members' add up to 0, L831-832)" in log
