@@ -537,3 +537,20 @@ def test_a_merge_takes_a_full_round_a_hit_disrupts_it_and_the_form_fights(tmp_pa
                                tactics, sides=("Alpha, Beta, Titan", "Foe"), until="round > 2"), [5, 5, 4, 4])
     assert "    (his brawn is declared 3; his members' add up to 1, L831-832)" in log
     assert "    (his armored is declared none; his members' add up to 0, L831-832)" in log
+
+
+def test_transforming_into_a_vehicle_brings_the_maneuvering_phase_the_next_round(tmp_path):
+    # L1632-1634, L1648-1650: a Transforming Robo's vehicle form fights by section 3.5; a transform
+    # action with `form: "vehicle"` changes it (its cost as ever, A10); the round after has the phase
+    racer = 'character Racer is RoboMAC { transforming true  weapons 0  skill Blast  system "Combat Form"  system Quickchange }'
+    tactics = ('fn robomacs.plan_for(c, enc) {\n if c == Racer and enc.round == 1 {\n  let t = act("transform", none)\n'
+               '  t.form = "vehicle"\n  return plan("advantage", [t])\n }\n return plan("none", [])\n}\n'
+               "fn robomacs.maneuvers_for(c, t, enc) = []\n")
+    log = run(tmp_path, script(racer + '\ncharacter Truck is RoboMAC { }', tactics, until="round > 2"), [3, 5, 1, 1, 3])
+    assert log[4:9] == [
+        "  Advantage: Racer transforms into vehicle form: Quickchange: no cost",
+        "Round 2",
+        "  Maneuvering order (d8, the better of two with Fast; the highest first, L1643-1647): Racer 3, Truck 5",
+        "  Maneuvering: Racer chases Truck: his front faces Truck's left, Close",
+        "No side has won: a, b still stand.",
+    ]
