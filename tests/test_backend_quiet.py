@@ -43,7 +43,7 @@ def encounter(settings: str = "") -> str:
 
 
 EXAMPLES = ["transformers_duel", "transformers_house_rule", "transformers_squad", "neojove_duel", "neojove_frigate",
-            "neojove_pursuit", "robomacs_spartacus"]
+            "neojove_pursuit", "robomacs_spartacus", "robomacs_dogfight"]
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
