@@ -210,8 +210,10 @@ class Access(Expressions):
             a, = args
             return self.into(_ONE_ARGUMENT[name].format(a=a, general=general))
         if name in ("max", "min") and len(args) >= 2 and not node.kwargs:
-            ints = " and ".join(f"type({a}) is int" for a in args)
-            return self.into(f"{name}({', '.join(args)}) if {ints} else {general}")
+            ints = " and ".join(f"type({a}) is int" for a, arg in zip(args, node.args)
+                                if not a.strip("()").lstrip("-").isdigit() and not self.surely(arg, "int"))
+            return self.into(f"{name}({', '.join(args)}) if {ints} else {general}" if ints
+                             else f"{name}({', '.join(args)})")
         return self.into(general)
 
 

@@ -11,6 +11,11 @@ from ..interpreter.evaluator import CONSTANTS, may_be_pool, may_roll, pool_chain
 from .writer import _BOOLEAN, _COMPARE, _NOT_LITERAL, Unsupported, Writer, _literal
 
 
+def _is_literal(text: str) -> bool:
+    """Whether written Python `text` is a whole-number literal (as e_Number writes one)."""
+    return text.strip("()").lstrip("-").isdigit()
+
+
 class Expressions(Writer):
 
     def expr(self, node) -> str:
@@ -193,8 +198,12 @@ class Expressions(Writer):
         SMALL_FACTOR for a product, with another such); anything else by `binary`."""
         if op in ("/", "//", "%"):   # no result is larger than its operands
             exact = f"({a} // {b} if {a} % {b} == 0 else Fraction({a}, {b}))" if op == "/" else f"{a} {op} {b}"
-            return self.into(f"{exact} if type({a}) is int and type({b}) is int and {b} != 0 "
-                             f"else binary(EV, {op!r}, {a}, {b}, {k})")
+            tests = [] if ints else [f"type({x}) is int" for x in (a, b) if not _is_literal(x)]
+            if not (_is_literal(b) and int(b.strip("()")) != 0):
+                tests.append(f"{b} != 0")
+            if not tests:
+                return self.into(exact)
+            return self.into(f"{exact} if {' and '.join(tests)} else binary(EV, {op!r}, {a}, {b}, {k})")
         if ints and op in "+-":
             one_sided = self.past_literal(op, a, b, k)
             if one_sided is not None:
@@ -274,7 +283,8 @@ class Expressions(Writer):
     def e_Compare(self, node):
         op = _COMPARE[node.op]
         k = self.constant(node)
-        direct = self.surely(node.left, "int") and self.surely(node.right, "int") or \
+        # numbers (whole or fractions, Python compares them exactly) and strings as Python compares them
+        direct = self.surely(node.left, "number") and self.surely(node.right, "number") or \
             self.surely(node.left, "str") and self.surely(node.right, "str") or \
             op in ("==", "!=") and self.python_equality(node.left, node.right)
         if direct and not self.can_be_pool(node.left):
