@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..dice.engine import sampler
 from ..dice.faces import ONE_DIE, face_table
+from ..dice.rollkeep import Pool
 from ..interpreter import ast
 from ..interpreter.evaluator import CONSTANTS, may_be_pool, may_roll, pool_chain
 from .writer import _BOOLEAN, _COMPARE, _NOT_LITERAL, Unsupported, Writer, _literal
@@ -131,7 +132,6 @@ class Expressions(Writer):
         return general
 
     def e_PoolLiteral(self, node):
-        from ..dice.rollkeep import Pool
         return self.constant(Pool(node.unkept, node.kept, 0, node.span))
 
     def e_Name(self, node):
