@@ -30,7 +30,7 @@ from ..limits import CpuTime, Limits, limit_error, source_too_big, too_deep
 from .names import KIND_WORDS, UNSET, Binding, ModuleInfo, StaticScope
 from .pycode import PYTHON_AFTER, PythonBody
 from . import characters
-from .values import Character, Encounter, Function, Module, Record, Scope, Table, TableRow, equal, format_value, \
+from .values import KEYED, Character, Encounter, Function, Module, Record, Scope, Table, TableRow, equal, format_value, \
     type_name
 
 STDLIB = Path(__file__).resolve().parent.parent / "stdlib"
@@ -1092,9 +1092,13 @@ def _get_index(ev: Run, value, key, span: Span):
 
 def _look_up(row: TableRow, key, span: Span):
     key = _plain_key(key)
-    for entry_key, value in row.entries:
-        if equal(entry_key, key):
-            return value
+    if type(key) in KEYED:
+        if key in row.keyed:
+            return row.keyed[key]
+    else:
+        for entry_key, value in row.entries:
+            if equal(entry_key, key):
+                return value
     if row.thresholds and type(key) in (int, Fraction):
         for entry_key, value in row.entries:
             if type(entry_key) in (int, Fraction) and key >= entry_key:

@@ -80,12 +80,26 @@ class TableRow:
     (value >= key) gives the entry: `14 => "overkill", 8 => "success", 7 => "mixed", else => ...`.
     Other rows (`1 => "a rival", 2 => "a debt"`) need an equal key."""
 
-    __slots__ = ("name", "entries", "default", "has_default", "thresholds")
+    __slots__ = ("name", "entries", "default", "has_default", "thresholds", "keyed")
 
     def __init__(self, name: str, entries: list, default, has_default: bool):
-        self.name, self.entries, self.default, self.has_default = name, entries, default, has_default
+        self.name, self.default, self.has_default = name, default, has_default
+        self.set_entries(entries)
+
+    def set_entries(self, entries: list) -> None:
+        self.entries = entries
         numbers = [key for key, _ in entries if type(key) is int or type(key) is Fraction]
         self.thresholds = bool(numbers) and all(a > b for a, b in zip(numbers, numbers[1:]))
+        # key -> the first entry `equal` finds for it, for a key that is a number, a string or none:
+        # among such keys Python's == and hash are `equal` (true and false are left out: Python has
+        # True == 1), and no entry of another kind equals one
+        self.keyed = {}
+        for key, value in entries:
+            if type(key) in KEYED:
+                self.keyed.setdefault(key, value)
+
+
+KEYED = (int, Fraction, str, type(None))   # the kinds of key TableRow.keyed holds
 
 
 class Table:

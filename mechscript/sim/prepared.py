@@ -158,8 +158,8 @@ class _RowSnapshot:
 
     def restore(self) -> None:
         row = self.row
-        row.entries = [(make_key() if make_key else key, make_value() if make_value else value)
-                       for key, make_key, value, make_value in self.entries]
+        row.set_entries([(make_key() if make_key else key, make_value() if make_value else value)
+                         for key, make_key, value, make_value in self.entries])
         row.default = self.make_default() if self.make_default else self.default
 
 
