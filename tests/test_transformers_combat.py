@@ -1,0 +1,429 @@
+"""Golden tests of the `transformers` module's combat actions beyond a plain attack (issue 18, item 2;
+rule text 000, shared/seeds/000_6706884ff34b4b73.txt, cited `L<n>`; digest
+shared/rules/transformers-7thsea.md): several attacks as one action (Autofire, Doubleshot,
+Dual-Strike), the advanced unarmed moves, called shots at Systems, Area-of-Effect attacks targeted
+and untargeted, and the Continuous, Persistent and Homing effects.
+
+As in test_transformers.py, each script runs as `mech run FILE --faces ... --json`; faces are d10
+faces in the order the dice fall. Every Tech Spec is 5 unless said: Tech Spec Dice 2.5 (L35), so
+Skill 5 with a Level 1 Concentration is 3.5k2.5, rolled as 4k2.5 (L28: the lowest kept die counts
+half, shown `4/2`). A target with Speed 1 rolls 1k0.5 for Initiative, 0, and never acts; with Rank 1
+it has half an Energon Die and spends none. Passive Defense 5 is its Intelligence (no Dodge, L141).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from support import run_json
+from test_transformers import conc, encounter, transformer
+
+DUMMY = dict(speed=1, rank=1)       # never acts, spends no Energon Die
+ONES = [1] * 60
+
+
+def fight(*characters: str, first: str, second: str, settings=(), extra: str = "", until: str = "round > 1") -> str:
+    return ("use transformers\n" + extra + "".join(characters)
+            + encounter("Test", first, second, *settings, until=until))
+
+
+# ---- several attacks as one action (L740, L776, L779) ----
+
+BLUESTREAK = transformer("Bluestreak", conc("Shooting", 1), conc("Autofire", 1), "armament Blaster { damage 3k2 }")
+
+
+def test_l740_autofire_makes_two_attacks_at_5_tn_each_and_gives_the_defense_as_much(tmp_path):
+    # The default tactic `volley`: with Autofire, one attack more at the target (PROPOSAL). L740: +5 x (2 - 1) x 1
+    # target = +5 on each attack; "Apply this modifier to attack rolls as a bonus to any Active Defense rolls":
+    # Dummy's Active Defense 3k2.5 + 5. Each attack rolls Skill Dice 2.5 + Autofire 1 (volley_roll "own").
+    # First: 6 5 1/2 = 11 > 10, hit; AD 1 1 1/2 + 5 = 7, fails; Blaster 3k2 + Firepower Dice 2.5 (A18): 5k2,
+    # 7 5 = 12; Durability 4 4 4/2 = 10 fails by 2 (L154). Second: 8 8 2/2 = 17, hit; no AD left (Initiative 0,
+    # 5 phases borrowed already, L151); 3 3 = 6, Minor 6, 3 3 3/2 = 7 holds.
+    script = fight(BLUESTREAK, transformer("Dummy", **DUMMY), first="Bluestreak", second="Dummy")
+    faces = [9, 9, 9, 1, 6, 5, 1, 1, 1, 1, 1, 7, 5, 3, 2, 1, 4, 4, 4, 8, 8, 2, 2, 3, 3, 1, 1, 1, 3, 3, 3] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[3:11] == [
+        "  phase 22: Bluestreak makes 2 attacks as one action (Autofire, L740): + 5 TN each",
+        "  phase 22: Bluestreak attacks Dummy with Blaster: 4k2.5: 6 5 1/2 (1) = 11 vs PD 5 + 5 Autofire: hit",
+        "    Dummy defends actively, borrowing 5 phases from next round: 3k2.5+5: 1 1 1/2 = 7 vs 11: fails",
+        "    damage 5k2: 7 5 (3 2 1) = 12",
+        "    Dummy Durability 3k2.5: 4 4 4/2 = 10 vs Minor 12: fails by 2, 1 Major (now 1)",
+        "  phase 22: Bluestreak attacks Dummy with Blaster: 4k2.5: 8 8 2/2 (2) = 17 vs PD 5 + 5 Autofire: hit",
+        "    damage 5k2: 3 3 (1 1 1) = 6",
+        "    Dummy Durability 3k2.5: 3 3 3/2 = 7 vs Minor 6: holds",
+    ]
+
+
+AT_BOTH = ('fn transformers.volley(c, target, weapon, enc) = match c.name {\n'
+           '    "Bluestreak" => {how: "autofire", shots: [{target: Dummy, weapon: weapon}, {target: Dummy, weapon: weapon},'
+           ' {target: Dummy2, weapon: weapon}]}\n    else => none\n}\n')
+
+
+def test_l740_autofire_at_two_targets_costs_5_per_extra_attack_per_target(tmp_path):
+    # E19's second case played: three attacks between two targets, +5 x (3 - 1) x 2 = +20 each
+    script = fight(BLUESTREAK, transformer("Dummy", **DUMMY), transformer("Dummy2", **DUMMY),
+                   first="Bluestreak", second="Dummy, Dummy2", extra=AT_BOTH)
+    log = run_json(tmp_path, script, [9, 9, 9, 1, 1] + ONES)["log"]
+    assert log[3:7] == [
+        "  phase 22: Bluestreak makes 3 attacks as one action (Autofire, L740): + 20 TN each",
+        "  phase 22: Bluestreak attacks Dummy with Blaster: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5 + 20 Autofire: miss",
+        "  phase 22: Bluestreak attacks Dummy with Blaster: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5 + 20 Autofire: miss",
+        "  phase 22: Bluestreak attacks Dummy2 with Blaster: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5 + 20 Autofire: miss",
+    ]
+
+
+def test_l740_autofire_targets_must_be_within_its_level_in_hexes(tmp_path):
+    # A tactic that sprays Dummy and Hound, 2 hexes apart: Autofire 1 allows 1 hex between targets
+    extra = AT_BOTH.replace("target: Dummy2", "target: Hound")
+    script = fight(BLUESTREAK, transformer("Hound", **DUMMY), transformer("Dummy", **DUMMY),
+                   first="Bluestreak, Hound", second="Dummy", settings=["distance: 2"], extra=extra)
+    error = run_json(tmp_path, script, [9, 9, 9, 1, 1] + ONES, code=1)
+    assert "Bluestreak's Autofire targets must be within its Autofire Level (1) in hexes of each other (rule text 000 L740)" in error
+
+
+MIRAGE = transformer("Mirage", conc("Doubleshot", 2), 'armament "Left gun" { damage 2k2 }',
+                     'armament "Right gun" { damage 2k2  range 2 }')
+SIDESWIPE = transformer("Sideswipe", conc("Dual_Strike", 1), 'armament Sword { damage 2k2  type "strength"  uses "strike" }',
+                        'armament Mace { damage 1k1  type "strength"  uses "strike" }')
+
+
+def test_l776_doubleshot_fires_each_projectile_armament_at_5_tn(tmp_path):
+    # Two armaments, one target: +5 x 1 x 1 (E20). Doubleshot 2: 4.5k2.5, rolled 5k2.5 (L28). No Active Defense
+    # bonus (L776 gives none). 2k2 + Firepower Dice 2.5 = 4.5k2, rolled 4k2 (L28).
+    script = fight(MIRAGE, transformer("Dummy", **DUMMY), first="Mirage", second="Dummy")
+    faces = [9, 9, 9, 1] + [6, 5, 4, 3, 2] + [1, 1, 1] + [6, 5, 4, 1] + [6, 5, 4] + [1, 1, 1, 1, 1] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[3:10] == [
+        "  phase 22: Mirage makes 2 attacks as one action (Doubleshot, L776): + 5 TN each",
+        "  phase 22: Mirage attacks Dummy with Left gun: 5k2.5: 6 5 4/2 (3 2) = 13 vs PD 5 + 5 Doubleshot: hit",
+        "    Dummy defends actively, borrowing 5 phases from next round: 3k2.5: 1 1 1/2 = 2 vs 13: fails",
+        "    damage 4k2: 6 5 (4 1) = 11",
+        "    Dummy Durability 3k2.5: 6 5 4/2 = 13 vs Minor 11: holds",
+        "  phase 22: Mirage attacks Dummy with Right gun: 5k2.5: 1 1 1/2 (1 1) = 2 vs PD 5 + 5 Doubleshot: miss",
+        "  phase 12: Mirage makes 2 attacks as one action (Doubleshot, L776): + 5 TN each",
+    ]
+
+
+def test_l779_dual_strike_strikes_with_each_melee_armament(tmp_path):
+    # C13: Dual-Strike is for melee and thrown armaments. Dual_Strike 1: 4k2.5 each
+    script = fight(SIDESWIPE, transformer("Dummy", **DUMMY), first="Sideswipe", second="Dummy")
+    log = run_json(tmp_path, script, [9, 9, 9, 1] + ONES)["log"]
+    assert log[3:6] == [
+        "  phase 22: Sideswipe makes 2 attacks as one action (Dual-Strike, L779): + 5 TN each",
+        "  phase 22: Sideswipe attacks Dummy with Sword: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5 + 5 Dual-Strike: miss",
+        "  phase 22: Sideswipe attacks Dummy with Mace: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5 + 5 Dual-Strike: miss",
+    ]
+
+
+def test_volley_roll_weapon_rolls_the_armaments_concentration(tmp_path):
+    # Bluestreak's Shooting 1 against his Autofire 1: the same pool; give him Shooting 3 to tell them apart:
+    # Skill Dice 2.5 + 3 = 5.5k2.5, rolled 6k2.5
+    script = fight(BLUESTREAK.replace("Shooting { level 1 }", "Shooting { level 3 }"), transformer("Dummy", **DUMMY),
+                   first="Bluestreak", second="Dummy", settings=['volley_roll: "weapon"'])
+    log = run_json(tmp_path, script, [9, 9, 9, 1] + ONES)["log"]
+    assert log[4] == "  phase 22: Bluestreak attacks Dummy with Blaster: 6k2.5: 1 1 1/2 (1 1 1) = 2 vs PD 5 + 5 Autofire: miss"
+    log = run_json(tmp_path, script.replace('    volley_roll: "weapon"\n', ""), [9, 9, 9, 1] + ONES)["log"]
+    assert log[4] == "  phase 22: Bluestreak attacks Dummy with Blaster: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5 + 5 Autofire: miss"
+
+
+def test_without_the_concentration_no_volley_by_default(tmp_path):
+    # Two guns but no Doubleshot: one attack an action
+    script = fight(MIRAGE.replace('concentration Doubleshot { level 2 }', 'concentration Shooting { level 2 }'),
+                   transformer("Dummy", **DUMMY), first="Mirage", second="Dummy")
+    log = run_json(tmp_path, script, [9, 9, 9, 1] + ONES)["log"]
+    assert log[3] == "  phase 22: Mirage attacks Dummy with Left gun: 5k2.5: 1 1 1/2 (1 1) = 2 vs PD 5: miss"
+
+
+# ---- the advanced unarmed moves (L719, L839, L860, L866) ----
+
+def grimlock(move: str, level: int = 2) -> str:
+    return transformer("Grimlock", conc(move, level), strength=6)
+
+
+def test_l860_a_solid_hit_is_10_tn_and_0k1_damage(tmp_path):
+    # Solid_Hit 2: Skill Dice 2.5 + 2 = 4.5k2.5, rolled 5k2.5; TN 5 + 10. Unarmed damage (A19): Strength Dice 3 k
+    # floor_0.5(6 / 4) = 1.5, + 0k1: 3k2.5. 9 8 7/2 = 20 hits; AD 1 1 1/2 = 2 fails; 6 5 4/2 = 13
+    script = fight(grimlock("Solid_Hit"), transformer("Dummy", **DUMMY), first="Grimlock", second="Dummy")
+    log = run_json(tmp_path, script, [9, 9, 9, 1, 9, 8, 7, 1, 1, 1, 1, 1, 6, 5, 4, 9, 9, 9] + ONES)["log"]
+    assert log[3:6] == [
+        "  phase 22: Grimlock attacks Dummy with fists: 5k2.5: 9 8 7/2 (1 1) = 20 vs PD 5 + 10 (Solid Hit: +0k1, L860): hit",
+        "    Dummy defends actively, borrowing 5 phases from next round: 3k2.5: 1 1 1/2 = 2 vs 20: fails",
+        "    damage 3k2.5: 6 5 4/2 = 13",
+    ]
+
+
+def test_l839_a_quick_hit_costs_5_phases_and_5_on_the_roll(tmp_path):
+    # Initiative 22: actions at 22, 17, 12, 7, 2 (L126 with 5 phases an action)
+    script = fight(grimlock("Quick_Hit"), transformer("Dummy", **DUMMY), first="Grimlock", second="Dummy")
+    log = run_json(tmp_path, script, [9, 9, 9, 1] + ONES)["log"]
+    assert log[3:] == [
+        f"  phase {phase}: Grimlock attacks Dummy with fists: 5k2.5-5: 1 1 1/2 (1 1) = -3 vs PD 5 (Quick Hit: -5, 5 phases, L839): miss"
+        for phase in (22, 17, 12, 7, 2)]
+
+
+def test_l719_an_aggressive_hit_leaves_the_attacker_without_defense_for_2x_phases(tmp_path):
+    # Aggressive_Hit 3: +3k0 damage and no PD or AD for 6 phases: at phase 22 he misses (1s); Slag acts at 18,
+    # within 22 - 6, and hits a PD of 0 (Slag's Brawling 1: 4k2.5, 9 8 7/2 = 20; one damage Boost, L57, as his
+    # tactic counts PD 0: 15 >= 0 + 15); no Active Defense. At Slag's 8, Grimlock's own action at 12 opened him again.
+    slag = transformer("Slag", conc("Brawling", 1), rank=1)
+    script = fight(grimlock("Aggressive_Hit", 3).replace("rank 5", "rank 1"), slag, first="Grimlock", second="Slag")
+    faces = [9, 9, 9, 9, 9, 1] + [1] * 6 + [9, 8, 7, 5] + [4, 3, 2] + [1, 1, 1] + [1, 1, 1] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[3:8] == [
+        "  phase 22: Grimlock attacks Slag with fists: 6k2.5: 1 1 1/2 (1 1 1) = 2 vs PD 5 (Aggressive Hit: +3k0, no defense for 6 phases, L719): miss",
+        "  phase 18: Slag attacks Grimlock with fists: 4k2.5: 9 8 7/2 (5) = 20 vs no PD (Aggressive Hit, L719) + 5 (1 Boost): hit",
+        "    damage 3k1: 4 (3 2) = 4",
+        "    Grimlock Durability 3k2.5: 1 1 1/2 = 2 vs Minor 4: fails by 2, 1 Major (now 1)",
+        "    Grimlock keeps its feet: 3k2.5: 1 1 1/2 = 2 vs 0 (L159)",
+    ]
+
+
+def test_l719_the_aggressive_hits_opening_ends_after_2x_phases(tmp_path):
+    # Aggressive_Hit 1: 2 phases; Slag's 18 is past 22 - 2: PD 5 + the unskilled 5 (no Brawling)
+    slag = transformer("Slag", rank=1)
+    script = fight(grimlock("Aggressive_Hit", 1).replace("rank 5", "rank 1"), slag, first="Grimlock", second="Slag")
+    log = run_json(tmp_path, script, [9, 9, 9, 9, 9, 1] + ONES)["log"]
+    assert log[4] == "  phase 18: Slag attacks Grimlock with fists: 3k2.5: 1 1 1/2 = 2 vs PD 5 + 5 unskilled: miss"
+
+
+def test_l866_a_stunning_hit_costs_initiative_instead_of_damage(tmp_path):
+    # L866: the Stun Effect's TN is the damage a standard melee attack would deal (3k1.5: 6 5/2 = 8); L377: a
+    # Durability Roll 3 2 1/2 = 5 fails by 3: Initiative 18 - floor(3 / 2) = 17 (Slag already spent 5 on his AD:
+    # 13 - 1 = 12). No Minor Damage.
+    slag = transformer("Slag", rank=1)
+    script = fight(grimlock("Stunning_Hit"), slag, first="Grimlock", second="Slag")
+    faces = [9, 9, 9, 9, 9, 1] + [6, 5, 4, 3, 2] + [1, 1, 1] + [6, 5, 4] + [3, 2, 1] + ONES
+    ran = run_json(tmp_path, script, faces)
+    assert ran["log"][3:8] == [
+        "  phase 22: Grimlock attacks Slag with fists: 5k2.5: 6 5 4/2 (3 2) = 13 vs PD 5 (Stunning Hit, L866): hit",
+        "    Slag defends actively: 3k2.5: 1 1 1/2 = 2 vs 13: fails",
+        "    Stun Effect (L866): TN 3k1.5: 6 5/2 (4) = 8",
+        "    Slag Durability 3k2.5: 3 2 1/2 = 5 vs 8: fails by 3, 1 Initiative lost (L377): 12 left",
+        "  phase 12: Grimlock attacks Slag with fists: 5k2.5: 1 1 1/2 (1 1) = 2 vs PD 5 (Stunning Hit, L866): miss",
+    ]
+    assert ran["log"][8].startswith("  phase 12: Slag attacks Grimlock")
+
+
+def test_an_unknown_unarmed_move_is_named(tmp_path):
+    extra = 'fn transformers.unarmed_move(c, target) = "headbutt"\n'
+    script = fight(grimlock("Solid_Hit"), transformer("Dummy", **DUMMY), first="Grimlock", second="Dummy", extra=extra)
+    error = run_json(tmp_path, script, [9, 9, 9, 1] + ONES, code=1)
+    assert 'Grimlock has no unarmed move "headbutt": aggressive_hit, quick_hit, solid_hit or stunning_hit (rule text 000 L718-866)' in error
+
+
+# ---- called shots at Systems (L59, L322-324) ----
+
+RATCHET = transformer("Ratchet", conc("Shooting", 2), "armament Laser { damage 3k2 }", rank=1)
+MEGATRON = transformer("Megatron", 'armament "Fusion cannon" { damage 3k2 }', rank=10)
+
+
+def called(system: str, extra: int) -> str:
+    return ('fn transformers.called_shot_at(att, def, weapon) = match att.name {\n'
+            f'    "Ratchet" => {{system: "{system}", extra: {extra}}}\n    else => none\n}}\n')
+
+
+CALLED_FACES = [9, 9, 9, 5, 5, 1] + [9, 9, 8, 1, 1] + [9, 1, 1] + [8, 7, 6, 5, 2] + [2, 1, 1] + ONES
+
+
+def test_l322_a_called_shot_disables_an_armament(tmp_path):
+    # A called shot takes 2 Boosts (L59): TN 5 + 10. Shooting 2: 4.5k2.5, rolled 5k2.5: 9 9 8/2 = 22 hits; the AD
+    # 9 1 1/2 = 10 fails; the damage 5k2, 8 7 = 15, above the System's minimum (M6 is lost: 0); a Durability Roll
+    # against 15: 2 1 1/2 = 3 fails by 12, more than 10: disabled. Megatron takes no Minor Damage, and his Fusion
+    # cannon is unusable: at phase 5 (10 less his AD's 5) he fights unarmed, +5 unskilled without Brawling.
+    ran = run_json(tmp_path, fight(RATCHET, MEGATRON, first="Ratchet", second="Megatron", extra=called("armament", 0)),
+                   CALLED_FACES)
+    assert ran["log"][3:9] == [
+        "  phase 22: Ratchet attacks Megatron with Laser: 5k2.5: 9 9 8/2 (1 1) = 22 vs PD 5 + 10 (2 Boosts), a called shot at its armament (L322): hit",
+        "    Megatron defends actively: 3k2.5: 9 1 1/2 = 10 vs 22: fails",
+        "    damage 5k2: 8 7 (6 5 2) = 15 at Megatron's armament",
+        "    Megatron Durability 3k2.5: 2 1 1/2 = 3 vs 15: fails by 12, its armament is disabled (L322)",
+        "  phase 12: Ratchet attacks Megatron with Laser: 5k2.5: 1 1 1/2 (1 1) = 2 vs PD 5 + 10 (2 Boosts), a called shot at its armament (L322): miss",
+        "  phase 5: Megatron attacks Ratchet with fists: 3k2.5: 1 1 1/2 = 2 vs PD 5 + 5 unskilled: miss",
+    ]
+    assert ran["result"]["characters"]["Megatron"]["minor"] == 0
+
+
+def test_l322_each_extra_boost_applies_the_effect_once_more(tmp_path):
+    # E18 played: one extra Boost, 3 in all (TN 5 + 15), the damage must be above 5 (L322 "add 5 to the damage
+    # required"); disabled twice: the energon System (PROPOSAL) loses 2 Energon Dice a time disabled, 4 of 5
+    ran = run_json(tmp_path, fight(RATCHET, MEGATRON, first="Ratchet", second="Megatron", extra=called("energon", 1)),
+                   CALLED_FACES)
+    assert ran["log"][3:8] == [
+        "  phase 22: Ratchet attacks Megatron with Laser: 5k2.5: 9 9 8/2 (1 1) = 22 vs PD 5 + 15 (3 Boosts), a called shot at its energon (L322): hit",
+        "    Megatron defends actively: 3k2.5: 9 1 1/2 = 10 vs 22: fails",
+        "    damage 5k2: 8 7 (6 5 2) = 15 at Megatron's energon",
+        "    Megatron Durability 3k2.5: 2 1 1/2 = 3 vs 15: fails by 12, its energon is disabled, 2 times (L322)",
+        "    Megatron loses 4 Energon Dice",
+    ]
+    assert ran["result"]["characters"]["Megatron"]["energon"] == 1   # Rank 10: 5 (L111); his AD paid in phases
+
+
+def test_l322_damage_not_above_the_minimum_has_no_effect(tmp_path):
+    # A house rule gives the sensors a minimum of 20 (M6): 15 is not above it
+    extra = called("sensors", 0) + "fn transformers.system_min_damage(c, system) = 20\n"
+    log = run_json(tmp_path, fight(RATCHET, MEGATRON, first="Ratchet", second="Megatron", extra=extra), CALLED_FACES)["log"]
+    assert log[5:7] == ["    damage 5k2: 8 7 (6 5 2) = 15 at Megatron's sensors",
+                        "    not above the 20 it needs: no effect (L322)"]
+
+
+def test_l322_a_system_that_is_not_there_is_named(tmp_path):
+    error = run_json(tmp_path, fight(RATCHET, MEGATRON, first="Ratchet", second="Megatron", extra=called("legs", 0)),
+                     CALLED_FACES, code=1)
+    assert "Ratchet's called shot aims at no System \"legs\" (rule text 000 L322; the table is lost, M6)" in error
+
+
+# ---- Area-of-Effect attacks (L342-352) ----
+
+BRAWN = transformer("Brawn", conc("Throwing", 1), rank=1)
+STARSCREAM = transformer("Starscream", **DUMMY)
+DRONES = transformer("Drones", **DUMMY, role='"brute"')
+
+
+def brawn(armament: str) -> str:
+    return BRAWN.replace(" }\n", f"  armament {armament} }}\n")
+
+
+def test_l348_a_targeted_explosion_rolls_once_against_each_passive_defense(tmp_path):
+    # 8 hexes apart: the default tactic `pick_area` throws the grenade (range 8), its blast of 3 kept dice far from
+    # Brawn. Throwing 1: 4k2.5, 9 8 7/2 = 20, against each one's PD in the base hex; Drones's Active Defense (3k2.5 +
+    # 5 members, L269) 9 8 4/2 + 5 = 24 avoids it; one damage roll, 2k2 + 2.5k0 = 4k2 (no damage Boosts, L57).
+    script = fight(brawn('Grenade { damage 2k2  uses "throwing"  area "explosion" }'), STARSCREAM, DRONES,
+                   first="Brawn", second="Starscream, Drones", settings=["distance: 8"])
+    faces = [9, 9, 9, 1, 1] + [9, 8, 7, 2] + [1, 6, 5] + [9, 8, 4] + [7, 6, 5, 4] + [3, 3, 2] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[4:12] == [
+        "  phase 22: Brawn fires Grenade at Starscream's hex (explosion, L348): 4k2.5: 9 8 7/2 (2) = 20",
+        "    vs Starscream's PD 5: hit",
+        "    Starscream defends actively, borrowing 5 phases from next round: 3k2.5: 6 5 1/2 = 11 vs 20: fails",
+        "    vs Drones's PD 5: hit",
+        "    Drones defends actively: 3k2.5+5: 9 8 4/2 = 24 vs 20: avoids it",
+        "    damage 4k2: 7 6 (5 4) = 13",
+        "    Starscream, in the base hex: 13",
+        "    Starscream Durability 3k2.5: 3 3 2/2 = 7 vs Minor 13: fails by 6, 1 Major (now 1)",
+    ]
+
+
+def test_l342_an_explosion_loses_its_lowest_kept_die_each_hex_out(tmp_path):
+    # E15 played: a 5k3 grenade (Firepower 1: no unkept dice added), the damage 12 9 7 (10 + 2 exploding): the base
+    # hex 28, one hex out 21, two hexes out 12 (L344). Drones 1 hex and Starscream 2 hexes beyond the base hex (a
+    # character's `hex` counts from its side's place),
+    # Dummy in it; no one defends (no phases, and half an Energon Die).
+    dummy = transformer("Dummy", **DUMMY)
+    script = fight(brawn('Grenade { damage 5k3  uses "throwing"  area "explosion" }').replace("firepower 5", "firepower 1"),
+                   dummy, STARSCREAM.replace("speed 1", "speed 1  hex 2"), DRONES.replace("speed 1", "speed 1  hex 1"),
+                   first="Brawn", second="Dummy, Starscream, Drones", settings=["distance: 8"],
+                   extra="fn transformers.wants_active_defense(def, att, total) = false\n")
+    faces = [9, 9, 9, 1, 1, 1] + [9, 8, 7, 2] + [10, 9, 7, 4, 2, 2] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[4:8] == [
+        "  phase 22: Brawn fires Grenade at Dummy's hex (explosion, L348): 4k2.5: 9 8 7/2 (2) = 20",
+        "    vs Dummy's PD 5: hit",
+        "    vs Starscream's PD 5: hit",
+        "    vs Drones's PD 5: hit",
+    ]
+    assert log[8] == "    damage 5k3: 12 9 7 (4 2) = 28"
+    assert [line for line in log if ", in the base hex: " in line or " out: " in line][:3] == [
+        "    Dummy, in the base hex: 28", "    Starscream, 2 hexes out: 12", "    Drones, 1 hex out: 21"]
+    # L352: a Brute Squad loses as many members as the kept dice where it stands (2), then checks
+    assert "    Drones loses 2 members to the blast (L352): 3 of 5 standing" in log
+
+
+def test_l350_an_untargeted_blast_is_avoided_only_by_active_defense_against_5_x_rating(tmp_path):
+    # A Rating 3 bomb: 3k3 damage, no attack roll, no Passive Defense; Active Defense against 15
+    script = fight(brawn('Bomb { damage 3k3  uses "throwing"  area "explosion"  rating 3 }'), STARSCREAM, DRONES,
+                   first="Brawn", second="Starscream, Drones", settings=["distance: 8"])
+    faces = [9, 9, 9, 1, 1] + [1, 1, 1] + [9, 8, 7] + [6, 2, 1] + [9, 5, 4] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[4:10] == [
+        "  phase 22: Brawn sets off Bomb at Starscream's hex (untargeted explosion, Rating 3, L350)",
+        "    Starscream defends actively, borrowing 5 phases from next round: 3k2.5: 1 1 1/2 = 2 vs 15 (5 x Rating 3, L350): fails",
+        "    Drones defends actively: 3k2.5+5: 9 8 7/2 = 25 vs 15 (5 x Rating 3, L350): avoids it",
+        "    damage 3k3: 6 2 1 = 9",
+        "    Starscream, in the base hex: 9",
+        "    Starscream Durability 3k2.5: 9 5 4/2 = 16 vs Minor 9: holds",
+    ]
+
+
+def test_the_default_tactic_throws_no_blast_that_would_catch_the_thrower(tmp_path):
+    # At distance 0 the grenade's base hex is Brawn's own: he fights with fists (Brawling unskilled, +5)
+    script = fight(brawn('Grenade { damage 2k2  uses "throwing"  area "explosion" }'), STARSCREAM,
+                   first="Brawn", second="Starscream")
+    log = run_json(tmp_path, script, [9, 9, 9, 1] + ONES)["log"]
+    assert log[3] == "  phase 22: Brawn attacks Starscream with fists: 3k2.5: 1 1 1/2 = 2 vs PD 5 + 5 unskilled: miss"
+
+
+def test_l346_a_stream_loses_a_die_every_three_hexes(tmp_path):
+    # A stream from Brawn toward Starscream (8 hexes): the first three hexes full, the next three -1 die, the next
+    # -2 (L346): at 8 hexes, 2 dice lost of 4k4 (Firepower 1): the two highest. Shooting unskilled: 2.5k2.5, +5 TN
+    script = fight(brawn('Flamer { damage 4k4  area "stream" }').replace("firepower 5", "firepower 1"), STARSCREAM,
+                   first="Brawn", second="Starscream", settings=["distance: 8"],
+                   extra="fn transformers.wants_active_defense(def, att, total) = false\n")
+    log = run_json(tmp_path, script, [9, 9, 9, 1] + [9, 9, 9] + [8, 6, 4, 2] + ONES)["log"]
+    assert log[4:8] == [
+        "  phase 22: Brawn fires Flamer at Starscream's hex (stream, L348): 3k2.5: 9 9 9/2 = 22",
+        "    vs Starscream's PD 5 + 5 unskilled: hit",
+        "    damage 4k4: 8 6 4 2 = 20",
+        "    Starscream, 2 dice less: 14",
+    ]
+
+
+# ---- Continuous, Persistent and Homing effects (L355-365) ----
+
+IRONHIDE = transformer("Ironhide", conc("Shooting", 1), "armament ARMAMENT", rank=1)
+
+
+def ironhide(armament: str, *foes: str, until: str = "round > 1") -> str:
+    names = ", ".join(foe.split()[1] for foe in foes)
+    return fight(IRONHIDE.replace("ARMAMENT", armament), *foes, first="Ironhide", second=names,
+                 settings=["distance: 4"], until=until)
+
+
+def test_l355_a_continuous_effect_deals_its_damage_again_at_the_end_of_the_round_at_1k1_less(tmp_path):
+    # Napalm 3k2 + Firepower Dice 2.5: 5.5k2; at the end of round 1 again, -1k1 (E16: from the pool before the
+    # ten-dice rule): 4.5k1, rolled 4k1; at the end of round 2, 3.5k0: no kept dice, it is over
+    script = ironhide("Napalm { damage 3k2  continuous true }", transformer("Dummy", **DUMMY), until="round > 2")
+    faces = [9, 9, 9, 1] + [9, 9, 8, 1] + [1, 1, 1] + [9, 8, 1, 1, 1] + [9, 9, 9] + [1] * 8 + [7, 5, 1, 1] + [1, 1, 1] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[4:] == [
+        "  phase 22: Ironhide attacks Dummy with Napalm: 4k2.5: 9 9 8/2 (1) = 22 vs PD 5: hit",
+        "    Dummy defends actively, borrowing 5 phases from next round: 3k2.5: 1 1 1/2 = 2 vs 22: fails",
+        "    damage 5k2: 9 8 (1 1 1) = 17",
+        "    Dummy Durability 3k2.5: 9 9 9/2 = 22 vs Minor 17: holds",
+        "  phase 12: Ironhide attacks Dummy with Napalm: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss",
+        "  phase 2: Ironhide attacks Dummy with Napalm: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss",
+        "  Dummy burns on (Napalm, Continuous, L355): 4k1: 7 (5 1 1) = 7",
+        "    Dummy Durability 3k2.5: 1 1 1/2 = 2 vs Minor 24: fails by 22, 2 Major (now 2)",
+        "Round 2",
+        "  initiative: Ironhide 3k2.5: 1 1 1/2 = 2; Dummy 1k0.5: 1/2 = 0 - 5 borrowed",
+        "  phase 2: Ironhide attacks Dummy with Napalm: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss",
+    ]
+
+
+def test_l360_a_persistent_effect_loses_its_outermost_ring_and_strikes_again(tmp_path):
+    # E17 played: 3 kept dice (3k3 + 2.5k0: 5k3), 7 6 5; at the end of the round the lowest goes, and those still
+    # in it (PROPOSAL) take 7 + 6 = 13
+    script = ironhide('"Acid bomb" { damage 3k3  area "explosion"  persistent true }', transformer("Dummy", **DUMMY))
+    faces = [9, 9, 9, 1] + [9, 9, 8, 1] + [1, 1, 1] + [7, 6, 5, 1, 1] + [9, 9, 9] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[7:10] == ["    damage 5k3: 7 6 5 (1 1) = 18", "    Dummy, in the base hex: 18",
+                         "    Dummy Durability 3k2.5: 9 9 9/2 = 22 vs Minor 18: holds"]
+    assert log[14:18] == ["  Acid bomb lingers (Persistent, L360): [7, 6]", "    Dummy, in the base hex: 13",
+                          "    Dummy Durability 3k2.5: 1 1 1/2 = 2 vs Minor 31: fails by 29, 2 Major (now 2)",
+                          "    Dummy is blown back 1 hex (L159)"]
+
+
+def test_l363_a_homing_attack_comes_again_10_phases_after_an_active_defense(tmp_path):
+    # Homing 1: Dummy's AD 9 9 9/2 = 22 avoids the 20; 10 phases later, at 12, it homes in: no AD left (its 5
+    # phases are borrowed already), so it hits
+    script = ironhide("Seeker { damage 3k2  homing 1 }", transformer("Dummy", **DUMMY))
+    faces = [9, 9, 9, 1] + [9, 8, 7, 1] + [9, 9, 9] + [9, 1, 1, 1, 1] + [9, 9, 1] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[4:11] == [
+        "  phase 22: Ironhide attacks Dummy with Seeker: 4k2.5: 9 8 7/2 (1) = 20 vs PD 5: hit",
+        "    Dummy defends actively, borrowing 5 phases from next round: 3k2.5: 9 9 9/2 = 22 vs 20: avoids it",
+        "    Seeker turns to home in again (Homing 1, L363)",
+        "  phase 12: Seeker homes in on Dummy again (Homing, L363)",
+        "    damage 5k2: 9 1 (1 1 1) = 10",
+        "    Dummy Durability 3k2.5: 9 9 1/2 = 18 vs Minor 10: holds",
+        "  phase 12: Ironhide attacks Dummy with Seeker: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss",
+    ]
