@@ -427,3 +427,146 @@ def test_l363_a_homing_attack_comes_again_10_phases_after_an_active_defense(tmp_
         "    Dummy Durability 3k2.5: 9 9 1/2 = 18 vs Minor 10: holds",
         "  phase 12: Ironhide attacks Dummy with Seeker: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss",
     ]
+
+
+# ---- wrestling and throws (L327-339) ----
+
+BONECRUSHER = transformer("Bonecrusher", conc("Grapple", 2), strength=6, rank=1)
+SLAG = transformer("Slag", rank=1)
+
+
+def test_l327_a_grapple_takes_a_hold_and_l335_a_throw_deals_impact_damage(tmp_path):
+    # The default tactic `grapples`: Grapple 2 above Brawling 0. Skill Dice 2.5 + 2: 5k2.5, 9 8 7/2 = 20 hits; AD
+    # fails; the hold deals no damage (L329). At phase 12 the default `wrestles` throws Slag (Size 5, within
+    # Strength 6, L335, L77): unkept dice Strength 6 (A14), kept max(Slag's Base Impact Damage 5/2 + 1 = 3.5, his
+    # own unarmed 1.5) (L392): 6k3.5, 9 9 6 1/2 = 24. The throw lets go: Slag acts freely at 5.
+    script = fight(BONECRUSHER, SLAG, first="Bonecrusher", second="Slag")
+    faces = [9, 9, 9, 5, 5, 1] + [9, 8, 7, 1, 1] + [1, 1, 1] + [9, 9, 6, 1, 1, 1] + [5, 4, 3] + [5, 2, 1] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[3:10] == [
+        "  phase 22: Bonecrusher attacks Slag with fists: 5k2.5: 9 8 7/2 (1 1) = 20 vs PD 5 (a Grapple, L327): hit",
+        "    Slag defends actively: 3k2.5: 1 1 1/2 = 2 vs 20: fails",
+        "    Bonecrusher has Slag in a hold (L327)",
+        "  phase 12: Bonecrusher throws Slag (L335): Impact Damage 6k3.5: 9 9 6 1/2 (1 1) = 24",
+        "    Slag Durability 3k2.5: 5 4 3/2 = 10 vs Minor 24: fails by 14, 1.5 Major (now 1.5)",
+        "    Slag keeps its feet: 3k2.5: 5 2 1/2 = 7 vs 0 (L159)",
+        "  phase 5: Slag attacks Bonecrusher with fists: 3k2.5: 1 1 1/2 = 2 vs PD 5 + 5 unskilled: miss",
+    ]
+
+
+def test_l329_breaking_a_hold_is_a_contested_strength_roll_at_a_boost_per_improvement(tmp_path):
+    # A tactic that tightens the hold once: phase 22 the Grapple, 13 (after his AD) Slag struggles: Strength + Grapple
+    # (none: no penalty in an Opposed Roll, L46) 3k2.5 against 2.5 x 6 = 15 and Bonecrusher's 5k3 against 12 (L46):
+    # both made, the higher wins. Phase 12 the Grapple again, 2 an improvement: Slag's next struggle is at + 5.
+    extra = 'fn transformers.wrestles(c, victim) = match victim.grip { 0 => "improve"; else => "squeeze" }\n'
+    script = fight(BONECRUSHER, SLAG, first="Bonecrusher", second="Slag", extra=extra, until="round > 2")
+    faces = ([9, 9, 9, 9, 9, 1] + [9, 8, 7, 1, 1] + [1, 1, 1] + [9, 9, 9] + [5, 5, 5, 5, 5] + [5, 5, 5, 1, 1]
+             + [1, 1, 1] + [9, 9, 9] + [5, 5, 1] + [9, 9, 9] + [9, 8, 7, 1, 1] + ONES)
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[3:11] == [
+        "  phase 22: Bonecrusher attacks Slag with fists: 5k2.5: 9 8 7/2 (1 1) = 20 vs PD 5 (a Grapple, L327): hit",
+        "    Slag defends actively: 3k2.5: 1 1 1/2 = 2 vs 20: fails",
+        "    Bonecrusher has Slag in a hold (L327)",
+        "  phase 13: Slag struggles against Bonecrusher's hold (L329): Strength + Grapple 3k2.5: 9 9 9/2 = 22 vs 15; "
+        "Bonecrusher 5k3: 5 5 5 (5 5) = 15 vs 12: it breaks free",
+        "  phase 12: Bonecrusher attacks Slag with fists: 5k2.5: 5 5 5/2 (1 1) = 12 vs PD 5 (a Grapple, L327): hit",
+        "    Slag defends actively, borrowing 2 phases from next round: 3k2.5: 1 1 1/2 = 2 vs 12: fails",
+        "    Bonecrusher has Slag in a hold (L327)",
+        "  phase 2: Bonecrusher tightens its hold on Slag (L329): 1 Boost on its actions",
+    ]
+    # Round 2: the hold improved once, he squeezes (L333: an unarmed attack with Grapple, 3k1.5 damage), and Slag
+    # may try to escape at once, at + 5
+    assert log[13:18] == [
+        "  phase 22: Bonecrusher attacks Slag with fists: 5k2.5: 9 9 9/2 (9 8) = 22 vs PD 5: hit",
+        "    Slag defends actively: 3k2.5: 7 1 1/2 = 8 vs 22: fails",
+        "    damage 3k1.5: 1 1/2 (1) = 1",
+        "    Slag Durability 3k2.5: 1 1 1/2 = 2 vs Minor 1: holds",
+        "  phase 22: Slag struggles against Bonecrusher's hold (L329): Strength + Grapple 3k2.5: 1 1 1/2 = 2 vs 15 + 5 "
+        "(1 Boost); Bonecrusher 5k3: 1 1 1 (1 1) = 3 vs 12: the hold holds",
+    ]
+
+
+def test_a_throw_needs_a_character_it_can_lift(tmp_path):
+    extra = 'fn transformers.wrestles(c, victim) = "throw"\n'
+    script = fight(BONECRUSHER.replace("strength 6", "strength 4"), SLAG, first="Bonecrusher", second="Slag", extra=extra)
+    error = run_json(tmp_path, script, [9, 9, 9, 5, 5, 1] + [9, 8, 7, 1, 1] + [1, 1, 1] + ONES, code=1)
+    assert "Bonecrusher cannot lift Slag (Size 5, Strength 4) to throw it (rule text 000 L335, L77)" in error
+
+
+# ---- Intimidate, Taunt, Tactics Rolls, the emergency tap (L118, L289-306) ----
+
+def social(how: str, boosts: int) -> str:
+    return ('fn transformers.other_action(c, enc) = match c.name {\n'
+            f'    "Jazz" => {{how: "{how}", target: Megatron, boosts: {boosts}}}\n    else => none\n}}\n')
+
+
+JAZZ = transformer("Jazz", rank=1)
+MEGATRON_ARMED = transformer("Megatron", conc("Shooting", 1), "armament Cannon { damage 3k2 }", rank=1)
+SOCIAL_FACES = [9, 9, 9, 5, 5, 5] + [9, 8, 7, 1, 1, 1] + [1, 1, 1, 1] + ONES
+
+
+def test_l290_each_successful_intimidate_roll_is_1k0_off_the_targets_actions_against_the_intimidator(tmp_path):
+    # Courage against Courage, each against 2.5 x the other's, 12 (L46; Size modifiers 0, M1): 20 made, 2 not; at
+    # Megatron's phase 12 his attack on Jazz is 3.5k2.5 - 1k0 = 2.5k2.5, rolled 3k2.5
+    log = run_json(tmp_path, fight(JAZZ, MEGATRON_ARMED, first="Jazz", second="Megatron", extra=social("intimidate", 0)),
+                   SOCIAL_FACES)["log"]
+    assert log[3:5] == [
+        "  phase 22: Jazz intimidates Megatron (L290): Courage 3k2.5: 9 8 7/2 = 20 vs 12; Megatron 3k2.5: 1 1 1/2 = 2 vs 12: "
+        "cowed: -1k0 on its actions against Jazz",
+        "  phase 12: Jazz intimidates Megatron (L290): Courage 3k2.5: 1 1 1/2 = 2 vs 12; Megatron 3k2.5: 1 1 1/2 = 2 vs 12: unmoved",
+    ]
+    assert log[5] == "  phase 12: Megatron attacks Jazz with Cannon: 3k2.5: 1 1 1/2 = 2 (cowed by Jazz: -1k0, L290, L293) vs PD 5: miss"
+
+
+def test_l293_a_taunt_with_one_boost_is_minus_10_on_the_targets_actions_against_the_taunter(tmp_path):
+    # E24 played (C5, the option taunt "example"): Intelligence against Intelligence at a Boost, 20 against 12 + 5
+    log = run_json(tmp_path, fight(JAZZ, MEGATRON_ARMED, first="Jazz", second="Megatron", extra=social("taunt", 1)),
+                   SOCIAL_FACES)["log"]
+    assert log[3] == ("  phase 22: Jazz taunts Megatron (L293): Intelligence 3k2.5: 9 8 7/2 = 20 vs 12 + 5 (1 Boost); "
+                      "Megatron 3k2.5: 1 1 1/2 = 2 vs 12: provoked: -10 on its actions against Jazz")
+    assert log[5] == ("  phase 12: Megatron attacks Jazz with Cannon: 4k2.5-10: 1 1 1/2 (1) = -8 (cowed by Jazz: -10, L290, L293) "
+                      "vs PD 5: miss")
+
+
+def test_a_taunt_without_a_boost_is_refused(tmp_path):
+    error = run_json(tmp_path, fight(JAZZ, MEGATRON_ARMED, first="Jazz", second="Megatron", extra=social("taunt", 0)),
+                     SOCIAL_FACES, code=1)
+    assert "a Taunt Roll must be made with a Boost (rule text 000 L293)" in error
+
+
+OPTIMUS = transformer("Optimus", conc("Tactics", 2), conc("Shooting", 1), "armament Rifle { damage 3k2 }", rank=8)
+JAZZ_ARMED = transformer("Jazz", conc("Shooting", 1), "armament Rifle { damage 3k2 }", rank=1)
+
+
+def test_l306_the_leader_with_tactics_wins_tactics_dice_for_its_side(tmp_path):
+    # The default `other_action`: Optimus leads (Rank 8, L283) and has Tactics: his first action is the Tactics Roll
+    # against Megatron, the other side's leader: Intelligence + Tactics 5k2.5, 20 against 12; Megatron's 3k2.5, 18
+    # against 12: both made, the higher wins (L46). 1 Tactics Die for the side, at most 2 a roll; Jazz spends it on
+    # his attack (the default `tactics_before`: one a roll): 3.5k2.5 + 1k0; it is gone at his next. Once a Scene.
+    script = fight(OPTIMUS, JAZZ_ARMED, transformer("Megatron", conc("Shooting", 1), "armament Cannon { damage 3k2 }", **DUMMY),
+                   first="Optimus, Jazz", second="Megatron")
+    faces = [9, 9, 9, 8, 8, 8, 1] + [9, 8, 7, 1, 1] + [9, 9, 1] + [9, 1, 1, 1, 1] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[3:5] == [
+        "  phase 22: Optimus makes a Tactics Roll against Megatron (L306): Intelligence + Tactics 5k2.5: 9 8 7/2 (1 1) = 20 vs 12; "
+        "Megatron 3k2.5: 9 9 1/2 = 18 vs 12: 1 Tactics Die for its side, 2 a roll at most",
+        "  phase 20: Jazz attacks Megatron with Rifle: 5k2.5: 9 1 1/2 (1 1) = 10 (with 1 Tactics Die, L306) vs PD 5: hit",
+    ]
+    assert log[8:11] == ["  phase 12: Optimus attacks Megatron with Rifle: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss",
+                         "  phase 10: Jazz attacks Megatron with Rifle: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss",
+                         "  phase 2: Optimus attacks Megatron with Rifle: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss"]
+
+
+def test_l118_the_emergency_tap_gives_an_overpower_die_for_1_major_damage(tmp_path):
+    # A tactic that taps before each action: Courage 3k2.5 against 5 x 1 Major: 9 8 7/2 = 20 made: an Overpower Die
+    # (counted with the Energon Dice, L116) and 1 Major (now 2); the next tap, against 10, fails: nothing
+    extra = 'fn transformers.taps(c, enc) = c.name == "Megatron"\n'
+    script = fight(JAZZ, MEGATRON_ARMED.replace("rank 1", "rank 1  major 1"), first="Jazz", second="Megatron", extra=extra)
+    faces = [1, 1, 1, 9, 9, 9] + [9, 8, 7] + [1, 1, 1, 1] + [1, 1, 1] + [1, 1, 1, 1] + ONES
+    ran = run_json(tmp_path, script, faces)
+    assert ran["log"][3] == ("  phase 22: Megatron taps its emergency Energon (L118): Courage 3k2.5: 9 8 7/2 = 20 vs 5: "
+                             "an Overpower Die and 1 Major (now 2)")
+    assert ran["log"][5] == "  phase 12: Megatron taps its emergency Energon (L118): Courage 3k2.5: 1 1 1/2 = 2 vs 10: nothing"
+    # Rank 1: half an Energon Die (L111), + 1; the default `energon_before` spends one on his attack at 2 Major
+    assert ran["result"]["characters"]["Megatron"]["energon"] == 1 / 2
+    assert ran["result"]["characters"]["Megatron"]["major"] == 2
