@@ -490,7 +490,7 @@ def test_a_throw_needs_a_character_it_can_lift(tmp_path):
     extra = 'fn transformers.wrestles(c, victim) = "throw"\n'
     script = fight(BONECRUSHER.replace("strength 6", "strength 4"), SLAG, first="Bonecrusher", second="Slag", extra=extra)
     error = run_json(tmp_path, script, [9, 9, 9, 5, 5, 1] + [9, 8, 7, 1, 1] + [1, 1, 1] + ONES, code=1)
-    assert "Bonecrusher cannot lift Slag (Size 5, Strength 4) to throw it (rule text 000 L335, L77)" in error
+    assert "Bonecrusher cannot lift Slag (Size 5, a lift of 4) to throw it (rule text 000 L335, L77)" in error
 
 
 # ---- Intimidate, Taunt, Tactics Rolls, the emergency tap (L118, L289-306) ----
@@ -570,3 +570,83 @@ def test_l118_the_emergency_tap_gives_an_overpower_die_for_1_major_damage(tmp_pa
     # Rank 1: half an Energon Die (L111), + 1; the default `energon_before` spends one on his attack at 2 Major
     assert ran["result"]["characters"]["Megatron"]["energon"] == 1 / 2
     assert ran["result"]["characters"]["Megatron"]["major"] == 2
+
+
+# ---- Mega-Size in a fight (L1772-1832, E39-E46) ----
+
+OMEGA = transformer("Omega", conc("Shooting", 1), "armament Cannon { damage 3k2 }", strength=10, intelligence=6,
+                    endurance=8, rank=6, courage=8, firepower=6, mega=2)
+TARGET = transformer("Target", conc("Shooting", 1), "armament Blaster { damage 3k2 }", rank=1)
+MEGA_FORMULAS = ('let vehicle = "vehicle"\nlet speed = "speed"\nlet skill = "skill"\n'
+                 'say "E41: {courage_limit(Omega)}"\nsay "E44: {movement(Omega, vehicle, 0)}"\n'
+                 'say "E45: {size_of(Omega)}"\nsay "E46: {lift(Omega)}"\n'
+                 'say "L1774: {tech_spec(Omega, speed)} {tech_spec(Omega, skill)}"\n'
+                 'say "L1776: {initiative_pool(Omega).notation} {attack_pool(Omega, Omega.armament[0]).notation}"\n'
+                 'say "L1778: {passive_defense(Omega)}"\nsay "L1780: {active_defense_pool(Omega).notation}"\n'
+                 'say "L1786: {damage_pool(Omega, none, 0).notation}"\nsay "L1794: {durability_pool(Omega).notation}"\n'
+                 'say "L1804: {Omega.energon}"\n')
+
+
+def test_mega_size_numbers_on_a_character(tmp_path):
+    # Mega-Size 2, Strength 10 (Size 10: L1832), Courage 8
+    said = dict(line.split(": ", 1) for line in run_json(tmp_path, "use transformers\n" + OMEGA + TARGET + MEGA_FORMULAS, [])["log"])
+    assert said["E41"] == "24"            # L1808: (2 + 1) x 8 Major before Knocked Out
+    assert said["E44"] == "9"             # L1816: Vehicle-Mode x3, x (2 + 1)
+    assert said["E45"] == "125"           # L1818: 5^3
+    assert said["E46"] == "125"           # L1820: 5^3 / 10 x Strength 10
+    assert said["L1774"] == "3 3"         # Speed and Skill -2
+    # L1776: Tech Spec Dice + 2: Speed 3: 1.5 + 2; Skill 3: 3.5 + Shooting 1
+    assert said["L1776"] == "3.5k3.5 4.5k3.5"
+    assert said["L1778"] == "-9"          # Intelligence 6 - 5 - 5 x 2
+    assert said["L1780"] == "5k5+15"      # Intelligence Dice 3 + 2, + 5 + 5 x 2
+    assert said["L1786"] == "7k3.5"       # Strength Dice 5 + 2 k 2.5 + 0.5 x 2
+    assert said["L1794"] == "8k6+10"      # Endurance Dice 4 + 2, + 10 and + 2k0
+    assert said["L1804"] == "5"           # Rank 6: 3, + 2
+
+
+def test_l1782_l1800_a_mega_size_shot_and_its_effect_augmentation(tmp_path):
+    # L1782: ranged, -5 and -1k0 a Mega-Size: 4.5k3.5 - 2k0 - 5 = 2.5k3.5 - 5, rolled 3k3-5 (A4: it keeps all it
+    # rolls). L1800: Effect Augmentation 5 x 2 on its damage (L389): 17 + 10. Initiative 3.5k3.5: 9 9 9 9/2 = 31.
+    script = fight(OMEGA, TARGET, first="Omega", second="Target",
+                   extra="fn transformers.wants_active_defense(def, att, total) = false\n")
+    faces = [9, 9, 9, 9, 9, 9, 5] + [1, 1, 1] + [9, 8, 7] + [9, 8, 1, 1, 1, 1, 1, 1, 1] + [5, 5, 5] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[3:8] == [
+        "  phase 31: Omega attacks Target with Cannon: 3k3-5: 1 1 1 = -2 vs PD 5 + 5 (1 Boost): miss",
+        "  phase 21: Omega attacks Target with Cannon: 3k3-5: 9 8 7 = 19 vs PD 5 + 5 (1 Boost): hit",
+        "    damage 9k2: 9 8 (1 1 1 1 1 1 1) = 17",
+        "    Effect Augmentation and Reduction +10 (L389): 27",
+        "    Target Durability 3k2.5: 5 5 5/2 = 12 vs Minor 27: fails by 15, 1.5 Major (now 1.5)",
+    ]
+
+
+def test_e40_a_mega_size_2_takes_10_less_from_an_armament(tmp_path):
+    # L1802: Effect Reduction 10; Target's 6k2 (3k2 + 2.5k0 + a Boost: PD -9, L1778) 9 8 = 17 - 10 = 7; Omega's
+    # Durability 8k6+10 holds
+    script = fight(OMEGA, TARGET, first="Omega", second="Target",
+                   extra="fn transformers.wants_active_defense(def, att, total) = false\n")
+    faces = [9, 9, 9, 9, 9, 9, 5] + [1, 1, 1] + [1, 1, 1] + [9, 8, 7, 1] + [9, 8, 1, 1, 1, 1] + [1] * 8 + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[5:9] == [
+        "  phase 20: Target attacks Omega with Blaster: 4k2.5: 9 8 7/2 (1) = 20 vs PD -9 + 5 (1 Boost): hit",
+        "    damage 6k2: 9 8 (1 1 1 1) = 17",
+        "    Effect Augmentation and Reduction -10 (L389): 7",
+        "    Omega Durability 8k6+10: 1 1 1 1 1 1 (1 1) = 16 vs Minor 7: holds",
+    ]
+
+
+def test_l1832_only_size_10_may_be_mega_size(tmp_path):
+    script = fight(OMEGA.replace("strength 10", "strength 9"), TARGET, first="Omega", second="Target")
+    error = run_json(tmp_path, script, ONES, code=1)
+    assert "Omega is Mega-Size 2 but Size 9: only Size 10 or 10+ may take Mega-Size (rule text 000 L1832)" in error
+
+
+def test_l1806_a_mega_size_transformation_takes_ms_actions_and_energon_dice(tmp_path):
+    # A tactic that transforms at once: TN 0 (no Major); made, 2 Energon Dice spent (5 - 2 = 3) and 2 actions
+    extra = 'fn transformers.transforms(c, enc) = match c.name == "Omega" and c.form == "robot" { true => "Jet"; else => none }\n'
+    omega = OMEGA.replace(" }\n", '  transformation Jet { type "vehicle" } }\n')
+    ran = run_json(tmp_path, fight(omega, TARGET, first="Omega", second="Target", extra=extra),
+                   [9, 9, 9, 9, 1, 1, 1] + [5, 5, 5, 5, 5, 5] + ONES)
+    assert ran["log"][3:5] == ["  phase 31: Omega transforms into Jet (L178): Courage 6k6: 5 5 5 5 5 5 = 30 vs 0: made",
+                               "  phase 21: Omega spends the action transforming: it is in Jet"]
+    assert ran["result"]["characters"]["Omega"]["energon"] == 3
