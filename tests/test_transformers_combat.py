@@ -650,3 +650,121 @@ def test_l1806_a_mega_size_transformation_takes_ms_actions_and_energon_dice(tmp_
     assert ran["log"][3:5] == ["  phase 31: Omega transforms into Jet (L178): Courage 6k6: 5 5 5 5 5 5 = 30 vs 0: made",
                                "  phase 21: Omega spends the action transforming: it is in Jet"]
     assert ran["result"]["characters"]["Omega"]["energon"] == 3
+
+
+# ---- the character sheet (issue 18, item 3) ----
+
+def sheet_fight(att_entries: str, def_entries: str = "", extra: str = "", faces=None, code: int = 0, **values):
+    att = transformer("Hound", conc("Shooting", 1), "armament Blaster { damage 3k2 }", att_entries, rank=1, **values)
+    target = transformer("Target", def_entries, rank=1)
+    return fight(att, target, first="Hound", second="Target", extra=extra)
+
+
+def test_l1469_l1342_a_targeting_computer_and_automated_response_systems_add_dice(tmp_path):
+    # Targeting Computer: +0k1 on a non-thrown ranged attack, 3.5k2.5 + 0k1 = 3.5k3.5 rolled 4k3.5; Automated
+    # Response Systems 6 points: +2k0 Initiative, 4.5k2.5 rolled 5k2.5
+    script = sheet_fight('equipment "Targeting Computer" { points 5 }  equipment Automated_Response_Systems { points 6 }')
+    log = run_json(tmp_path, script, [9, 9, 9, 1, 1, 1, 1, 1, 1] + ONES)["log"]
+    assert log[2] == "  initiative: Hound 5k2.5: 9 9 9/2 (1 1) = 22; Target 3k2.5: 1 1 1/2 = 2"
+    assert log[3] == "  phase 22: Hound attacks Target with Blaster: 4k3.5: 1 1 1 1/2 = 3 vs PD 5: miss"
+
+
+def test_l1188_l1463_l1363_evasive_structural_reinforcement_and_defensive_gear_on_the_defender(tmp_path):
+    # Evasive: Active Defense 2.5k2.5 + 0k1, rolled 3k3; Structural Reinforcement 3: Durability +1k0 (4k2.5);
+    # Defensive Gear 6: Effect Reduction 6 (L389) on the 4k2 damage 9 8 = 17
+    script = sheet_fight("", "advantage Evasive { points 5 }  equipment Structural_Reinforcement { points 3 }  "
+                             "equipment \"Defensive Gear\" { points 6 }")
+    faces = [9, 9, 9, 1, 1, 1] + [9, 9, 8, 1] + [1, 1, 1] + [9, 8, 1, 1, 1] + [5, 4, 3, 2] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[3:8] == [
+        "  phase 22: Hound attacks Target with Blaster: 4k2.5: 9 9 8/2 (1) = 22 vs PD 5: hit",
+        "    Target defends actively, borrowing 3 phases from next round: 3k3: 1 1 1 = 3 vs 22: fails",
+        "    damage 5k2: 9 8 (1 1 1) = 17",
+        "    Effect Augmentation and Reduction -6 (L389): 11",
+        "    Target Durability 4k2.5: 5 4 3/2 (2) = 10 vs Minor 11: fails by 1, 1 Major (now 1)",
+    ]
+
+
+def test_l1334_an_ablative_coat_ignores_a_major_damage(tmp_path):
+    script = sheet_fight("", 'equipment "Ablative Coat" { points 3 }')
+    faces = [9, 9, 9, 1, 1, 1] + [9, 9, 8, 1] + [1, 1, 1] + [9, 8, 1, 1, 1] + [1, 1, 1] + ONES
+    ran = run_json(tmp_path, script, faces)
+    assert ran["log"][6] == ("    Target Durability 3k2.5: 1 1 1/2 = 2 vs Minor 17: fails by 15, 1 ignored (Ablative Coat, L1334), "
+                             "0.5 Major (now 0.5)")
+
+
+def test_l906_cool_has_no_fatigue_nor_over_courage_penalty(tmp_path):
+    # 4 Major, Courage 5: Fatigued above 2.5 (L161) and -0k0 penalty below Courage; at 7 Major, -2k0 (L164) but Cool
+    # has none: the Initiative pool stays 2.5k2.5; nor does it lose its exploding 10s (a 10 explodes: 10 + 3)
+    script = sheet_fight("personality Cool { points 4 }", major=7)
+    ran = run_json(tmp_path, script, [10, 9, 9, 3, 1, 1, 1] + ONES)
+    assert ran["log"][2] == "  initiative: Hound 3k2.5: 13 9 9/2 = 26; Target 3k2.5: 1 1 1/2 = 2"
+
+
+def test_l919_fanatical_recovers_at_the_end_of_the_round_and_halves_the_penalty(tmp_path):
+    # 7 Major above Courage 5: -2k0, halved: -1k0 (PROPOSAL: rounded down): 1.5k2.5 rolled 2k2; Knocked Out (Major
+    # above Courage, L161) at the start, up again at the end of round 1
+    script = sheet_fight("personality Fanatical { points 5 }", major=7, status='"knocked out"')
+    script = script.replace("until round > 1", "until round > 2")
+    ran = run_json(tmp_path, script, [1, 1, 1] + [9, 9] + [1, 1, 1] + ONES)
+    assert ran["log"][2:6] == ["  initiative: Target 3k2.5: 1 1 1/2 = 2",
+                               "  phase 2: Target has no one left to attack and waits out the round",
+                               "  Hound is Fanatical: it recovers from being Knocked Out (L919)",
+                               "Round 2"]
+    assert ran["log"][6] == "  initiative: Hound 2k2: 9 9 = 18; Target 3k2.5: 1 1 1/2 = 2"
+
+
+def test_l1448_reserve_power_recovers_without_an_energon_die(tmp_path):
+    script = sheet_fight('equipment "Reserve Power" { points 2 }', major=6, status='"knocked out"')
+    ran = run_json(tmp_path, script, ONES)
+    assert ran["log"][2] == "  Hound recovers from being Knocked Out on its Reserve Power (L1448; the whole round)"
+    assert ran["result"]["characters"]["Hound"]["energon"] == 1 / 2
+
+
+def test_l980_l926_victorious_and_fortunate_when_activated_for_half_an_energon_die(tmp_path):
+    # A tactic activating both: the failed 1 1 1/2 is rolled again (9 9 8/2 = 22, a hit), and the hit deals 1 Major
+    # Damage without a damage roll
+    extra = "fn transformers.activates(c, trait, roll) = true\n"
+    script = sheet_fight("personality Victorious { points 4 }  advantage Fortunate { points 3 }", extra=extra)
+    script = script.replace("rank 1", "rank 5", 1)
+    ran = run_json(tmp_path, script, [9, 9, 9, 1, 1, 1] + [1, 1, 1, 1] + [9, 9, 8, 1] + [1, 1, 1] + ONES)
+    assert ran["log"][3:7] == [
+        "  phase 22: Hound attacks Target with Blaster: 4k2.5: 9 9 8/2 (1) = 22 (failed: 4k2.5: 1 1 1/2 (1) = 2; "
+        "Fortunate, re-rolled, L926) vs PD 5: hit",
+        "    Target defends actively, borrowing 3 phases from next round: 3k2.5: 1 1 1/2 = 2 vs 22: fails",
+        "    Hound is Victorious (L980): 1 Major Damage",
+        "    Target takes 1 Major (now 1)",
+    ]
+    # Rank 5's 2.5 Energon Dice: four halves spent (the re-rolls at phases 12 and 2 too)
+    assert ran["result"]["characters"]["Hound"]["energon"] == 1 / 2
+
+
+def test_l1328_points_beyond_the_equipment_limit_cost_base_defense_and_active_defense(tmp_path):
+    # Strength 5: 10 points of Equipment without penalty; 13: -3 Base Defense (PD 5 - 3 = 2) and -3 Active Defense
+    script = sheet_fight("", 'equipment "Null Signature System" { points 6 }  equipment "Point Defense System" { points 2 }  '
+                             'equipment Torch { points 5 }')
+    log = run_json(tmp_path, script, [9, 9, 9, 1, 1, 1] + [9, 9, 8, 1] + [1, 1, 1] + ONES)["log"]
+    assert log[3:5] == ["  phase 22: Hound attacks Target with Blaster: 4k2.5: 9 9 8/2 (1) = 22 vs PD 2: hit",
+                        "    Target defends actively, borrowing 3 phases from next round: 3k2.5-3: 1 1 1/2 = -1 vs 22: fails"]
+
+
+@pytest.mark.parametrize("entries, role, message", [
+    ("advantage Evasive { points 3 }", "standard", "Target's Evasive costs [5] Character Points, not 3 (rule text 000 L1188)"),
+    ("personality Cool { points 4 }  personality Fanatical { points 5 }", "standard",
+     "Target has 2 positive and 0 negative Personalities: one of each at most (rule text 000 L878)"),
+    ("personality Cool { points 4 }", '"brute"', "Target is a Brute Squad, and Brutes may not have Personalities (rule text 000 L267)"),
+    ("equipment Armor { points 6 }", '"brute"',
+     "Target is a Brute Squad with 6 Character Points of Equipment, above its Strength, 5 (rule text 000 L267)"),
+    ('transformation Jet { type "vehicle"  points 8 }', '"henchman"',
+     "Target is a Henchman with 8 Character Points of Transformations, above 1.5 x its Rank (rule text 000 L254)"),
+])
+def test_a_sheet_that_breaks_a_limit_is_refused_naming_the_character_and_the_line(tmp_path, entries, role, message):
+    target = transformer("Target", entries, rank=5, **({} if role == "standard" else {"role": role}))
+    script = fight(transformer("Hound"), target, first="Hound", second="Target")
+    assert message in run_json(tmp_path, script, ONES, code=1)
+
+
+def test_l1814_a_mega_size_character_has_at_most_firepower_armaments(tmp_path):
+    omega = OMEGA.replace("firepower 6", "firepower 1").replace(" }\n", "  armament Gun { damage 2k2 } }\n")
+    error = run_json(tmp_path, fight(omega, TARGET, first="Omega", second="Target"), ONES, code=1)
+    assert "Omega is Mega-Size with 2 Armaments, above its Firepower, 1 (rule text 000 L1814)" in error
