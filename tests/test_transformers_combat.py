@@ -768,3 +768,74 @@ def test_l1814_a_mega_size_character_has_at_most_firepower_armaments(tmp_path):
     omega = OMEGA.replace("firepower 6", "firepower 1").replace(" }\n", "  armament Gun { damage 2k2 } }\n")
     error = run_json(tmp_path, fight(omega, TARGET, first="Omega", second="Target"), ONES, code=1)
     assert "Omega is Mega-Size with 2 Armaments, above its Firepower, 1 (rule text 000 L1814)" in error
+
+
+# ---- the effect types (L367-383): an armament's `effect`, its damage roll the TN (A24) ----
+
+def wheeljack(effect: str) -> str:
+    return transformer("Wheeljack", conc("Shooting", 1), f'armament Gun {{ damage 3k2  effect "{effect}" }}', rank=1)
+
+
+TARGET_ACTS = transformer("Target", conc("Shooting", 1), "armament Blaster { damage 3k2 }", rank=1)
+EFFECT_FACES = [9, 9, 9, 5, 5, 1] + [9, 9, 8, 1] + [1, 1, 1] + [9, 8, 1, 1, 1] + [1, 1, 1]
+
+
+def effect_log(tmp_path, effect: str, more: list[int], until: str = "round > 1") -> list[str]:
+    script = fight(wheeljack(effect), TARGET_ACTS, first="Wheeljack", second="Target", until=until)
+    return run_json(tmp_path, script, EFFECT_FACES + more + ONES)["log"]
+
+
+def test_l383_a_knock_out_effect_and_the_roll_to_come_to_at_the_end_of_the_round(tmp_path):
+    # The hit's 5k2 damage roll, 17, is the TN (A24); Durability 2 fails: Knocked Out. At the end of the round the
+    # effect again, 0k1 weaker (A26): 5k1, 4; Durability 4 3 2/2 = 8 above it: it comes to
+    log = effect_log(tmp_path, "knock_out", [4, 4, 3, 3, 2] + [4, 3, 2])
+    assert log[5:10] == [
+        "    Knock-Out Effect (L383): TN 5k2: 9 8 (1 1 1) = 17",
+        "    Target Durability 3k2.5: 1 1 1/2 = 2 vs 17: fails by 15, Knocked Out (L383)",
+        "  phase 12: Wheeljack has no one left to attack and waits out the round",
+        "  Target rolls against the Knock-Out Effect 5k1: 4 (4 3 3 2) = 4 (L383): Durability 3k2.5: 4 3 2/2 = 8: it comes to",
+    ]
+
+
+def test_l380_a_paralysis_effect_takes_kept_dice_and_passive_defense(tmp_path):
+    # Failed by 15: -0k1 on all rolls and -5 Passive Defense: at phase 12 the PD is 5 - 5 = 0 and the Active
+    # Defense 3k1.5
+    log = effect_log(tmp_path, "paralysis", [4, 4, 3, 2] + [4, 3, 2])
+    assert log[6] == "    Target Durability 3k2.5: 1 1 1/2 = 2 vs 17: fails by 15, paralysed: -0k1 on its rolls, -5 Passive Defense (L380)"
+    assert log[7:9] == ["  phase 12: Wheeljack attacks Target with Gun: 4k2.5: 4 4 3/2 (2) = 9 vs PD 0 + 5 (1 Boost): hit",
+                        "    Target defends actively: 3k1.5: 4 3/2 (2) = 5 vs 9: fails"]
+
+
+def test_l368_a_blinded_character_rolls_when_it_next_acts_and_loses_half_the_tn(tmp_path):
+    # At its phase 5 (10 less its Active Defense), Durability 8 against 17 fails: -8 (half of 17, rounded down) on
+    # that action's roll
+    log = effect_log(tmp_path, "blinding", [1] + [4, 3, 2] + [4, 3, 3, 2])
+    assert log[6] == "    Target is blinded: it rolls against 17 when it next acts (L368)"
+    assert log[8:10] == [
+        "  phase 5: Target is blinded: Durability 3k2.5: 4 3 2/2 = 8 vs 17: -8 on this action (L368)",
+        "  phase 5: Target attacks Wheeljack with Blaster: 4k2.5-8: 4 3 3/2 (2) = 0 (blinded or entangled: -8, L368, L371) vs PD 5: miss",
+    ]
+
+
+def test_l371_an_entangled_character_spends_its_action_breaking_free(tmp_path):
+    # A Skill Roll (+ the Size's Durability modifier, 0) against 17 fails by 15: -10 Passive Defense and Skill rolls,
+    # -2 Movement: Wheeljack's 2 hits a PD of 5 - 10 + 5 at phase 12 (a second entanglement, TN 2, resisted). Target's
+    # Active Defenses take its actions in round 1; in round 2 its first action is a Skill Roll against 17 (the worse
+    # of the two, PROPOSAL), failed
+    faces = ([1, 1, 1, 1] + [1, 1, 1] + [1, 1, 1, 1, 1, 1] + [9, 9, 9] + [1, 1, 1, 1] + [5, 5, 5] + [5, 5, 5]
+             + [9, 9, 9])
+    log = effect_log(tmp_path, "entanglement", faces, until="round > 2")
+    assert log[6] == ("    Target Skill 3k2.5: 1 1 1/2 = 2 vs 17: fails by 15, entangled: -10 Passive Defense and Skill rolls, "
+                      "-2 Movement (L371)")
+    assert log[7] == "  phase 12: Wheeljack attacks Target with Gun: 4k2.5: 1 1 1/2 (1) = 2 vs PD -5 + 5 (1 Boost): hit"
+    assert log[10] == "    Target Skill 3k2.5: 9 9 9/2 = 22 vs 2: it resists (L371)"
+    assert log[15] == "  phase 17: Target struggles in the entanglement (L371): Skill 3k2.5: 1 1 1/2 = 2 vs 17"
+
+
+def test_l374_a_stumbling_character_falls_prone_and_is_slower_to_defend_once_up(tmp_path):
+    # Failed by 15: prone (PD 0, L143), and once up -10 Passive and Active Defense; getting up is its action
+    # (phase 5); round 2: PD 5 - 10 + 5 = 0 for the action that reduced it
+    log = effect_log(tmp_path, "stumbling", [1, 1, 1, 1] + [1, 1, 1, 1, 1, 1], until="round > 2")
+    assert log[6] == "    Target Skill 3k2.5: 1 1 1/2 = 2 vs 17: fails by 15, it stumbles and falls prone (L374)"
+    assert log[7] == "  phase 12: Wheeljack attacks Target with Gun: 4k2.5: 1 1 1/2 (1) = 2 vs PD 0 + 5 (1 Boost): miss"
+    assert log[8] == "  phase 5: Target gets up"
