@@ -839,3 +839,35 @@ def test_l374_a_stumbling_character_falls_prone_and_is_slower_to_defend_once_up(
     assert log[6] == "    Target Skill 3k2.5: 1 1 1/2 = 2 vs 17: fails by 15, it stumbles and falls prone (L374)"
     assert log[7] == "  phase 12: Wheeljack attacks Target with Gun: 4k2.5: 1 1 1/2 (1) = 2 vs PD 0 + 5 (1 Boost): miss"
     assert log[8] == "  phase 5: Target gets up"
+
+
+def test_l394_a_ram_deals_half_its_impact_damage_to_each(tmp_path):
+    # A tactic that rams after moving: an unarmed attack (Brawling 1, 4k2.5); the Impact Damage's unkept dice the hexes
+    # moved (1), kept the Base Impact Damage 6 / 2 + 1 = 4 (L392): 1k4, rolled 1k1 (A4); 9, 4 to each (A13)
+    extra = 'fn transformers.rams(c, target) = c.name == "Ironhide"\n'
+    ironhide = transformer("Ironhide", conc("Brawling", 1), strength=6, rank=1)
+    script = fight(ironhide, transformer("Target", **DUMMY), first="Ironhide", second="Target", settings=["distance: 2"],
+                   extra=extra)
+    log = run_json(tmp_path, script, [9, 9, 9, 1] + [9, 8, 7, 1] + [1, 1, 1] + [9] + [8, 7, 1] + ONES)["log"]
+    assert log[4:11] == [
+        "  phase 22: Ironhide moves 1 hex toward Target",
+        "  phase 22: Ironhide attacks Target with fists: 4k2.5: 9 8 7/2 (1) = 20 vs PD 5 (a ram, L394): hit",
+        "    Target defends actively, borrowing 5 phases from next round: 3k2.5: 1 1 1/2 = 2 vs 20: fails",
+        "    Impact Damage (L392) 1k1: 9 = 9: 4 to each (L394)",
+        "    Target Durability 3k2.5: 8 7 1/2 = 15 vs Minor 4: holds",
+        "    Ironhide takes its half",
+        "    Ironhide Durability 3k2.5: 1 1 1/2 = 2 vs Minor 4: fails by 2, 1 Major (now 1)",
+    ]
+
+
+def test_l1256_martial_artist_and_l1205_heavyweight(tmp_path):
+    # Martial Artist: +0k1 on an unarmed attack that is no wrestling: Brawling 1, 3.5k2.5 + 0k1 = 3.5k3.5, rolled
+    # 4k3.5. Heavyweight on the target: a Size more to be lifted (L1205), so Bonecrusher (Strength 6) cannot throw a
+    # Size 6 Heavyweight: he squeezes
+    script = fight(transformer("Brawler", conc("Brawling", 1), 'advantage "Martial Artist" { points 5 }', rank=1),
+                   transformer("Dummy", **DUMMY), first="Brawler", second="Dummy")
+    log = run_json(tmp_path, script, [9, 9, 9, 1] + ONES)["log"]
+    assert log[3] == "  phase 22: Brawler attacks Dummy with fists: 4k3.5: 1 1 1 1/2 = 3 vs PD 5: miss"
+    said = run_json(tmp_path, "use transformers\n" + BONECRUSHER + transformer("Heavy", "advantage Heavyweight { points 1 }", strength=6)
+                    + "Heavy.traits = sheet_of(Heavy)\nsay wrestles(Bonecrusher, Heavy)\n", [])["log"]
+    assert said == ["squeeze"]
