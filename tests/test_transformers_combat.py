@@ -1,0 +1,873 @@
+"""Golden tests of the `transformers` module's combat actions beyond a plain attack (issue 18, item 2;
+rule text 000, shared/seeds/000_6706884ff34b4b73.txt, cited `L<n>`; digest
+shared/rules/transformers-7thsea.md): several attacks as one action (Autofire, Doubleshot,
+Dual-Strike), the advanced unarmed moves, called shots at Systems, Area-of-Effect attacks targeted
+and untargeted, and the Continuous, Persistent and Homing effects.
+
+As in test_transformers.py, each script runs as `mech run FILE --faces ... --json`; faces are d10
+faces in the order the dice fall. Every Tech Spec is 5 unless said: Tech Spec Dice 2.5 (L35), so
+Skill 5 with a Level 1 Concentration is 3.5k2.5, rolled as 4k2.5 (L28: the lowest kept die counts
+half, shown `4/2`). A target with Speed 1 rolls 1k0.5 for Initiative, 0, and never acts; with Rank 1
+it has half an Energon Die and spends none. Passive Defense 5 is its Intelligence (no Dodge, L141).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from support import run_json
+from test_transformers import conc, encounter, transformer
+
+DUMMY = dict(speed=1, rank=1)       # never acts, spends no Energon Die
+ONES = [1] * 60
+
+
+def fight(*characters: str, first: str, second: str, settings=(), extra: str = "", until: str = "round > 1") -> str:
+    return ("use transformers\n" + extra + "".join(characters)
+            + encounter("Test", first, second, *settings, until=until))
+
+
+# ---- several attacks as one action (L740, L776, L779) ----
+
+BLUESTREAK = transformer("Bluestreak", conc("Shooting", 1), conc("Autofire", 1), "armament Blaster { damage 3k2 }")
+
+
+def test_l740_autofire_makes_two_attacks_at_5_tn_each_and_gives_the_defense_as_much(tmp_path):
+    # The default tactic `volley`: with Autofire, one attack more at the target (PROPOSAL). L740: +5 x (2 - 1) x 1
+    # target = +5 on each attack; "Apply this modifier to attack rolls as a bonus to any Active Defense rolls":
+    # Dummy's Active Defense 3k2.5 + 5. Each attack rolls Skill Dice 2.5 + Autofire 1 (volley_roll "own").
+    # First: 6 5 1/2 = 11 > 10, hit; AD 1 1 1/2 + 5 = 7, fails; Blaster 3k2 + Firepower Dice 2.5 (A18): 5k2,
+    # 7 5 = 12; Durability 4 4 4/2 = 10 fails by 2 (L154). Second: 8 8 2/2 = 17, hit; no AD left (Initiative 0,
+    # 5 phases borrowed already, L151); 3 3 = 6, Minor 6, 3 3 3/2 = 7 holds.
+    script = fight(BLUESTREAK, transformer("Dummy", **DUMMY), first="Bluestreak", second="Dummy")
+    faces = [9, 9, 9, 1, 6, 5, 1, 1, 1, 1, 1, 7, 5, 3, 2, 1, 4, 4, 4, 8, 8, 2, 2, 3, 3, 1, 1, 1, 3, 3, 3] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[3:11] == [
+        "  phase 22: Bluestreak makes 2 attacks as one action (Autofire, L740): + 5 TN each",
+        "  phase 22: Bluestreak attacks Dummy with Blaster: 4k2.5: 6 5 1/2 (1) = 11 vs PD 5 + 5 Autofire: hit",
+        "    Dummy defends actively, borrowing 5 phases from next round: 3k2.5+5: 1 1 1/2 = 7 vs 11: fails",
+        "    damage 5k2: 7 5 (3 2 1) = 12",
+        "    Dummy Durability 3k2.5: 4 4 4/2 = 10 vs Minor 12: fails by 2, 1 Major (now 1)",
+        "  phase 22: Bluestreak attacks Dummy with Blaster: 4k2.5: 8 8 2/2 (2) = 17 vs PD 5 + 5 Autofire: hit",
+        "    damage 5k2: 3 3 (1 1 1) = 6",
+        "    Dummy Durability 3k2.5: 3 3 3/2 = 7 vs Minor 6: holds",
+    ]
+
+
+AT_BOTH = ('fn transformers.volley(c, target, weapon, enc) = match c.name {\n'
+           '    "Bluestreak" => {how: "autofire", shots: [{target: Dummy, weapon: weapon}, {target: Dummy, weapon: weapon},'
+           ' {target: Dummy2, weapon: weapon}]}\n    else => none\n}\n')
+
+
+def test_l740_autofire_at_two_targets_costs_5_per_extra_attack_per_target(tmp_path):
+    # E19's second case played: three attacks between two targets, +5 x (3 - 1) x 2 = +20 each
+    script = fight(BLUESTREAK, transformer("Dummy", **DUMMY), transformer("Dummy2", **DUMMY),
+                   first="Bluestreak", second="Dummy, Dummy2", extra=AT_BOTH)
+    log = run_json(tmp_path, script, [9, 9, 9, 1, 1] + ONES)["log"]
+    assert log[3:7] == [
+        "  phase 22: Bluestreak makes 3 attacks as one action (Autofire, L740): + 20 TN each",
+        "  phase 22: Bluestreak attacks Dummy with Blaster: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5 + 20 Autofire: miss",
+        "  phase 22: Bluestreak attacks Dummy with Blaster: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5 + 20 Autofire: miss",
+        "  phase 22: Bluestreak attacks Dummy2 with Blaster: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5 + 20 Autofire: miss",
+    ]
+
+
+def test_l740_autofire_targets_must_be_within_its_level_in_hexes(tmp_path):
+    # A tactic that sprays Dummy and Hound, 2 hexes apart: Autofire 1 allows 1 hex between targets
+    extra = AT_BOTH.replace("target: Dummy2", "target: Hound")
+    script = fight(BLUESTREAK, transformer("Hound", **DUMMY), transformer("Dummy", **DUMMY),
+                   first="Bluestreak, Hound", second="Dummy", settings=["distance: 2"], extra=extra)
+    error = run_json(tmp_path, script, [9, 9, 9, 1, 1] + ONES, code=1)
+    assert "Bluestreak's Autofire targets must be within its Autofire Level (1) in hexes of each other (rule text 000 L740)" in error
+
+
+MIRAGE = transformer("Mirage", conc("Doubleshot", 2), 'armament "Left gun" { damage 2k2 }',
+                     'armament "Right gun" { damage 2k2  range 2 }')
+SIDESWIPE = transformer("Sideswipe", conc("Dual_Strike", 1), 'armament Sword { damage 2k2  type "strength"  uses "strike" }',
+                        'armament Mace { damage 1k1  type "strength"  uses "strike" }')
+
+
+def test_l776_doubleshot_fires_each_projectile_armament_at_5_tn(tmp_path):
+    # Two armaments, one target: +5 x 1 x 1 (E20). Doubleshot 2: 4.5k2.5, rolled 5k2.5 (L28). No Active Defense
+    # bonus (L776 gives none). 2k2 + Firepower Dice 2.5 = 4.5k2, rolled 4k2 (L28).
+    script = fight(MIRAGE, transformer("Dummy", **DUMMY), first="Mirage", second="Dummy")
+    faces = [9, 9, 9, 1] + [6, 5, 4, 3, 2] + [1, 1, 1] + [6, 5, 4, 1] + [6, 5, 4] + [1, 1, 1, 1, 1] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[3:10] == [
+        "  phase 22: Mirage makes 2 attacks as one action (Doubleshot, L776): + 5 TN each",
+        "  phase 22: Mirage attacks Dummy with Left gun: 5k2.5: 6 5 4/2 (3 2) = 13 vs PD 5 + 5 Doubleshot: hit",
+        "    Dummy defends actively, borrowing 5 phases from next round: 3k2.5: 1 1 1/2 = 2 vs 13: fails",
+        "    damage 4k2: 6 5 (4 1) = 11",
+        "    Dummy Durability 3k2.5: 6 5 4/2 = 13 vs Minor 11: holds",
+        "  phase 22: Mirage attacks Dummy with Right gun: 5k2.5: 1 1 1/2 (1 1) = 2 vs PD 5 + 5 Doubleshot: miss",
+        "  phase 12: Mirage makes 2 attacks as one action (Doubleshot, L776): + 5 TN each",
+    ]
+
+
+def test_l779_dual_strike_strikes_with_each_melee_armament(tmp_path):
+    # C13: Dual-Strike is for melee and thrown armaments. Dual_Strike 1: 4k2.5 each
+    script = fight(SIDESWIPE, transformer("Dummy", **DUMMY), first="Sideswipe", second="Dummy")
+    log = run_json(tmp_path, script, [9, 9, 9, 1] + ONES)["log"]
+    assert log[3:6] == [
+        "  phase 22: Sideswipe makes 2 attacks as one action (Dual-Strike, L779): + 5 TN each",
+        "  phase 22: Sideswipe attacks Dummy with Sword: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5 + 5 Dual-Strike: miss",
+        "  phase 22: Sideswipe attacks Dummy with Mace: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5 + 5 Dual-Strike: miss",
+    ]
+
+
+def test_volley_roll_weapon_rolls_the_armaments_concentration(tmp_path):
+    # Bluestreak's Shooting 1 against his Autofire 1: the same pool; give him Shooting 3 to tell them apart:
+    # Skill Dice 2.5 + 3 = 5.5k2.5, rolled 6k2.5
+    script = fight(BLUESTREAK.replace("Shooting { level 1 }", "Shooting { level 3 }"), transformer("Dummy", **DUMMY),
+                   first="Bluestreak", second="Dummy", settings=['volley_roll: "weapon"'])
+    log = run_json(tmp_path, script, [9, 9, 9, 1] + ONES)["log"]
+    assert log[4] == "  phase 22: Bluestreak attacks Dummy with Blaster: 6k2.5: 1 1 1/2 (1 1 1) = 2 vs PD 5 + 5 Autofire: miss"
+    log = run_json(tmp_path, script.replace('    volley_roll: "weapon"\n', ""), [9, 9, 9, 1] + ONES)["log"]
+    assert log[4] == "  phase 22: Bluestreak attacks Dummy with Blaster: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5 + 5 Autofire: miss"
+
+
+def test_without_the_concentration_no_volley_by_default(tmp_path):
+    # Two guns but no Doubleshot: one attack an action
+    script = fight(MIRAGE.replace('concentration Doubleshot { level 2 }', 'concentration Shooting { level 2 }'),
+                   transformer("Dummy", **DUMMY), first="Mirage", second="Dummy")
+    log = run_json(tmp_path, script, [9, 9, 9, 1] + ONES)["log"]
+    assert log[3] == "  phase 22: Mirage attacks Dummy with Left gun: 5k2.5: 1 1 1/2 (1 1) = 2 vs PD 5: miss"
+
+
+# ---- the advanced unarmed moves (L719, L839, L860, L866) ----
+
+def grimlock(move: str, level: int = 2) -> str:
+    return transformer("Grimlock", conc(move, level), strength=6)
+
+
+def test_l860_a_solid_hit_is_10_tn_and_0k1_damage(tmp_path):
+    # Solid_Hit 2: Skill Dice 2.5 + 2 = 4.5k2.5, rolled 5k2.5; TN 5 + 10. Unarmed damage (A19): Strength Dice 3 k
+    # floor_0.5(6 / 4) = 1.5, + 0k1: 3k2.5. 9 8 7/2 = 20 hits; AD 1 1 1/2 = 2 fails; 6 5 4/2 = 13
+    script = fight(grimlock("Solid_Hit"), transformer("Dummy", **DUMMY), first="Grimlock", second="Dummy")
+    log = run_json(tmp_path, script, [9, 9, 9, 1, 9, 8, 7, 1, 1, 1, 1, 1, 6, 5, 4, 9, 9, 9] + ONES)["log"]
+    assert log[3:6] == [
+        "  phase 22: Grimlock attacks Dummy with fists: 5k2.5: 9 8 7/2 (1 1) = 20 vs PD 5 + 10 (Solid Hit: +0k1, L860): hit",
+        "    Dummy defends actively, borrowing 5 phases from next round: 3k2.5: 1 1 1/2 = 2 vs 20: fails",
+        "    damage 3k2.5: 6 5 4/2 = 13",
+    ]
+
+
+def test_l839_a_quick_hit_costs_5_phases_and_5_on_the_roll(tmp_path):
+    # Initiative 22: actions at 22, 17, 12, 7, 2 (L126 with 5 phases an action)
+    script = fight(grimlock("Quick_Hit"), transformer("Dummy", **DUMMY), first="Grimlock", second="Dummy")
+    log = run_json(tmp_path, script, [9, 9, 9, 1] + ONES)["log"]
+    assert log[3:] == [
+        f"  phase {phase}: Grimlock attacks Dummy with fists: 5k2.5-5: 1 1 1/2 (1 1) = -3 vs PD 5 (Quick Hit: -5, 5 phases, L839): miss"
+        for phase in (22, 17, 12, 7, 2)]
+
+
+def test_l719_an_aggressive_hit_leaves_the_attacker_without_defense_for_2x_phases(tmp_path):
+    # Aggressive_Hit 3: +3k0 damage and no PD or AD for 6 phases: at phase 22 he misses (1s); Slag acts at 18,
+    # within 22 - 6, and hits a PD of 0 (Slag's Brawling 1: 4k2.5, 9 8 7/2 = 20; one damage Boost, L57, as his
+    # tactic counts PD 0: 15 >= 0 + 15); no Active Defense. At Slag's 8, Grimlock's own action at 12 opened him again.
+    slag = transformer("Slag", conc("Brawling", 1), rank=1)
+    script = fight(grimlock("Aggressive_Hit", 3).replace("rank 5", "rank 1"), slag, first="Grimlock", second="Slag")
+    faces = [9, 9, 9, 9, 9, 1] + [1] * 6 + [9, 8, 7, 5] + [4, 3, 2] + [1, 1, 1] + [1, 1, 1] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[3:8] == [
+        "  phase 22: Grimlock attacks Slag with fists: 6k2.5: 1 1 1/2 (1 1 1) = 2 vs PD 5 (Aggressive Hit: +3k0, no defense for 6 phases, L719): miss",
+        "  phase 18: Slag attacks Grimlock with fists: 4k2.5: 9 8 7/2 (5) = 20 vs no PD (Aggressive Hit, L719) + 5 (1 Boost): hit",
+        "    damage 3k1: 4 (3 2) = 4",
+        "    Grimlock Durability 3k2.5: 1 1 1/2 = 2 vs Minor 4: fails by 2, 1 Major (now 1)",
+        "    Grimlock keeps its feet: 3k2.5: 1 1 1/2 = 2 vs 0 (L159)",
+    ]
+
+
+def test_l719_the_aggressive_hits_opening_ends_after_2x_phases(tmp_path):
+    # Aggressive_Hit 1: 2 phases; Slag's 18 is past 22 - 2: PD 5 + the unskilled 5 (no Brawling)
+    slag = transformer("Slag", rank=1)
+    script = fight(grimlock("Aggressive_Hit", 1).replace("rank 5", "rank 1"), slag, first="Grimlock", second="Slag")
+    log = run_json(tmp_path, script, [9, 9, 9, 9, 9, 1] + ONES)["log"]
+    assert log[4] == "  phase 18: Slag attacks Grimlock with fists: 3k2.5: 1 1 1/2 = 2 vs PD 5 + 5 unskilled: miss"
+
+
+def test_l866_a_stunning_hit_costs_initiative_instead_of_damage(tmp_path):
+    # L866: the Stun Effect's TN is the damage a standard melee attack would deal (3k1.5: 6 5/2 = 8); L377: a
+    # Durability Roll 3 2 1/2 = 5 fails by 3: Initiative 18 - floor(3 / 2) = 17 (Slag already spent 5 on his AD:
+    # 13 - 1 = 12). No Minor Damage.
+    slag = transformer("Slag", rank=1)
+    script = fight(grimlock("Stunning_Hit"), slag, first="Grimlock", second="Slag")
+    faces = [9, 9, 9, 9, 9, 1] + [6, 5, 4, 3, 2] + [1, 1, 1] + [6, 5, 4] + [3, 2, 1] + ONES
+    ran = run_json(tmp_path, script, faces)
+    assert ran["log"][3:8] == [
+        "  phase 22: Grimlock attacks Slag with fists: 5k2.5: 6 5 4/2 (3 2) = 13 vs PD 5 (Stunning Hit, L866): hit",
+        "    Slag defends actively: 3k2.5: 1 1 1/2 = 2 vs 13: fails",
+        "    Stun Effect (L866): TN 3k1.5: 6 5/2 (4) = 8",
+        "    Slag Durability 3k2.5: 3 2 1/2 = 5 vs 8: fails by 3, 1 Initiative lost (L377): 12 left",
+        "  phase 12: Grimlock attacks Slag with fists: 5k2.5: 1 1 1/2 (1 1) = 2 vs PD 5 (Stunning Hit, L866): miss",
+    ]
+    assert ran["log"][8].startswith("  phase 12: Slag attacks Grimlock")
+
+
+def test_an_unknown_unarmed_move_is_named(tmp_path):
+    extra = 'fn transformers.unarmed_move(c, target) = "headbutt"\n'
+    script = fight(grimlock("Solid_Hit"), transformer("Dummy", **DUMMY), first="Grimlock", second="Dummy", extra=extra)
+    error = run_json(tmp_path, script, [9, 9, 9, 1] + ONES, code=1)
+    assert 'Grimlock has no unarmed move "headbutt": aggressive_hit, quick_hit, solid_hit or stunning_hit (rule text 000 L718-866)' in error
+
+
+# ---- called shots at Systems (L59, L322-324) ----
+
+RATCHET = transformer("Ratchet", conc("Shooting", 2), "armament Laser { damage 3k2 }", rank=1)
+MEGATRON = transformer("Megatron", 'armament "Fusion cannon" { damage 3k2 }', rank=10)
+
+
+def called(system: str, extra: int) -> str:
+    return ('fn transformers.called_shot_at(att, def, weapon) = match att.name {\n'
+            f'    "Ratchet" => {{system: "{system}", extra: {extra}}}\n    else => none\n}}\n')
+
+
+CALLED_FACES = [9, 9, 9, 5, 5, 1] + [9, 9, 8, 1, 1] + [9, 1, 1] + [8, 7, 6, 5, 2] + [2, 1, 1] + ONES
+
+
+def test_l322_a_called_shot_disables_an_armament(tmp_path):
+    # A called shot takes 2 Boosts (L59): TN 5 + 10. Shooting 2: 4.5k2.5, rolled 5k2.5: 9 9 8/2 = 22 hits; the AD
+    # 9 1 1/2 = 10 fails; the damage 5k2, 8 7 = 15, above the System's minimum (M6 is lost: 0); a Durability Roll
+    # against 15: 2 1 1/2 = 3 fails by 12, more than 10: disabled. Megatron takes no Minor Damage, and his Fusion
+    # cannon is unusable: at phase 5 (10 less his AD's 5) he fights unarmed, +5 unskilled without Brawling.
+    ran = run_json(tmp_path, fight(RATCHET, MEGATRON, first="Ratchet", second="Megatron", extra=called("armament", 0)),
+                   CALLED_FACES)
+    assert ran["log"][3:9] == [
+        "  phase 22: Ratchet attacks Megatron with Laser: 5k2.5: 9 9 8/2 (1 1) = 22 vs PD 5 + 10 (2 Boosts), a called shot at its armament (L322): hit",
+        "    Megatron defends actively: 3k2.5: 9 1 1/2 = 10 vs 22: fails",
+        "    damage 5k2: 8 7 (6 5 2) = 15 at Megatron's armament",
+        "    Megatron Durability 3k2.5: 2 1 1/2 = 3 vs 15: fails by 12, its armament is disabled (L322)",
+        "  phase 12: Ratchet attacks Megatron with Laser: 5k2.5: 1 1 1/2 (1 1) = 2 vs PD 5 + 10 (2 Boosts), a called shot at its armament (L322): miss",
+        "  phase 5: Megatron attacks Ratchet with fists: 3k2.5: 1 1 1/2 = 2 vs PD 5 + 5 unskilled: miss",
+    ]
+    assert ran["result"]["characters"]["Megatron"]["minor"] == 0
+
+
+def test_l322_each_extra_boost_applies_the_effect_once_more(tmp_path):
+    # E18 played: one extra Boost, 3 in all (TN 5 + 15), the damage must be above 5 (L322 "add 5 to the damage
+    # required"); disabled twice: the energon System (PROPOSAL) loses 2 Energon Dice a time disabled, 4 of 5
+    ran = run_json(tmp_path, fight(RATCHET, MEGATRON, first="Ratchet", second="Megatron", extra=called("energon", 1)),
+                   CALLED_FACES)
+    assert ran["log"][3:8] == [
+        "  phase 22: Ratchet attacks Megatron with Laser: 5k2.5: 9 9 8/2 (1 1) = 22 vs PD 5 + 15 (3 Boosts), a called shot at its energon (L322): hit",
+        "    Megatron defends actively: 3k2.5: 9 1 1/2 = 10 vs 22: fails",
+        "    damage 5k2: 8 7 (6 5 2) = 15 at Megatron's energon",
+        "    Megatron Durability 3k2.5: 2 1 1/2 = 3 vs 15: fails by 12, its energon is disabled, 2 times (L322)",
+        "    Megatron loses 4 Energon Dice",
+    ]
+    assert ran["result"]["characters"]["Megatron"]["energon"] == 1   # Rank 10: 5 (L111); his AD paid in phases
+
+
+def test_l322_damage_not_above_the_minimum_has_no_effect(tmp_path):
+    # A house rule gives the sensors a minimum of 20 (M6): 15 is not above it
+    extra = called("sensors", 0) + "fn transformers.system_min_damage(c, system) = 20\n"
+    log = run_json(tmp_path, fight(RATCHET, MEGATRON, first="Ratchet", second="Megatron", extra=extra), CALLED_FACES)["log"]
+    assert log[5:7] == ["    damage 5k2: 8 7 (6 5 2) = 15 at Megatron's sensors",
+                        "    not above the 20 it needs: no effect (L322)"]
+
+
+def test_l322_a_system_that_is_not_there_is_named(tmp_path):
+    error = run_json(tmp_path, fight(RATCHET, MEGATRON, first="Ratchet", second="Megatron", extra=called("legs", 0)),
+                     CALLED_FACES, code=1)
+    assert "Ratchet's called shot aims at no System \"legs\" (rule text 000 L322; the table is lost, M6)" in error
+
+
+# ---- Area-of-Effect attacks (L342-352) ----
+
+BRAWN = transformer("Brawn", conc("Throwing", 1), rank=1)
+STARSCREAM = transformer("Starscream", **DUMMY)
+DRONES = transformer("Drones", **DUMMY, role='"brute"')
+
+
+def brawn(armament: str) -> str:
+    return BRAWN.replace(" }\n", f"  armament {armament} }}\n")
+
+
+def test_l348_a_targeted_explosion_rolls_once_against_each_passive_defense(tmp_path):
+    # 8 hexes apart: the default tactic `pick_area` throws the grenade (range 8), its blast of 3 kept dice far from
+    # Brawn. Throwing 1: 4k2.5, 9 8 7/2 = 20, against each one's PD in the base hex; Drones's Active Defense (3k2.5 +
+    # 5 members, L269) 9 8 4/2 + 5 = 24 avoids it; one damage roll, 2k2 + 2.5k0 = 4k2 (no damage Boosts, L57).
+    script = fight(brawn('Grenade { damage 2k2  uses "throwing"  area "explosion" }'), STARSCREAM, DRONES,
+                   first="Brawn", second="Starscream, Drones", settings=["distance: 8"])
+    faces = [9, 9, 9, 1, 1] + [9, 8, 7, 2] + [1, 6, 5] + [9, 8, 4] + [7, 6, 5, 4] + [3, 3, 2] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[4:12] == [
+        "  phase 22: Brawn fires Grenade at Starscream's hex (explosion, L348): 4k2.5: 9 8 7/2 (2) = 20",
+        "    vs Starscream's PD 5: hit",
+        "    Starscream defends actively, borrowing 5 phases from next round: 3k2.5: 6 5 1/2 = 11 vs 20: fails",
+        "    vs Drones's PD 5: hit",
+        "    Drones defends actively: 3k2.5+5: 9 8 4/2 = 24 vs 20: avoids it",
+        "    damage 4k2: 7 6 (5 4) = 13",
+        "    Starscream, in the base hex: 13",
+        "    Starscream Durability 3k2.5: 3 3 2/2 = 7 vs Minor 13: fails by 6, 1 Major (now 1)",
+    ]
+
+
+def test_l342_an_explosion_loses_its_lowest_kept_die_each_hex_out(tmp_path):
+    # E15 played: a 5k3 grenade (Firepower 1: no unkept dice added), the damage 12 9 7 (10 + 2 exploding): the base
+    # hex 28, one hex out 21, two hexes out 12 (L344). Drones 1 hex and Starscream 2 hexes beyond the base hex (a
+    # character's `hex` counts from its side's place),
+    # Dummy in it; no one defends (no phases, and half an Energon Die).
+    dummy = transformer("Dummy", **DUMMY)
+    script = fight(brawn('Grenade { damage 5k3  uses "throwing"  area "explosion" }').replace("firepower 5", "firepower 1"),
+                   dummy, STARSCREAM.replace("speed 1", "speed 1  hex 2"), DRONES.replace("speed 1", "speed 1  hex 1"),
+                   first="Brawn", second="Dummy, Starscream, Drones", settings=["distance: 8"],
+                   extra="fn transformers.wants_active_defense(def, att, total) = false\n")
+    faces = [9, 9, 9, 1, 1, 1] + [9, 8, 7, 2] + [10, 9, 7, 4, 2, 2] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[4:8] == [
+        "  phase 22: Brawn fires Grenade at Dummy's hex (explosion, L348): 4k2.5: 9 8 7/2 (2) = 20",
+        "    vs Dummy's PD 5: hit",
+        "    vs Starscream's PD 5: hit",
+        "    vs Drones's PD 5: hit",
+    ]
+    assert log[8] == "    damage 5k3: 12 9 7 (4 2) = 28"
+    assert [line for line in log if ", in the base hex: " in line or " out: " in line][:3] == [
+        "    Dummy, in the base hex: 28", "    Starscream, 2 hexes out: 12", "    Drones, 1 hex out: 21"]
+    # L352: a Brute Squad loses as many members as the kept dice where it stands (2), then checks
+    assert "    Drones loses 2 members to the blast (L352): 3 of 5 standing" in log
+
+
+def test_l350_an_untargeted_blast_is_avoided_only_by_active_defense_against_5_x_rating(tmp_path):
+    # A Rating 3 bomb: 3k3 damage, no attack roll, no Passive Defense; Active Defense against 15
+    script = fight(brawn('Bomb { damage 3k3  uses "throwing"  area "explosion"  rating 3 }'), STARSCREAM, DRONES,
+                   first="Brawn", second="Starscream, Drones", settings=["distance: 8"])
+    faces = [9, 9, 9, 1, 1] + [1, 1, 1] + [9, 8, 7] + [6, 2, 1] + [9, 5, 4] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[4:10] == [
+        "  phase 22: Brawn sets off Bomb at Starscream's hex (untargeted explosion, Rating 3, L350)",
+        "    Starscream defends actively, borrowing 5 phases from next round: 3k2.5: 1 1 1/2 = 2 vs 15 (5 x Rating 3, L350): fails",
+        "    Drones defends actively: 3k2.5+5: 9 8 7/2 = 25 vs 15 (5 x Rating 3, L350): avoids it",
+        "    damage 3k3: 6 2 1 = 9",
+        "    Starscream, in the base hex: 9",
+        "    Starscream Durability 3k2.5: 9 5 4/2 = 16 vs Minor 9: holds",
+    ]
+
+
+def test_the_default_tactic_throws_no_blast_that_would_catch_the_thrower(tmp_path):
+    # At distance 0 the grenade's base hex is Brawn's own: he fights with fists (Brawling unskilled, +5)
+    script = fight(brawn('Grenade { damage 2k2  uses "throwing"  area "explosion" }'), STARSCREAM,
+                   first="Brawn", second="Starscream")
+    log = run_json(tmp_path, script, [9, 9, 9, 1] + ONES)["log"]
+    assert log[3] == "  phase 22: Brawn attacks Starscream with fists: 3k2.5: 1 1 1/2 = 2 vs PD 5 + 5 unskilled: miss"
+
+
+def test_l346_a_stream_loses_a_die_every_three_hexes(tmp_path):
+    # A stream from Brawn toward Starscream (8 hexes): the first three hexes full, the next three -1 die, the next
+    # -2 (L346): at 8 hexes, 2 dice lost of 4k4 (Firepower 1): the two highest. Shooting unskilled: 2.5k2.5, +5 TN
+    script = fight(brawn('Flamer { damage 4k4  area "stream" }').replace("firepower 5", "firepower 1"), STARSCREAM,
+                   first="Brawn", second="Starscream", settings=["distance: 8"],
+                   extra="fn transformers.wants_active_defense(def, att, total) = false\n")
+    log = run_json(tmp_path, script, [9, 9, 9, 1] + [9, 9, 9] + [8, 6, 4, 2] + ONES)["log"]
+    assert log[4:8] == [
+        "  phase 22: Brawn fires Flamer at Starscream's hex (stream, L348): 3k2.5: 9 9 9/2 = 22",
+        "    vs Starscream's PD 5 + 5 unskilled: hit",
+        "    damage 4k4: 8 6 4 2 = 20",
+        "    Starscream, 2 dice less: 14",
+    ]
+
+
+# ---- Continuous, Persistent and Homing effects (L355-365) ----
+
+IRONHIDE = transformer("Ironhide", conc("Shooting", 1), "armament ARMAMENT", rank=1)
+
+
+def ironhide(armament: str, *foes: str, until: str = "round > 1") -> str:
+    names = ", ".join(foe.split()[1] for foe in foes)
+    return fight(IRONHIDE.replace("ARMAMENT", armament), *foes, first="Ironhide", second=names,
+                 settings=["distance: 4"], until=until)
+
+
+def test_l355_a_continuous_effect_deals_its_damage_again_at_the_end_of_the_round_at_1k1_less(tmp_path):
+    # Napalm 3k2 + Firepower Dice 2.5: 5.5k2; at the end of round 1 again, -1k1 (E16: from the pool before the
+    # ten-dice rule): 4.5k1, rolled 4k1; at the end of round 2, 3.5k0: no kept dice, it is over
+    script = ironhide("Napalm { damage 3k2  continuous true }", transformer("Dummy", **DUMMY), until="round > 2")
+    faces = [9, 9, 9, 1] + [9, 9, 8, 1] + [1, 1, 1] + [9, 8, 1, 1, 1] + [9, 9, 9] + [1] * 8 + [7, 5, 1, 1] + [1, 1, 1] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[4:] == [
+        "  phase 22: Ironhide attacks Dummy with Napalm: 4k2.5: 9 9 8/2 (1) = 22 vs PD 5: hit",
+        "    Dummy defends actively, borrowing 5 phases from next round: 3k2.5: 1 1 1/2 = 2 vs 22: fails",
+        "    damage 5k2: 9 8 (1 1 1) = 17",
+        "    Dummy Durability 3k2.5: 9 9 9/2 = 22 vs Minor 17: holds",
+        "  phase 12: Ironhide attacks Dummy with Napalm: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss",
+        "  phase 2: Ironhide attacks Dummy with Napalm: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss",
+        "  Dummy burns on (Napalm, Continuous, L355): 4k1: 7 (5 1 1) = 7",
+        "    Dummy Durability 3k2.5: 1 1 1/2 = 2 vs Minor 24: fails by 22, 2 Major (now 2)",
+        "Round 2",
+        "  initiative: Ironhide 3k2.5: 1 1 1/2 = 2; Dummy 1k0.5: 1/2 = 0 - 5 borrowed",
+        "  phase 2: Ironhide attacks Dummy with Napalm: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss",
+    ]
+
+
+def test_l360_a_persistent_effect_loses_its_outermost_ring_and_strikes_again(tmp_path):
+    # E17 played: 3 kept dice (3k3 + 2.5k0: 5k3), 7 6 5; at the end of the round the lowest goes, and those still
+    # in it (PROPOSAL) take 7 + 6 = 13
+    script = ironhide('"Acid bomb" { damage 3k3  area "explosion"  persistent true }', transformer("Dummy", **DUMMY))
+    faces = [9, 9, 9, 1] + [9, 9, 8, 1] + [1, 1, 1] + [7, 6, 5, 1, 1] + [9, 9, 9] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[7:10] == ["    damage 5k3: 7 6 5 (1 1) = 18", "    Dummy, in the base hex: 18",
+                         "    Dummy Durability 3k2.5: 9 9 9/2 = 22 vs Minor 18: holds"]
+    assert log[14:18] == ["  Acid bomb lingers (Persistent, L360): [7, 6]", "    Dummy, in the base hex: 13",
+                          "    Dummy Durability 3k2.5: 1 1 1/2 = 2 vs Minor 31: fails by 29, 2 Major (now 2)",
+                          "    Dummy is blown back 1 hex (L159)"]
+
+
+def test_l363_a_homing_attack_comes_again_10_phases_after_an_active_defense(tmp_path):
+    # Homing 1: Dummy's AD 9 9 9/2 = 22 avoids the 20; 10 phases later, at 12, it homes in: no AD left (its 5
+    # phases are borrowed already), so it hits
+    script = ironhide("Seeker { damage 3k2  homing 1 }", transformer("Dummy", **DUMMY))
+    faces = [9, 9, 9, 1] + [9, 8, 7, 1] + [9, 9, 9] + [9, 1, 1, 1, 1] + [9, 9, 1] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[4:11] == [
+        "  phase 22: Ironhide attacks Dummy with Seeker: 4k2.5: 9 8 7/2 (1) = 20 vs PD 5: hit",
+        "    Dummy defends actively, borrowing 5 phases from next round: 3k2.5: 9 9 9/2 = 22 vs 20: avoids it",
+        "    Seeker turns to home in again (Homing 1, L363)",
+        "  phase 12: Seeker homes in on Dummy again (Homing, L363)",
+        "    damage 5k2: 9 1 (1 1 1) = 10",
+        "    Dummy Durability 3k2.5: 9 9 1/2 = 18 vs Minor 10: holds",
+        "  phase 12: Ironhide attacks Dummy with Seeker: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss",
+    ]
+
+
+# ---- wrestling and throws (L327-339) ----
+
+BONECRUSHER = transformer("Bonecrusher", conc("Grapple", 2), strength=6, rank=1)
+SLAG = transformer("Slag", rank=1)
+
+
+def test_l327_a_grapple_takes_a_hold_and_l335_a_throw_deals_impact_damage(tmp_path):
+    # The default tactic `grapples`: Grapple 2 above Brawling 0. Skill Dice 2.5 + 2: 5k2.5, 9 8 7/2 = 20 hits; AD
+    # fails; the hold deals no damage (L329). At phase 12 the default `wrestles` throws Slag (Size 5, within
+    # Strength 6, L335, L77): unkept dice Strength 6 (A14), kept max(Slag's Base Impact Damage 5/2 + 1 = 3.5, his
+    # own unarmed 1.5) (L392): 6k3.5, 9 9 6 1/2 = 24. The throw lets go: Slag acts freely at 5.
+    script = fight(BONECRUSHER, SLAG, first="Bonecrusher", second="Slag")
+    faces = [9, 9, 9, 5, 5, 1] + [9, 8, 7, 1, 1] + [1, 1, 1] + [9, 9, 6, 1, 1, 1] + [5, 4, 3] + [5, 2, 1] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[3:10] == [
+        "  phase 22: Bonecrusher attacks Slag with fists: 5k2.5: 9 8 7/2 (1 1) = 20 vs PD 5 (a Grapple, L327): hit",
+        "    Slag defends actively: 3k2.5: 1 1 1/2 = 2 vs 20: fails",
+        "    Bonecrusher has Slag in a hold (L327)",
+        "  phase 12: Bonecrusher throws Slag (L335): Impact Damage 6k3.5: 9 9 6 1/2 (1 1) = 24",
+        "    Slag Durability 3k2.5: 5 4 3/2 = 10 vs Minor 24: fails by 14, 1.5 Major (now 1.5)",
+        "    Slag keeps its feet: 3k2.5: 5 2 1/2 = 7 vs 0 (L159)",
+        "  phase 5: Slag attacks Bonecrusher with fists: 3k2.5: 1 1 1/2 = 2 vs PD 5 + 5 unskilled: miss",
+    ]
+
+
+def test_l329_breaking_a_hold_is_a_contested_strength_roll_at_a_boost_per_improvement(tmp_path):
+    # A tactic that tightens the hold once: phase 22 the Grapple, 13 (after his AD) Slag struggles: Strength + Grapple
+    # (none: no penalty in an Opposed Roll, L46) 3k2.5 against 2.5 x 6 = 15 and Bonecrusher's 5k3 against 12 (L46):
+    # both made, the higher wins. Phase 12 the Grapple again, 2 an improvement: Slag's next struggle is at + 5.
+    extra = 'fn transformers.wrestles(c, victim) = match victim.grip { 0 => "improve"; else => "squeeze" }\n'
+    script = fight(BONECRUSHER, SLAG, first="Bonecrusher", second="Slag", extra=extra, until="round > 2")
+    faces = ([9, 9, 9, 9, 9, 1] + [9, 8, 7, 1, 1] + [1, 1, 1] + [9, 9, 9] + [5, 5, 5, 5, 5] + [5, 5, 5, 1, 1]
+             + [1, 1, 1] + [9, 9, 9] + [5, 5, 1] + [9, 9, 9] + [9, 8, 7, 1, 1] + ONES)
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[3:11] == [
+        "  phase 22: Bonecrusher attacks Slag with fists: 5k2.5: 9 8 7/2 (1 1) = 20 vs PD 5 (a Grapple, L327): hit",
+        "    Slag defends actively: 3k2.5: 1 1 1/2 = 2 vs 20: fails",
+        "    Bonecrusher has Slag in a hold (L327)",
+        "  phase 13: Slag struggles against Bonecrusher's hold (L329): Strength + Grapple 3k2.5: 9 9 9/2 = 22 vs 15; "
+        "Bonecrusher 5k3: 5 5 5 (5 5) = 15 vs 12: it breaks free",
+        "  phase 12: Bonecrusher attacks Slag with fists: 5k2.5: 5 5 5/2 (1 1) = 12 vs PD 5 (a Grapple, L327): hit",
+        "    Slag defends actively, borrowing 2 phases from next round: 3k2.5: 1 1 1/2 = 2 vs 12: fails",
+        "    Bonecrusher has Slag in a hold (L327)",
+        "  phase 2: Bonecrusher tightens its hold on Slag (L329): 1 Boost on its actions",
+    ]
+    # Round 2: the hold improved once, he squeezes (L333: an unarmed attack with Grapple, 3k1.5 damage), and Slag
+    # may try to escape at once, at + 5
+    assert log[13:18] == [
+        "  phase 22: Bonecrusher attacks Slag with fists: 5k2.5: 9 9 9/2 (9 8) = 22 vs PD 5: hit",
+        "    Slag defends actively: 3k2.5: 7 1 1/2 = 8 vs 22: fails",
+        "    damage 3k1.5: 1 1/2 (1) = 1",
+        "    Slag Durability 3k2.5: 1 1 1/2 = 2 vs Minor 1: holds",
+        "  phase 22: Slag struggles against Bonecrusher's hold (L329): Strength + Grapple 3k2.5: 1 1 1/2 = 2 vs 15 + 5 "
+        "(1 Boost); Bonecrusher 5k3: 1 1 1 (1 1) = 3 vs 12: the hold holds",
+    ]
+
+
+def test_a_throw_needs_a_character_it_can_lift(tmp_path):
+    extra = 'fn transformers.wrestles(c, victim) = "throw"\n'
+    script = fight(BONECRUSHER.replace("strength 6", "strength 4"), SLAG, first="Bonecrusher", second="Slag", extra=extra)
+    error = run_json(tmp_path, script, [9, 9, 9, 5, 5, 1] + [9, 8, 7, 1, 1] + [1, 1, 1] + ONES, code=1)
+    assert "Bonecrusher cannot lift Slag (Size 5, a lift of 4) to throw it (rule text 000 L335, L77)" in error
+
+
+# ---- Intimidate, Taunt, Tactics Rolls, the emergency tap (L118, L289-306) ----
+
+def social(how: str, boosts: int) -> str:
+    return ('fn transformers.other_action(c, enc) = match c.name {\n'
+            f'    "Jazz" => {{how: "{how}", target: Megatron, boosts: {boosts}}}\n    else => none\n}}\n')
+
+
+JAZZ = transformer("Jazz", rank=1)
+MEGATRON_ARMED = transformer("Megatron", conc("Shooting", 1), "armament Cannon { damage 3k2 }", rank=1)
+SOCIAL_FACES = [9, 9, 9, 5, 5, 5] + [9, 8, 7, 1, 1, 1] + [1, 1, 1, 1] + ONES
+
+
+def test_l290_each_successful_intimidate_roll_is_1k0_off_the_targets_actions_against_the_intimidator(tmp_path):
+    # Courage against Courage, each against 2.5 x the other's, 12 (L46; Size modifiers 0, M1): 20 made, 2 not; at
+    # Megatron's phase 12 his attack on Jazz is 3.5k2.5 - 1k0 = 2.5k2.5, rolled 3k2.5
+    log = run_json(tmp_path, fight(JAZZ, MEGATRON_ARMED, first="Jazz", second="Megatron", extra=social("intimidate", 0)),
+                   SOCIAL_FACES)["log"]
+    assert log[3:5] == [
+        "  phase 22: Jazz intimidates Megatron (L290): Courage 3k2.5: 9 8 7/2 = 20 vs 12; Megatron 3k2.5: 1 1 1/2 = 2 vs 12: "
+        "cowed: -1k0 on its actions against Jazz",
+        "  phase 12: Jazz intimidates Megatron (L290): Courage 3k2.5: 1 1 1/2 = 2 vs 12; Megatron 3k2.5: 1 1 1/2 = 2 vs 12: unmoved",
+    ]
+    assert log[5] == "  phase 12: Megatron attacks Jazz with Cannon: 3k2.5: 1 1 1/2 = 2 (cowed by Jazz: -1k0, L290, L293) vs PD 5: miss"
+
+
+def test_l293_a_taunt_with_one_boost_is_minus_10_on_the_targets_actions_against_the_taunter(tmp_path):
+    # E24 played (C5, the option taunt "example"): Intelligence against Intelligence at a Boost, 20 against 12 + 5
+    log = run_json(tmp_path, fight(JAZZ, MEGATRON_ARMED, first="Jazz", second="Megatron", extra=social("taunt", 1)),
+                   SOCIAL_FACES)["log"]
+    assert log[3] == ("  phase 22: Jazz taunts Megatron (L293): Intelligence 3k2.5: 9 8 7/2 = 20 vs 12 + 5 (1 Boost); "
+                      "Megatron 3k2.5: 1 1 1/2 = 2 vs 12: provoked: -10 on its actions against Jazz")
+    assert log[5] == ("  phase 12: Megatron attacks Jazz with Cannon: 4k2.5-10: 1 1 1/2 (1) = -8 (cowed by Jazz: -10, L290, L293) "
+                      "vs PD 5: miss")
+
+
+def test_a_taunt_without_a_boost_is_refused(tmp_path):
+    error = run_json(tmp_path, fight(JAZZ, MEGATRON_ARMED, first="Jazz", second="Megatron", extra=social("taunt", 0)),
+                     SOCIAL_FACES, code=1)
+    assert "a Taunt Roll must be made with a Boost (rule text 000 L293)" in error
+
+
+OPTIMUS = transformer("Optimus", conc("Tactics", 2), conc("Shooting", 1), "armament Rifle { damage 3k2 }", rank=8)
+JAZZ_ARMED = transformer("Jazz", conc("Shooting", 1), "armament Rifle { damage 3k2 }", rank=1)
+
+
+def test_l306_the_leader_with_tactics_wins_tactics_dice_for_its_side(tmp_path):
+    # The default `other_action`: Optimus leads (Rank 8, L283) and has Tactics: his first action is the Tactics Roll
+    # against Megatron, the other side's leader: Intelligence + Tactics 5k2.5, 20 against 12; Megatron's 3k2.5, 18
+    # against 12: both made, the higher wins (L46). 1 Tactics Die for the side, at most 2 a roll; Jazz spends it on
+    # his attack (the default `tactics_before`: one a roll): 3.5k2.5 + 1k0; it is gone at his next. Once a Scene.
+    script = fight(OPTIMUS, JAZZ_ARMED, transformer("Megatron", conc("Shooting", 1), "armament Cannon { damage 3k2 }", **DUMMY),
+                   first="Optimus, Jazz", second="Megatron")
+    faces = [9, 9, 9, 8, 8, 8, 1] + [9, 8, 7, 1, 1] + [9, 9, 1] + [9, 1, 1, 1, 1] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[3:5] == [
+        "  phase 22: Optimus makes a Tactics Roll against Megatron (L306): Intelligence + Tactics 5k2.5: 9 8 7/2 (1 1) = 20 vs 12; "
+        "Megatron 3k2.5: 9 9 1/2 = 18 vs 12: 1 Tactics Die for its side, 2 a roll at most",
+        "  phase 20: Jazz attacks Megatron with Rifle: 5k2.5: 9 1 1/2 (1 1) = 10 (with 1 Tactics Die, L306) vs PD 5: hit",
+    ]
+    assert log[8:11] == ["  phase 12: Optimus attacks Megatron with Rifle: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss",
+                         "  phase 10: Jazz attacks Megatron with Rifle: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss",
+                         "  phase 2: Optimus attacks Megatron with Rifle: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss"]
+
+
+def test_l118_the_emergency_tap_gives_an_overpower_die_for_1_major_damage(tmp_path):
+    # A tactic that taps before each action: Courage 3k2.5 against 5 x 1 Major: 9 8 7/2 = 20 made: an Overpower Die
+    # (counted with the Energon Dice, L116) and 1 Major (now 2); the next tap, against 10, fails: nothing
+    extra = 'fn transformers.taps(c, enc) = c.name == "Megatron"\n'
+    script = fight(JAZZ, MEGATRON_ARMED.replace("rank 1", "rank 1  major 1"), first="Jazz", second="Megatron", extra=extra)
+    faces = [1, 1, 1, 9, 9, 9] + [9, 8, 7] + [1, 1, 1, 1] + [1, 1, 1] + [1, 1, 1, 1] + ONES
+    ran = run_json(tmp_path, script, faces)
+    assert ran["log"][3] == ("  phase 22: Megatron taps its emergency Energon (L118): Courage 3k2.5: 9 8 7/2 = 20 vs 5: "
+                             "an Overpower Die and 1 Major (now 2)")
+    assert ran["log"][5] == "  phase 12: Megatron taps its emergency Energon (L118): Courage 3k2.5: 1 1 1/2 = 2 vs 10: nothing"
+    # Rank 1: half an Energon Die (L111), + 1; the default `energon_before` spends one on his attack at 2 Major
+    assert ran["result"]["characters"]["Megatron"]["energon"] == 1 / 2
+    assert ran["result"]["characters"]["Megatron"]["major"] == 2
+
+
+# ---- Mega-Size in a fight (L1772-1832, E39-E46) ----
+
+OMEGA = transformer("Omega", conc("Shooting", 1), "armament Cannon { damage 3k2 }", strength=10, intelligence=6,
+                    endurance=8, rank=6, courage=8, firepower=6, mega=2)
+TARGET = transformer("Target", conc("Shooting", 1), "armament Blaster { damage 3k2 }", rank=1)
+MEGA_FORMULAS = ('let vehicle = "vehicle"\nlet speed = "speed"\nlet skill = "skill"\n'
+                 'say "E41: {courage_limit(Omega)}"\nsay "E44: {movement(Omega, vehicle, 0)}"\n'
+                 'say "E45: {size_of(Omega)}"\nsay "E46: {lift(Omega)}"\n'
+                 'say "L1774: {tech_spec(Omega, speed)} {tech_spec(Omega, skill)}"\n'
+                 'say "L1776: {initiative_pool(Omega).notation} {attack_pool(Omega, Omega.armament[0]).notation}"\n'
+                 'say "L1778: {passive_defense(Omega)}"\nsay "L1780: {active_defense_pool(Omega).notation}"\n'
+                 'say "L1786: {damage_pool(Omega, none, 0).notation}"\nsay "L1794: {durability_pool(Omega).notation}"\n'
+                 'say "L1804: {Omega.energon}"\n')
+
+
+def test_mega_size_numbers_on_a_character(tmp_path):
+    # Mega-Size 2, Strength 10 (Size 10: L1832), Courage 8
+    said = dict(line.split(": ", 1) for line in run_json(tmp_path, "use transformers\n" + OMEGA + TARGET + MEGA_FORMULAS, [])["log"])
+    assert said["E41"] == "24"            # L1808: (2 + 1) x 8 Major before Knocked Out
+    assert said["E44"] == "9"             # L1816: Vehicle-Mode x3, x (2 + 1)
+    assert said["E45"] == "125"           # L1818: 5^3
+    assert said["E46"] == "125"           # L1820: 5^3 / 10 x Strength 10
+    assert said["L1774"] == "3 3"         # Speed and Skill -2
+    # L1776: Tech Spec Dice + 2: Speed 3: 1.5 + 2; Skill 3: 3.5 + Shooting 1
+    assert said["L1776"] == "3.5k3.5 4.5k3.5"
+    assert said["L1778"] == "-9"          # Intelligence 6 - 5 - 5 x 2
+    assert said["L1780"] == "5k5+15"      # Intelligence Dice 3 + 2, + 5 + 5 x 2
+    assert said["L1786"] == "7k3.5"       # Strength Dice 5 + 2 k 2.5 + 0.5 x 2
+    assert said["L1794"] == "8k6+10"      # Endurance Dice 4 + 2, + 10 and + 2k0
+    assert said["L1804"] == "5"           # Rank 6: 3, + 2
+
+
+def test_l1782_l1800_a_mega_size_shot_and_its_effect_augmentation(tmp_path):
+    # L1782: ranged, -5 and -1k0 a Mega-Size: 4.5k3.5 - 2k0 - 5 = 2.5k3.5 - 5, rolled 3k3-5 (A4: it keeps all it
+    # rolls). L1800: Effect Augmentation 5 x 2 on its damage (L389): 17 + 10. Initiative 3.5k3.5: 9 9 9 9/2 = 31.
+    script = fight(OMEGA, TARGET, first="Omega", second="Target",
+                   extra="fn transformers.wants_active_defense(def, att, total) = false\n")
+    faces = [9, 9, 9, 9, 9, 9, 5] + [1, 1, 1] + [9, 8, 7] + [9, 8, 1, 1, 1, 1, 1, 1, 1] + [5, 5, 5] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[3:8] == [
+        "  phase 31: Omega attacks Target with Cannon: 3k3-5: 1 1 1 = -2 vs PD 5 + 5 (1 Boost): miss",
+        "  phase 21: Omega attacks Target with Cannon: 3k3-5: 9 8 7 = 19 vs PD 5 + 5 (1 Boost): hit",
+        "    damage 9k2: 9 8 (1 1 1 1 1 1 1) = 17",
+        "    Effect Augmentation and Reduction +10 (L389): 27",
+        "    Target Durability 3k2.5: 5 5 5/2 = 12 vs Minor 27: fails by 15, 1.5 Major (now 1.5)",
+    ]
+
+
+def test_e40_a_mega_size_2_takes_10_less_from_an_armament(tmp_path):
+    # L1802: Effect Reduction 10; Target's 6k2 (3k2 + 2.5k0 + a Boost: PD -9, L1778) 9 8 = 17 - 10 = 7; Omega's
+    # Durability 8k6+10 holds
+    script = fight(OMEGA, TARGET, first="Omega", second="Target",
+                   extra="fn transformers.wants_active_defense(def, att, total) = false\n")
+    faces = [9, 9, 9, 9, 9, 9, 5] + [1, 1, 1] + [1, 1, 1] + [9, 8, 7, 1] + [9, 8, 1, 1, 1, 1] + [1] * 8 + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[5:9] == [
+        "  phase 20: Target attacks Omega with Blaster: 4k2.5: 9 8 7/2 (1) = 20 vs PD -9 + 5 (1 Boost): hit",
+        "    damage 6k2: 9 8 (1 1 1 1) = 17",
+        "    Effect Augmentation and Reduction -10 (L389): 7",
+        "    Omega Durability 8k6+10: 1 1 1 1 1 1 (1 1) = 16 vs Minor 7: holds",
+    ]
+
+
+def test_l1832_only_size_10_may_be_mega_size(tmp_path):
+    script = fight(OMEGA.replace("strength 10", "strength 9"), TARGET, first="Omega", second="Target")
+    error = run_json(tmp_path, script, ONES, code=1)
+    assert "Omega is Mega-Size 2 but Size 9: only Size 10 or 10+ may take Mega-Size (rule text 000 L1832)" in error
+
+
+def test_l1806_a_mega_size_transformation_takes_ms_actions_and_energon_dice(tmp_path):
+    # A tactic that transforms at once: TN 0 (no Major); made, 2 Energon Dice spent (5 - 2 = 3) and 2 actions
+    extra = 'fn transformers.transforms(c, enc) = match c.name == "Omega" and c.form == "robot" { true => "Jet"; else => none }\n'
+    omega = OMEGA.replace(" }\n", '  transformation Jet { type "vehicle" } }\n')
+    ran = run_json(tmp_path, fight(omega, TARGET, first="Omega", second="Target", extra=extra),
+                   [9, 9, 9, 9, 1, 1, 1] + [5, 5, 5, 5, 5, 5] + ONES)
+    assert ran["log"][3:5] == ["  phase 31: Omega transforms into Jet (L178): Courage 6k6: 5 5 5 5 5 5 = 30 vs 0: made",
+                               "  phase 21: Omega spends the action transforming: it is in Jet"]
+    assert ran["result"]["characters"]["Omega"]["energon"] == 3
+
+
+# ---- the character sheet (issue 18, item 3) ----
+
+def sheet_fight(att_entries: str, def_entries: str = "", extra: str = "", faces=None, code: int = 0, **values):
+    att = transformer("Hound", conc("Shooting", 1), "armament Blaster { damage 3k2 }", att_entries, rank=1, **values)
+    target = transformer("Target", def_entries, rank=1)
+    return fight(att, target, first="Hound", second="Target", extra=extra)
+
+
+def test_l1469_l1342_a_targeting_computer_and_automated_response_systems_add_dice(tmp_path):
+    # Targeting Computer: +0k1 on a non-thrown ranged attack, 3.5k2.5 + 0k1 = 3.5k3.5 rolled 4k3.5; Automated
+    # Response Systems 6 points: +2k0 Initiative, 4.5k2.5 rolled 5k2.5
+    script = sheet_fight('equipment "Targeting Computer" { points 5 }  equipment Automated_Response_Systems { points 6 }')
+    log = run_json(tmp_path, script, [9, 9, 9, 1, 1, 1, 1, 1, 1] + ONES)["log"]
+    assert log[2] == "  initiative: Hound 5k2.5: 9 9 9/2 (1 1) = 22; Target 3k2.5: 1 1 1/2 = 2"
+    assert log[3] == "  phase 22: Hound attacks Target with Blaster: 4k3.5: 1 1 1 1/2 = 3 vs PD 5: miss"
+
+
+def test_l1188_l1463_l1363_evasive_structural_reinforcement_and_defensive_gear_on_the_defender(tmp_path):
+    # Evasive: Active Defense 2.5k2.5 + 0k1, rolled 3k3; Structural Reinforcement 3: Durability +1k0 (4k2.5);
+    # Defensive Gear 6: Effect Reduction 6 (L389) on the 4k2 damage 9 8 = 17
+    script = sheet_fight("", "advantage Evasive { points 5 }  equipment Structural_Reinforcement { points 3 }  "
+                             "equipment \"Defensive Gear\" { points 6 }")
+    faces = [9, 9, 9, 1, 1, 1] + [9, 9, 8, 1] + [1, 1, 1] + [9, 8, 1, 1, 1] + [5, 4, 3, 2] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[3:8] == [
+        "  phase 22: Hound attacks Target with Blaster: 4k2.5: 9 9 8/2 (1) = 22 vs PD 5: hit",
+        "    Target defends actively, borrowing 3 phases from next round: 3k3: 1 1 1 = 3 vs 22: fails",
+        "    damage 5k2: 9 8 (1 1 1) = 17",
+        "    Effect Augmentation and Reduction -6 (L389): 11",
+        "    Target Durability 4k2.5: 5 4 3/2 (2) = 10 vs Minor 11: fails by 1, 1 Major (now 1)",
+    ]
+
+
+def test_l1334_an_ablative_coat_ignores_a_major_damage(tmp_path):
+    script = sheet_fight("", 'equipment "Ablative Coat" { points 3 }')
+    faces = [9, 9, 9, 1, 1, 1] + [9, 9, 8, 1] + [1, 1, 1] + [9, 8, 1, 1, 1] + [1, 1, 1] + ONES
+    ran = run_json(tmp_path, script, faces)
+    assert ran["log"][6] == ("    Target Durability 3k2.5: 1 1 1/2 = 2 vs Minor 17: fails by 15, 1 ignored (Ablative Coat, L1334), "
+                             "0.5 Major (now 0.5)")
+
+
+def test_l906_cool_has_no_fatigue_nor_over_courage_penalty(tmp_path):
+    # 4 Major, Courage 5: Fatigued above 2.5 (L161) and -0k0 penalty below Courage; at 7 Major, -2k0 (L164) but Cool
+    # has none: the Initiative pool stays 2.5k2.5; nor does it lose its exploding 10s (a 10 explodes: 10 + 3)
+    script = sheet_fight("personality Cool { points 4 }", major=7)
+    ran = run_json(tmp_path, script, [10, 9, 9, 3, 1, 1, 1] + ONES)
+    assert ran["log"][2] == "  initiative: Hound 3k2.5: 13 9 9/2 = 26; Target 3k2.5: 1 1 1/2 = 2"
+
+
+def test_l919_fanatical_recovers_at_the_end_of_the_round_and_halves_the_penalty(tmp_path):
+    # 7 Major above Courage 5: -2k0, halved: -1k0 (PROPOSAL: rounded down): 1.5k2.5 rolled 2k2; Knocked Out (Major
+    # above Courage, L161) at the start, up again at the end of round 1
+    script = sheet_fight("personality Fanatical { points 5 }", major=7, status='"knocked out"')
+    script = script.replace("until round > 1", "until round > 2")
+    ran = run_json(tmp_path, script, [1, 1, 1] + [9, 9] + [1, 1, 1] + ONES)
+    assert ran["log"][2:6] == ["  initiative: Target 3k2.5: 1 1 1/2 = 2",
+                               "  phase 2: Target has no one left to attack and waits out the round",
+                               "  Hound is Fanatical: it recovers from being Knocked Out (L919)",
+                               "Round 2"]
+    assert ran["log"][6] == "  initiative: Hound 2k2: 9 9 = 18; Target 3k2.5: 1 1 1/2 = 2"
+
+
+def test_l1448_reserve_power_recovers_without_an_energon_die(tmp_path):
+    script = sheet_fight('equipment "Reserve Power" { points 2 }', major=6, status='"knocked out"')
+    ran = run_json(tmp_path, script, ONES)
+    assert ran["log"][2] == "  Hound recovers from being Knocked Out on its Reserve Power (L1448; the whole round)"
+    assert ran["result"]["characters"]["Hound"]["energon"] == 1 / 2
+
+
+def test_l980_l926_victorious_and_fortunate_when_activated_for_half_an_energon_die(tmp_path):
+    # A tactic activating both: the failed 1 1 1/2 is rolled again (9 9 8/2 = 22, a hit), and the hit deals 1 Major
+    # Damage without a damage roll
+    extra = "fn transformers.activates(c, trait, roll) = true\n"
+    script = sheet_fight("personality Victorious { points 4 }  advantage Fortunate { points 3 }", extra=extra)
+    script = script.replace("rank 1", "rank 5", 1)
+    ran = run_json(tmp_path, script, [9, 9, 9, 1, 1, 1] + [1, 1, 1, 1] + [9, 9, 8, 1] + [1, 1, 1] + ONES)
+    assert ran["log"][3:7] == [
+        "  phase 22: Hound attacks Target with Blaster: 4k2.5: 9 9 8/2 (1) = 22 (failed: 4k2.5: 1 1 1/2 (1) = 2; "
+        "Fortunate, re-rolled, L926) vs PD 5: hit",
+        "    Target defends actively, borrowing 3 phases from next round: 3k2.5: 1 1 1/2 = 2 vs 22: fails",
+        "    Hound is Victorious (L980): 1 Major Damage",
+        "    Target takes 1 Major (now 1)",
+    ]
+    # Rank 5's 2.5 Energon Dice: four halves spent (the re-rolls at phases 12 and 2 too)
+    assert ran["result"]["characters"]["Hound"]["energon"] == 1 / 2
+
+
+def test_l1328_points_beyond_the_equipment_limit_cost_base_defense_and_active_defense(tmp_path):
+    # Strength 5: 10 points of Equipment without penalty; 13: -3 Base Defense (PD 5 - 3 = 2) and -3 Active Defense
+    script = sheet_fight("", 'equipment "Null Signature System" { points 6 }  equipment "Point Defense System" { points 2 }  '
+                             'equipment Torch { points 5 }')
+    log = run_json(tmp_path, script, [9, 9, 9, 1, 1, 1] + [9, 9, 8, 1] + [1, 1, 1] + ONES)["log"]
+    assert log[3:5] == ["  phase 22: Hound attacks Target with Blaster: 4k2.5: 9 9 8/2 (1) = 22 vs PD 2: hit",
+                        "    Target defends actively, borrowing 3 phases from next round: 3k2.5-3: 1 1 1/2 = -1 vs 22: fails"]
+
+
+@pytest.mark.parametrize("entries, role, message", [
+    ("advantage Evasive { points 3 }", "standard", "Target's Evasive costs [5] Character Points, not 3 (rule text 000 L1188)"),
+    ("personality Cool { points 4 }  personality Fanatical { points 5 }", "standard",
+     "Target has 2 positive and 0 negative Personalities: one of each at most (rule text 000 L878)"),
+    ("personality Cool { points 4 }", '"brute"', "Target is a Brute Squad, and Brutes may not have Personalities (rule text 000 L267)"),
+    ("equipment Armor { points 6 }", '"brute"',
+     "Target is a Brute Squad with 6 Character Points of Equipment, above its Strength, 5 (rule text 000 L267)"),
+    ('transformation Jet { type "vehicle"  points 8 }', '"henchman"',
+     "Target is a Henchman with 8 Character Points of Transformations, above 1.5 x its Rank (rule text 000 L254)"),
+])
+def test_a_sheet_that_breaks_a_limit_is_refused_naming_the_character_and_the_line(tmp_path, entries, role, message):
+    target = transformer("Target", entries, rank=5, **({} if role == "standard" else {"role": role}))
+    script = fight(transformer("Hound"), target, first="Hound", second="Target")
+    assert message in run_json(tmp_path, script, ONES, code=1)
+
+
+def test_l1814_a_mega_size_character_has_at_most_firepower_armaments(tmp_path):
+    omega = OMEGA.replace("firepower 6", "firepower 1").replace(" }\n", "  armament Gun { damage 2k2 } }\n")
+    error = run_json(tmp_path, fight(omega, TARGET, first="Omega", second="Target"), ONES, code=1)
+    assert "Omega is Mega-Size with 2 Armaments, above its Firepower, 1 (rule text 000 L1814)" in error
+
+
+# ---- the effect types (L367-383): an armament's `effect`, its damage roll the TN (A24) ----
+
+def wheeljack(effect: str) -> str:
+    return transformer("Wheeljack", conc("Shooting", 1), f'armament Gun {{ damage 3k2  effect "{effect}" }}', rank=1)
+
+
+TARGET_ACTS = transformer("Target", conc("Shooting", 1), "armament Blaster { damage 3k2 }", rank=1)
+EFFECT_FACES = [9, 9, 9, 5, 5, 1] + [9, 9, 8, 1] + [1, 1, 1] + [9, 8, 1, 1, 1] + [1, 1, 1]
+
+
+def effect_log(tmp_path, effect: str, more: list[int], until: str = "round > 1") -> list[str]:
+    script = fight(wheeljack(effect), TARGET_ACTS, first="Wheeljack", second="Target", until=until)
+    return run_json(tmp_path, script, EFFECT_FACES + more + ONES)["log"]
+
+
+def test_l383_a_knock_out_effect_and_the_roll_to_come_to_at_the_end_of_the_round(tmp_path):
+    # The hit's 5k2 damage roll, 17, is the TN (A24); Durability 2 fails: Knocked Out. At the end of the round the
+    # effect again, 0k1 weaker (A26): 5k1, 4; Durability 4 3 2/2 = 8 above it: it comes to
+    log = effect_log(tmp_path, "knock_out", [4, 4, 3, 3, 2] + [4, 3, 2])
+    assert log[5:10] == [
+        "    Knock-Out Effect (L383): TN 5k2: 9 8 (1 1 1) = 17",
+        "    Target Durability 3k2.5: 1 1 1/2 = 2 vs 17: fails by 15, Knocked Out (L383)",
+        "  phase 12: Wheeljack has no one left to attack and waits out the round",
+        "  Target rolls against the Knock-Out Effect 5k1: 4 (4 3 3 2) = 4 (L383): Durability 3k2.5: 4 3 2/2 = 8: it comes to",
+    ]
+
+
+def test_l380_a_paralysis_effect_takes_kept_dice_and_passive_defense(tmp_path):
+    # Failed by 15: -0k1 on all rolls and -5 Passive Defense: at phase 12 the PD is 5 - 5 = 0 and the Active
+    # Defense 3k1.5
+    log = effect_log(tmp_path, "paralysis", [4, 4, 3, 2] + [4, 3, 2])
+    assert log[6] == "    Target Durability 3k2.5: 1 1 1/2 = 2 vs 17: fails by 15, paralysed: -0k1 on its rolls, -5 Passive Defense (L380)"
+    assert log[7:9] == ["  phase 12: Wheeljack attacks Target with Gun: 4k2.5: 4 4 3/2 (2) = 9 vs PD 0 + 5 (1 Boost): hit",
+                        "    Target defends actively: 3k1.5: 4 3/2 (2) = 5 vs 9: fails"]
+
+
+def test_l368_a_blinded_character_rolls_when_it_next_acts_and_loses_half_the_tn(tmp_path):
+    # At its phase 5 (10 less its Active Defense), Durability 8 against 17 fails: -8 (half of 17, rounded down) on
+    # that action's roll
+    log = effect_log(tmp_path, "blinding", [1] + [4, 3, 2] + [4, 3, 3, 2])
+    assert log[6] == "    Target is blinded: it rolls against 17 when it next acts (L368)"
+    assert log[8:10] == [
+        "  phase 5: Target is blinded: Durability 3k2.5: 4 3 2/2 = 8 vs 17: -8 on this action (L368)",
+        "  phase 5: Target attacks Wheeljack with Blaster: 4k2.5-8: 4 3 3/2 (2) = 0 (blinded or entangled: -8, L368, L371) vs PD 5: miss",
+    ]
+
+
+def test_l371_an_entangled_character_spends_its_action_breaking_free(tmp_path):
+    # A Skill Roll (+ the Size's Durability modifier, 0) against 17 fails by 15: -10 Passive Defense and Skill rolls,
+    # -2 Movement: Wheeljack's 2 hits a PD of 5 - 10 + 5 at phase 12 (a second entanglement, TN 2, resisted). Target's
+    # Active Defenses take its actions in round 1; in round 2 its first action is a Skill Roll against 17 (the worse
+    # of the two, PROPOSAL), failed
+    faces = ([1, 1, 1, 1] + [1, 1, 1] + [1, 1, 1, 1, 1, 1] + [9, 9, 9] + [1, 1, 1, 1] + [5, 5, 5] + [5, 5, 5]
+             + [9, 9, 9])
+    log = effect_log(tmp_path, "entanglement", faces, until="round > 2")
+    assert log[6] == ("    Target Skill 3k2.5: 1 1 1/2 = 2 vs 17: fails by 15, entangled: -10 Passive Defense and Skill rolls, "
+                      "-2 Movement (L371)")
+    assert log[7] == "  phase 12: Wheeljack attacks Target with Gun: 4k2.5: 1 1 1/2 (1) = 2 vs PD -5 + 5 (1 Boost): hit"
+    assert log[10] == "    Target Skill 3k2.5: 9 9 9/2 = 22 vs 2: it resists (L371)"
+    assert log[15] == "  phase 17: Target struggles in the entanglement (L371): Skill 3k2.5: 1 1 1/2 = 2 vs 17"
+
+
+def test_l374_a_stumbling_character_falls_prone_and_is_slower_to_defend_once_up(tmp_path):
+    # Failed by 15: prone (PD 0, L143), and once up -10 Passive and Active Defense; getting up is its action
+    # (phase 5); round 2: PD 5 - 10 + 5 = 0 for the action that reduced it
+    log = effect_log(tmp_path, "stumbling", [1, 1, 1, 1] + [1, 1, 1, 1, 1, 1], until="round > 2")
+    assert log[6] == "    Target Skill 3k2.5: 1 1 1/2 = 2 vs 17: fails by 15, it stumbles and falls prone (L374)"
+    assert log[7] == "  phase 12: Wheeljack attacks Target with Gun: 4k2.5: 1 1 1/2 (1) = 2 vs PD 0 + 5 (1 Boost): miss"
+    assert log[8] == "  phase 5: Target gets up"
+
+
+def test_l394_a_ram_deals_half_its_impact_damage_to_each(tmp_path):
+    # A tactic that rams after moving: an unarmed attack (Brawling 1, 4k2.5); the Impact Damage's unkept dice the hexes
+    # moved (1), kept the Base Impact Damage 6 / 2 + 1 = 4 (L392): 1k4, rolled 1k1 (A4); 9, 4 to each (A13)
+    extra = 'fn transformers.rams(c, target) = c.name == "Ironhide"\n'
+    ironhide = transformer("Ironhide", conc("Brawling", 1), strength=6, rank=1)
+    script = fight(ironhide, transformer("Target", **DUMMY), first="Ironhide", second="Target", settings=["distance: 2"],
+                   extra=extra)
+    log = run_json(tmp_path, script, [9, 9, 9, 1] + [9, 8, 7, 1] + [1, 1, 1] + [9] + [8, 7, 1] + ONES)["log"]
+    assert log[4:11] == [
+        "  phase 22: Ironhide moves 1 hex toward Target",
+        "  phase 22: Ironhide attacks Target with fists: 4k2.5: 9 8 7/2 (1) = 20 vs PD 5 (a ram, L394): hit",
+        "    Target defends actively, borrowing 5 phases from next round: 3k2.5: 1 1 1/2 = 2 vs 20: fails",
+        "    Impact Damage (L392) 1k1: 9 = 9: 4 to each (L394)",
+        "    Target Durability 3k2.5: 8 7 1/2 = 15 vs Minor 4: holds",
+        "    Ironhide takes its half",
+        "    Ironhide Durability 3k2.5: 1 1 1/2 = 2 vs Minor 4: fails by 2, 1 Major (now 1)",
+    ]
+
+
+def test_l1256_martial_artist_and_l1205_heavyweight(tmp_path):
+    # Martial Artist: +0k1 on an unarmed attack that is no wrestling: Brawling 1, 3.5k2.5 + 0k1 = 3.5k3.5, rolled
+    # 4k3.5. Heavyweight on the target: a Size more to be lifted (L1205), so Bonecrusher (Strength 6) cannot throw a
+    # Size 6 Heavyweight: he squeezes
+    script = fight(transformer("Brawler", conc("Brawling", 1), 'advantage "Martial Artist" { points 5 }', rank=1),
+                   transformer("Dummy", **DUMMY), first="Brawler", second="Dummy")
+    log = run_json(tmp_path, script, [9, 9, 9, 1] + ONES)["log"]
+    assert log[3] == "  phase 22: Brawler attacks Dummy with fists: 4k3.5: 1 1 1 1/2 = 3 vs PD 5: miss"
+    said = run_json(tmp_path, "use transformers\n" + BONECRUSHER + transformer("Heavy", "advantage Heavyweight { points 1 }", strength=6)
+                    + "Heavy.traits = sheet_of(Heavy)\nsay wrestles(Bonecrusher, Heavy)\n", [])["log"]
+    assert said == ["squeeze"]
