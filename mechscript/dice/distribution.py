@@ -50,6 +50,24 @@ class Work:
             raise limit_error("exact_work", "this is too much work to compute exactly",
                               self.limits.exact_work, span)
 
+    def hold(self, size: int, span: Span | None = None) -> None:
+        """Before `size` bytes are held at once (big integers of packed weights): within
+        BYTES_PER_STEP bytes a step of the limit (200 MB at the default), else the limit's error."""
+        if size > self.limits.exact_work * BYTES_PER_STEP:
+            raise limit_error("exact_work", f"this needs too much memory to compute exactly (about "
+                              f"{-(-size // 2 ** 20)} MB)", self.limits.exact_work, span)
+
+
+BYTES_PER_STEP = 40  # memory one computation may hold, per step of `exact_work`
+
+
+def multiply_steps(bits_a: int, bits_b: int) -> int:
+    """The steps of `exact_work` one product of big integers of these sizes costs: Python multiplies
+    by Karatsuba's method, about n * m**0.585 operations on 30-bit digits (n the longer, m the
+    shorter), 16 of which take about as long as a step of a loop in Python."""
+    longer, shorter = max(bits_a, bits_b) / 30 + 1, min(bits_a, bits_b) / 30 + 1
+    return int(longer * shorter ** 0.585) // 16 + 1
+
 
 class Unsupported(MechError):
     """An expression the exact engine does not compute; sampling can estimate it."""
@@ -127,7 +145,9 @@ def _add_whole(a: Dist, b: Dist, work: Work, span: Span | None) -> Dist:
     size_a, size_b = max(a.weights) - low_a + 1, max(b.weights) - low_b + 1
     largest = max(a.weights.values()) * max(b.weights.values()) * min(len(a.weights), len(b.weights))
     slot = (largest.bit_length() + 8) // 8  # bytes per slot, room for every sum of products
-    work.spend((size_a + size_b) * (slot // 8 + 1), span)
+    # held at once: the two packed numbers, their product and its bytes, the weights read from them
+    work.hold(3 * (size_a + size_b) * slot, span)
+    work.spend(multiply_steps(size_a * slot * 8, size_b * slot * 8) + (size_a + size_b) * (slot // 8 + 1), span)
     pack_a = _pack(a.weights, low_a, size_a, slot)
     pack_b = _pack(b.weights, low_b, size_b, slot)
     product = (pack_a * pack_b).to_bytes((size_a + size_b) * slot, "little")
@@ -425,6 +445,7 @@ def keep_slice(faces: list, denom: int, n: int, low: int, high: int, halve: bool
     slot = ((denom**n).bit_length() + 8) // 8 * 8
     size = base + highest + 1
     steps = 1 + size * slot // 8192  # a shift or a sum of packed sums takes about as long as this many loop steps
+    work.hold(2 * (last + 1) * size * slot // 8, span)  # the packed sums of two faces' dice placed, at most
     below = sum(w for _, w, _ in faces)
     partial = {0: 1 << (slot * base)}  # dice placed -> their kept sums, packed
     result = 0
