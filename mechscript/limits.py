@@ -20,7 +20,8 @@ from .errors import MechError, Span
 @dataclass(frozen=True, slots=True)
 class Limits:
     dice_per_roll: int = 1_000          # dice rolled by one term, before explosions and rerolls
-    explosion_depth: int = 100          # rounds of explosions or rerolls for one term
+    explosion_depth: int = 100          # rounds of explosions for one term
+    rerolls: int = 1_000                # rounds of rerolls (`r`) for one term
     total_dice: int = 1_000_000         # dice rolled by one roll or run of a script, extra dice included
     die_sides: int = 1_000_000          # sides of one die
     nesting: int = 200                  # depth of nested parentheses and operators

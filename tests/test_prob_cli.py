@@ -51,7 +51,7 @@ def test_text_of_a_long_distribution_sums_its_thin_tails():
     ran = mech("prob", "7k3")
     assert ran.code == 0
     lines = ran.out.splitlines()
-    assert lines[0].startswith("7k3: exact but for explosions, followed until less than 1e-12 was left")
+    assert lines[0].startswith("7k3: exact but for explosions and rerolls, followed until less than 1e-12 was left")
     assert any("in all below" in line for line in lines) and any("in all above" in line for line in lines)
     assert len(lines) < 80
     assert lines[-1].startswith("mean 28.2")

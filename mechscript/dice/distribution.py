@@ -217,6 +217,15 @@ def _chain_depth(trigger: Fraction, target: Fraction, limits: Limits) -> int:
     return depth
 
 
+def _reroll_rounds(trigger: Fraction, target: Fraction, limits: Limits) -> int:
+    """How many times a die that matches is rolled again (`r`) before what is left is within
+    `target`: at least once, and never past the `rerolls` limit (where sampling stops with an error)."""
+    if trigger == 0:
+        return 1
+    rounds = math.ceil(math.log(target) / math.log(trigger)) if trigger < 1 else limits.rerolls
+    return max(1, min(rounds, limits.rerolls))
+
+
 def _compound_chain(raw: Dist, test, depth: int, work: Work, span) -> Dist:
     """The sum of fresh faces rolled while they meet the condition (`!!`), at most depth + 1."""
     trigger = Dist({f: w for f, w in raw.weights.items() if test(f)}, raw.denom)
@@ -245,15 +254,21 @@ def _element(states: Dist, modifier: Modifier, raw: Dist, die: Die, targets, lim
     work.spend(len(states.weights) * len(raw.weights), modifier.span)
     out: dict = defaultdict(int)
     if kind == "r":  # a matching die is replaced by a die rolled until it does not match
+        # Rolled again at most `rounds` times, as sampling does (the `rerolls` limit), and only as
+        # often as the chance of going on stays above the bound: the mass beyond is left out, as
+        # for explosions. A face f that stops shows after j rerolls that match with weight
+        # T^j * f over N^(j+1): over j < rounds, f * (N^rounds - T^rounds) / (N - T) over N^rounds.
         stop = {f: w for f, w in raw.weights.items() if not test(f)}
         stop_mass = sum(stop.values())
+        rounds = _reroll_rounds(Fraction(raw.denom - stop_mass, raw.denom), targets, limits)
+        whole, going_on = raw.denom ** rounds, (raw.denom - stop_mass) ** rounds
         for s, w in states.weights.items():
             if test(s[0]):
                 for f, fw in stop.items():
-                    out[(f, False, False)] += w * fw
+                    out[(f, False, False)] += w * fw * (whole - going_on)
             else:
-                out[s] += w * stop_mass
-        return Dist(dict(out), states.denom * stop_mass).reduced()
+                out[s] += w * stop_mass * whole
+        return Dist(dict(out), states.denom * stop_mass * whole).reduced()
     if kind == "ro":  # a matching die is replaced by one new die, whatever it shows
         for s, w in states.weights.items():
             if test(s[0]):
