@@ -206,6 +206,8 @@ def main() -> None:
     parser.add_argument("--no-generated", action="store_true")
     parser.add_argument("--no-hostile", action="store_true")
     args = parser.parse_args()
+    from mechscript.limits import make_room_for_nesting
+    make_room_for_nesting()  # as `mech` does, before hypothesis notes the recursion limit
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary)
         os.environ["XDG_CACHE_HOME"] = str(folder / "cache")  # the parse cache of these inputs, thrown away after

@@ -130,7 +130,7 @@ def combine(a: Dist, b: Dist, f, work: Work, span: Span | None = None) -> Dist:
     work.spend(pairs, span)
     out: dict = defaultdict(int)
     b_items = list(b.weights.items())
-    if pairs > 1 and not (_whole(a) and _whole(b) and type(f(next(iter(a.weights)), b_items[0][0])) in (int, bool)):
+    if pairs > 1 and not (_whole(a) and _whole(b) and _whole_results(a, b_items, f)):
         work.spend(pairs * (FRACTION_STEPS - 1), span)
     for x, wx in a.weights.items():
         for y, wy in b_items:
@@ -140,6 +140,15 @@ def combine(a: Dist, b: Dist, f, work: Work, span: Span | None = None) -> Dist:
 
 def _whole(d: Dist) -> bool:
     return all(type(x) is int or type(x) is bool for x in d.weights)
+
+
+def _whole_results(a: Dist, b_items: list, f) -> bool:
+    """Whether f of whole numbers gives whole numbers, as far as a few pairs tell (a division of
+    two whole numbers may: 4/2): the first and last outcomes of each, in the order combine takes
+    them, so an error (a division by zero) comes where combine would meet it, or later."""
+    xs, ys = list(a.weights), [y for y, _ in b_items]
+    pairs = [(xs[0], ys[0]), (xs[0], ys[-1]), (xs[-1], ys[0]), (xs[-1], ys[-1]), (xs[len(xs) // 2], ys[len(ys) // 3])]
+    return all(type(result) is int or type(result) is bool for result in (f(x, y) for x, y in pairs))
 
 
 def add(a: Dist, b: Dist, work: Work, span: Span | None = None) -> Dist:
