@@ -241,8 +241,12 @@ def run_sim(args) -> int:
     batch = Batch.of(load_script(Path(args.file), limits, module_path(args)))  # errors in the script are shown before any fight
     seed = args.seed if args.seed is not None else new_seed()
     progress = Progress() if sys.stderr.isatty() and not args.json else None
+    jobs = args.jobs or default_jobs()
+    if jobs > default_jobs():
+        print(f"note: --jobs {jobs} is more than the {default_jobs()} cores here; using {default_jobs()}", file=sys.stderr)
+        jobs = default_jobs()
     try:
-        result = simulate(batch, args.n, seed, args.jobs or default_jobs(), progress=progress)
+        result = simulate(batch, args.n, seed, jobs, progress=progress)
     finally:
         if progress is not None:
             progress.close()

@@ -20,7 +20,8 @@ from .errors import MechError, Span
 @dataclass(frozen=True, slots=True)
 class Limits:
     dice_per_roll: int = 1_000          # dice rolled by one term, before explosions and rerolls
-    explosion_depth: int = 100          # rounds of explosions or rerolls for one term
+    explosion_depth: int = 100          # rounds of explosions for one term
+    rerolls: int = 1_000                # rounds of rerolls (`r`) for one term
     total_dice: int = 1_000_000         # dice rolled by one roll or run of a script, extra dice included
     die_sides: int = 1_000_000          # sides of one die
     nesting: int = 200                  # depth of nested parentheses and operators
@@ -37,6 +38,7 @@ class Limits:
     exact_work: int = 5_000_000         # steps of one exact distribution (`mech prob`, `prob()`)
     seconds: float = 60                 # CPU time of one run, roll or REPL entry (see CpuTime), int or float
     source_bytes: int = 2_000_000       # size of one script, module, expression or REPL entry, checked before it is read
+    memory: int = 0                     # megabytes of address space of each `mech sim` worker (RLIMIT_AS); 0: none
 
     def __post_init__(self):
         # setitimer takes no time of 0 or below (0 would switch the limit off) nor an infinite one

@@ -176,7 +176,7 @@ def _status(result: ProbResult) -> str:
     if result.samples is not None:
         return f"estimated from {result.samples} rolls (seed {result.seed})"
     if result.truncated:
-        return (f"exact but for explosions, followed until less than {float(BOUND):g} was left: "
+        return (f"exact but for explosions and rerolls, followed until less than {float(BOUND):g} was left: "
                 f"{float(result.truncated):.2g} left out")
     return "exact"
 

@@ -337,3 +337,65 @@ def test_a_limit_reached_inside_contains_has_its_position(back_end):
     error = run_on(back_end, text, Limits(steps=20000))
     assert isinstance(error, MechError) and "the limit `steps` is 20000" in error.message
     assert (error.span.line, error.span.col) == (7, 5)
+
+
+# ---- parsing a big text: linear, and stopped at once when too deep (issue 22, item 2) ----
+
+def _tokens_read(monkeypatch) -> list[int]:
+    """How many tokens the parser has read from the lexer, counted as they pass its post-lexer."""
+    from mechscript.interpreter import parser
+    read = [0]
+    process = parser._Newlines.process
+
+    def counting(self, stream):
+        for token in process(self, stream):
+            read[0] += 1
+            yield token
+    monkeypatch.setattr(parser._Newlines, "process", counting)
+    return read
+
+
+def test_a_1_mb_line_too_deep_is_refused_after_its_first_terms(monkeypatch):
+    # `1+1+...+1` is a tree 500,000 deep: it was parsed whole (a million tokens, 14 s and more)
+    # before its depth was measured; now the parse stops as the tree passes the limit.
+    read = _tokens_read(monkeypatch)
+    text = "say " + "+".join(["1"] * 500_000) + "\n"
+    assert len(text) > 10 ** 6
+    with pytest.raises(MechError) as caught:
+        compile_script(text, "t.mech", HERE, Limits())
+    error = caught.value.render()
+    assert error.startswith("t.mech:1:5: the expression is nested more than 200 deep; the limit `nesting` is 200\n")
+    assert read[0] < 1_000
+
+
+def test_the_nesting_error_is_where_it_was_when_measured_after(monkeypatch):
+    # the place of the first subtree too deep, as lark places it (with its brackets), the same as
+    # when the depth was measured after the parse
+    for text, span in (("(" * 30 + "1" + ")" * 30, (21, 20, 41)), ("-" * 30 + "1", (21, 20, 31)),
+                       ("[" * 30 + "]" * 30, (20, 19, 41)), ("1" + "+1" * 30, (1, 0, 21))):
+        with pytest.raises(MechError) as caught:
+            mechscript.roll(text, limits=Limits(nesting=10))
+        assert (caught.value.span.col, caught.value.span.start, caught.value.span.end) == span, text
+    for text in ("(" * 30 + "1" + ")" * 30, "1" + "+1" * 30):   # within the limit: no error
+        assert mechscript.roll(text, limits=Limits(nesting=40)).total in (1, 31)
+
+
+def test_a_script_of_many_functions_is_parsed_and_compiled_without_a_garbage_collection():
+    # Parsing and compiling 10^5 `fn`s made millions of objects, all alive, and every full
+    # collection walked them all again: half the time. No collection runs while a text is parsed
+    # and compiled now: the collector is on again after, as it was, and what was left to it then
+    # starts one or two collections (95 ran before, for 5,000 `fn`s).
+    import gc
+    collections = []
+
+    def seen(phase, info):
+        if phase == "start":
+            collections.append(info["generation"])
+    text = "".join(f"fn f{i}(x) = x + {i}\n" for i in range(5_000))
+    gc.callbacks.append(seen)
+    try:
+        script = compile_script(text, "t.mech", HERE, Limits())
+    finally:
+        gc.callbacks.remove(seen)
+    assert len(collections) <= 2 and gc.isenabled()
+    assert script.filename == "t.mech"

@@ -358,10 +358,13 @@ def test_limit_explosion_depth_in_a_pool():
     assert mechscript.roll("1k1", faces=faces, limits=Limits(explosion_depth=4)).total == 43
 
 
-def test_limit_explosion_depth_rerolls():
+def test_limit_rerolls():
+    # rerolls have their own bound (issue 22, item 7): `explosion_depth` no longer stops them
     faces = [1, 1, 1, 4]
-    _assert_limit_message(_error("d6r1", faces=faces, limits=Limits(explosion_depth=2)), "explosion_depth")
-    assert mechscript.roll("d6r1", faces=faces, limits=Limits(explosion_depth=3)).total == 4
+    _assert_limit_message(_error("d6r1", faces=faces, limits=Limits(rerolls=2)), "rerolls")
+    assert mechscript.roll("d6r1", faces=faces, limits=Limits(rerolls=3)).total == 4
+    assert mechscript.roll("d6r1", faces=faces, limits=Limits(explosion_depth=1)).total == 4
+    _assert_limit_message(_error("d6!", faces=[6, 6, 6, 1], limits=Limits(explosion_depth=2)), "explosion_depth")
 
 
 def test_limit_total_dice():

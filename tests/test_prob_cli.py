@@ -51,7 +51,7 @@ def test_text_of_a_long_distribution_sums_its_thin_tails():
     ran = mech("prob", "7k3")
     assert ran.code == 0
     lines = ran.out.splitlines()
-    assert lines[0].startswith("7k3: exact but for explosions, followed until less than 1e-12 was left")
+    assert lines[0].startswith("7k3: exact but for explosions and rerolls, followed until less than 1e-12 was left")
     assert any("in all below" in line for line in lines) and any("in all above" in line for line in lines)
     assert len(lines) < 80
     assert lines[-1].startswith("mean 28.2")
@@ -143,6 +143,38 @@ def test_huge_expression_is_a_limit_error_not_a_hang():
     assert ran.code == 1
     assert "the limit `exact_work`" in ran.err and "--limit exact_work=N" in ran.err
     assert mech("prob", "2000d6").err.startswith("<expr>:1:1: 2000 dice in one roll is too many")
+
+
+# Runs a command and prints its peak resident size in KB and CPU seconds (see test_sim_resources).
+MEASURE = """
+import os, subprocess, sys
+process = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+err = process.stderr.read()
+_, status, usage = os.wait4(process.pid, 0)
+print(os.waitstatus_to_exitcode(status), usage.ru_maxrss, usage.ru_utime + usage.ru_stime)
+sys.stdout.write(err.decode())
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="ru_maxrss in KB, as Linux gives it")
+@pytest.mark.parametrize("expr", ["381d%dh5", "1000d6!p", "100d6!p", "10k10 / 99k3"])
+def test_exact_work_counts_what_big_numbers_cost(expr):
+    # Issue 22, item 5: 381d%dh5 held 2.3 GB of packed sums before the count stopped it; 1000d6!p
+    # ran into the `seconds` limit after a minute (the products of its huge numbers were counted as
+    # if they took as long as reading them); 10k10 / 99k3 took over 30 s and 500 MB (its 583,000
+    # pairs of fractions counted as pairs of whole numbers). Now the memory is counted before it is
+    # taken, a product as Python's multiplication costs and a pair of fractions as 40 of whole
+    # numbers: the `exact_work` error comes, in well under 200 MB.
+    import subprocess
+    import sys
+    from support import MECH
+    measured = subprocess.run([sys.executable, "-c", MEASURE, MECH, "prob", expr, "--limit", "seconds=10"],
+                              capture_output=True, text=True, timeout=120)
+    head, err = measured.stdout.split("\n", 1)
+    code, peak, _ = head.split()
+    assert int(code) == 1
+    assert err.startswith("<expr>:1:1: this ") and "; the limit `exact_work` is 5000000\n" in err
+    assert int(peak) < 200_000
 
 
 def test_usage_errors():

@@ -357,3 +357,31 @@ def test_the_readme_transcript(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stderr", sys.stdout)  # as on a terminal: errors in their place among the answers
     _, out, _ = pipe("\n".join(typed) + "\n", monkeypatch=monkeypatch, capsys=capsys)
     assert out.splitlines() == printed
+
+
+def test_a_long_entry_is_lexed_once_not_again_at_each_line(monkeypatch, capsys):
+    # `(` then N lines of `1 +`: each line re-lexed the whole entry to count its brackets, so the
+    # work grew with N squared (4,000 lines took 62 s). Counted here in characters lexed.
+    from mechscript.repl import lexer
+    lexed = [0]
+    tokens = lexer.grammar_tokens
+
+    def counting(text):
+        lexed[0] += len(text)
+        return tokens(text)
+    monkeypatch.setattr(lexer, "grammar_tokens", counting)
+    lines = 2_000
+    text = "len([\n" + "1,\n" * lines + "1])\n(1 +\n2)\n[3,\n 4]\n"
+    code, out, err = pipe(text, monkeypatch=monkeypatch, capsys=capsys)
+    assert (code, out, err) == (0, f"{lines + 1}\n3\n[3, 4]\n", "")
+    assert lexed[0] < 3 * len(text)
+
+
+def test_the_brackets_of_an_entry_edited_or_another_are_counted_afresh():
+    from mechscript.repl.lexer import needs_more, open_brackets
+    assert open_brackets("f(1,\n  [2,\n") == 2
+    assert open_brackets("f(1,\n  [2,\n   3]") == 1      # the same entry, grown
+    assert open_brackets("f(1,\n  [2]\n") == 1          # edited in a line before the last
+    assert open_brackets("x\n") == 0                      # another entry
+    assert open_brackets('say "(\n') == 0 and open_brackets("# (\n") == 0   # a string, a comment
+    assert needs_more("let y = 1 \\\n") and not needs_more(":help (\n") and needs_more("{\n\n")

@@ -178,7 +178,8 @@ def test_ctrl_c_reports_the_runs_finished_so_far_marked_partial():
 def test_ctrl_c_drops_the_chunks_not_started():
     # Ctrl-C as the second chunk is added up: the chunks waiting in the executor are cancelled, not
     # fought before the process can leave (the pool's own cancel_futures is lost once the pool is
-    # garbage, so a whole batch was fought after Ctrl-C).
+    # garbage, so a whole batch was fought after Ctrl-C). The batch is streamed, a few chunks a job
+    # handed out ahead (batch.IN_FLIGHT), so most of its 16 chunks are never even handed out.
     from mechscript.limits import Limits
     from mechscript.sim.batch import Batch, simulate
 
@@ -202,7 +203,7 @@ def test_ctrl_c_drops_the_chunks_not_started():
     assert result.partial and result.requested == 400
     assert result.tally.runs == 25
     chunks = executor.futures
-    assert len(chunks) == 16 and sum(future.cancelled() for future in chunks) >= len(chunks) - 3
+    assert len(chunks) <= 2 + 4 * 2 and sum(future.cancelled() for future in chunks) >= len(chunks) - 3
 
 
 # ---- statistics ----

@@ -50,6 +50,24 @@ class Work:
             raise limit_error("exact_work", "this is too much work to compute exactly",
                               self.limits.exact_work, span)
 
+    def hold(self, size: int, span: Span | None = None) -> None:
+        """Before `size` bytes are held at once (big integers of packed weights): within
+        BYTES_PER_STEP bytes a step of the limit (200 MB at the default), else the limit's error."""
+        if size > self.limits.exact_work * BYTES_PER_STEP:
+            raise limit_error("exact_work", f"this needs too much memory to compute exactly (about "
+                              f"{-(-size // 2 ** 20)} MB)", self.limits.exact_work, span)
+
+
+BYTES_PER_STEP = 40  # memory one computation may hold, per step of `exact_work`
+
+
+def multiply_steps(bits_a: int, bits_b: int) -> int:
+    """The steps of `exact_work` one product of big integers of these sizes costs: Python multiplies
+    by Karatsuba's method, about n * m**0.585 operations on 30-bit digits (n the longer, m the
+    shorter), 16 of which take about as long as a step of a loop in Python."""
+    longer, shorter = max(bits_a, bits_b) / 30 + 1, min(bits_a, bits_b) / 30 + 1
+    return int(longer * shorter ** 0.585) // 16 + 1
+
 
 class Unsupported(MechError):
     """An expression the exact engine does not compute; sampling can estimate it."""
@@ -100,15 +118,37 @@ class Dist:
         return Dist({x: w // g for x, w in self.weights.items()}, self.denom // g)
 
 
+# A pair of outcomes that are not whole numbers (or whose result is not) costs as much as this
+# many pairs of whole numbers: Fraction arithmetic, and hashing the result (`10k10 / 99k3`, 583,000
+# pairs, took over 30 s and 500 MB, counted as 583,000 steps).
+FRACTION_STEPS = 40
+
+
 def combine(a: Dist, b: Dist, f, work: Work, span: Span | None = None) -> Dist:
     """The distribution of f(x, y) for independent x ~ a, y ~ b."""
-    work.spend(len(a.weights) * len(b.weights), span)
+    pairs = len(a.weights) * len(b.weights)
+    work.spend(pairs, span)
     out: dict = defaultdict(int)
     b_items = list(b.weights.items())
+    if pairs > 1 and not (_whole(a) and _whole(b) and _whole_results(a, b_items, f)):
+        work.spend(pairs * (FRACTION_STEPS - 1), span)
     for x, wx in a.weights.items():
         for y, wy in b_items:
             out[f(x, y)] += wx * wy
     return Dist(dict(out), a.denom * b.denom).reduced()
+
+
+def _whole(d: Dist) -> bool:
+    return all(type(x) is int or type(x) is bool for x in d.weights)
+
+
+def _whole_results(a: Dist, b_items: list, f) -> bool:
+    """Whether f of whole numbers gives whole numbers, as far as a few pairs tell (a division of
+    two whole numbers may: 4/2): the first and last outcomes of each, in the order combine takes
+    them, so an error (a division by zero) comes where combine would meet it, or later."""
+    xs, ys = list(a.weights), [y for y, _ in b_items]
+    pairs = [(xs[0], ys[0]), (xs[0], ys[-1]), (xs[-1], ys[0]), (xs[-1], ys[-1]), (xs[len(xs) // 2], ys[len(ys) // 3])]
+    return all(type(result) is int or type(result) is bool for result in (f(x, y) for x, y in pairs))
 
 
 def add(a: Dist, b: Dist, work: Work, span: Span | None = None) -> Dist:
@@ -127,7 +167,9 @@ def _add_whole(a: Dist, b: Dist, work: Work, span: Span | None) -> Dist:
     size_a, size_b = max(a.weights) - low_a + 1, max(b.weights) - low_b + 1
     largest = max(a.weights.values()) * max(b.weights.values()) * min(len(a.weights), len(b.weights))
     slot = (largest.bit_length() + 8) // 8  # bytes per slot, room for every sum of products
-    work.spend((size_a + size_b) * (slot // 8 + 1), span)
+    # held at once: the two packed numbers, their product and its bytes, the weights read from them
+    work.hold(3 * (size_a + size_b) * slot, span)
+    work.spend(multiply_steps(size_a * slot * 8, size_b * slot * 8) + (size_a + size_b) * (slot // 8 + 1), span)
     pack_a = _pack(a.weights, low_a, size_a, slot)
     pack_b = _pack(b.weights, low_b, size_b, slot)
     product = (pack_a * pack_b).to_bytes((size_a + size_b) * slot, "little")
@@ -197,6 +239,15 @@ def _chain_depth(trigger: Fraction, target: Fraction, limits: Limits) -> int:
     return depth
 
 
+def _reroll_rounds(trigger: Fraction, target: Fraction, limits: Limits) -> int:
+    """How many times a die that matches is rolled again (`r`) before what is left is within
+    `target`: at least once, and never past the `rerolls` limit (where sampling stops with an error)."""
+    if trigger == 0:
+        return 1
+    rounds = math.ceil(math.log(target) / math.log(trigger)) if trigger < 1 else limits.rerolls
+    return max(1, min(rounds, limits.rerolls))
+
+
 def _compound_chain(raw: Dist, test, depth: int, work: Work, span) -> Dist:
     """The sum of fresh faces rolled while they meet the condition (`!!`), at most depth + 1."""
     trigger = Dist({f: w for f, w in raw.weights.items() if test(f)}, raw.denom)
@@ -225,15 +276,21 @@ def _element(states: Dist, modifier: Modifier, raw: Dist, die: Die, targets, lim
     work.spend(len(states.weights) * len(raw.weights), modifier.span)
     out: dict = defaultdict(int)
     if kind == "r":  # a matching die is replaced by a die rolled until it does not match
+        # Rolled again at most `rounds` times, as sampling does (the `rerolls` limit), and only as
+        # often as the chance of going on stays above the bound: the mass beyond is left out, as
+        # for explosions. A face f that stops shows after j rerolls that match with weight
+        # T^j * f over N^(j+1): over j < rounds, f * (N^rounds - T^rounds) / (N - T) over N^rounds.
         stop = {f: w for f, w in raw.weights.items() if not test(f)}
         stop_mass = sum(stop.values())
+        rounds = _reroll_rounds(Fraction(raw.denom - stop_mass, raw.denom), targets, limits)
+        whole, going_on = raw.denom ** rounds, (raw.denom - stop_mass) ** rounds
         for s, w in states.weights.items():
             if test(s[0]):
                 for f, fw in stop.items():
-                    out[(f, False, False)] += w * fw
+                    out[(f, False, False)] += w * fw * (whole - going_on)
             else:
-                out[s] += w * stop_mass
-        return Dist(dict(out), states.denom * stop_mass).reduced()
+                out[s] += w * stop_mass * whole
+        return Dist(dict(out), states.denom * stop_mass * whole).reduced()
     if kind == "ro":  # a matching die is replaced by one new die, whatever it shows
         for s, w in states.weights.items():
             if test(s[0]):
@@ -425,6 +482,7 @@ def keep_slice(faces: list, denom: int, n: int, low: int, high: int, halve: bool
     slot = ((denom**n).bit_length() + 8) // 8 * 8
     size = base + highest + 1
     steps = 1 + size * slot // 8192  # a shift or a sum of packed sums takes about as long as this many loop steps
+    work.hold(2 * (last + 1) * size * slot // 8, span)  # the packed sums of two faces' dice placed, at most
     below = sum(w for _, w, _ in faces)
     partial = {0: 1 << (slot * base)}  # dice placed -> their kept sums, packed
     result = 0

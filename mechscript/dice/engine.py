@@ -194,12 +194,14 @@ def _extra_dice(source: FaceSource, values: list, flags: list[int], die: Die, mo
     test = trigger_condition(modifier, die).test
     pending = [i for i, (v, f) in enumerate(zip(values, flags)) if not f & INACTIVE and test(v)]
     limits = tally.limits
+    # rerolls have their own bound, far above explosions': `1d20r<20` rerolls 19 times in 20
+    name, most = ("rerolls", limits.rerolls) if kind[0] == "r" else ("explosion_depth", limits.explosion_depth)
     rounds = 0
     while pending:
         rounds += 1
-        if rounds > limits.explosion_depth:
-            raise limit_error("explosion_depth", f"the dice kept {'rerolling' if kind[0] == 'r' else 'exploding'} "
-                              f"for more than {limits.explosion_depth} rounds", limits.explosion_depth, modifier.span)
+        if rounds > most:
+            raise limit_error(name, f"the dice kept {'rerolling' if kind[0] == 'r' else 'exploding'} "
+                              f"for more than {most} rounds", most, modifier.span)
         tally.spend(len(pending), modifier.span)
         new_faces = source.roll(len(pending), die)
         if kind == "!!":

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import gc
+import threading
+from contextlib import contextmanager
 from importlib import resources
 
-from lark import Lark
+from lark import Lark, Token, Tree
 from lark.lark import PostLex
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
@@ -68,12 +71,58 @@ class _Newlines(PostLex):
             yield token
 
 
+# The `nesting` limit of the parse under way in this thread (None: not checked), for _DepthTree.
+_parsing = threading.local()
+
+
+class _TooDeep(Exception):
+    def __init__(self, tree: Tree):
+        self.tree = tree
+
+
+class _DepthTree(Tree):
+    """A parse tree that knows its depth as it is built, and stops the parse as soon as one passes
+    the `nesting` limit: a 1 MB line `1+1+...` is refused after its first few hundred terms, not
+    parsed whole (tens of seconds) and then measured. The first tree too deep is kept, and the
+    error raised when the next one is built (or the parse ends): by then lark has placed it.
+
+    lark builds a repetition (`stmt*`) by appending to one list, a new tree for each item; so the
+    depth of a long list's items is remembered (_parsing.counted: how many, and their deepest),
+    and only the items added since are looked at: linear, where looking at all would be quadratic."""
+
+    __slots__ = ("depth",)
+
+    def __init__(self, data, children, meta=None):
+        super().__init__(data, children, meta)
+        limit = getattr(_parsing, "nesting", None)
+        if limit is None:  # not a parse of _tree's (none is): nothing to count
+            self.depth = 1
+            return
+        if _parsing.too_deep is not None:
+            raise _TooDeep(_parsing.too_deep)
+        depth, start, length = 0, 0, len(children)
+        if length > 4:
+            counted = _parsing.counted.get(id(children))
+            if counted is not None and counted[0] is children:
+                _, start, depth = counted
+        for i in range(start, length):
+            child = children[i]
+            if type(child) is _DepthTree and child.depth > depth:
+                depth = child.depth
+        if length > 4:
+            _parsing.counted[id(children)] = (children, length, depth)
+        self.depth = depth = depth + 1
+        if depth > limit:
+            _parsing.too_deep = self
+
+
 @functools.cache
 def lark_parser() -> Lark:
     """The grammar's lark parser (the REPL's highlighter lexes with it too)."""
     grammar = resources.files("mechscript.grammar").joinpath("mechscript.lark").read_text()
     return Lark(grammar, parser="lalr", lexer="contextual", start=["program", "expression"],
-                propagate_positions=True, maybe_placeholders=True, postlex=_Newlines(), cache=_parser_cache())
+                propagate_positions=True, maybe_placeholders=True, postlex=_Newlines(), cache=_parser_cache(),
+                tree_class=_DepthTree)
 
 
 def _parser_cache() -> str | bool:
@@ -149,15 +198,24 @@ def _syntax_error(source: str, error: UnexpectedInput) -> MechError:
     return MechError(f"unexpected `{text}`", span, hint=f"expected {_describe_expected(expected)}")
 
 
-def _check_nesting(tree, source: str, limit: int) -> None:
-    depth: dict[int, int] = {}
-    for subtree in tree.iter_subtrees():  # children before parents, without recursion
-        d = 1 + max((depth[id(c)] for c in subtree.children if id(c) in depth), default=0)
-        depth[id(subtree)] = d
-        if d > limit:
-            meta = subtree.meta
-            span = Span(meta.line, meta.column, meta.start_pos, meta.end_pos) if not meta.empty else None
-            raise limit_error("nesting", f"the expression is nested more than {limit} deep", limit, span)
+def _too_deep(tree: Tree, limit: int) -> MechError:
+    meta = tree.meta
+    span = Span(meta.line, meta.column, meta.start_pos, meta.end_pos) if not meta.empty else None
+    return limit_error("nesting", f"the expression is nested more than {limit} deep", limit, span)
+
+
+@contextmanager
+def quick_collector():
+    """No garbage collection while a text is parsed and compiled: the millions of objects of a big
+    script are all alive, and each collection walks them again (half the time of parsing 10^5
+    `fn`s). Parse trees and ASTs hold no cycles to free; the collector is on again after."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def parse_expression(source: str, filename: str = "<expr>", limits: Limits = Limits()) -> ast.Node:
@@ -171,7 +229,8 @@ def parse_program(source: str, filename: str, limits: Limits = Limits()) -> ast.
     parsed before is read back from the user's cache folder (parsed_cache.py)."""
     _check_size(source, filename, limits)
     make_room_for_nesting()  # running the program needs the room too, when its AST comes from the cache
-    return parsed(source, "program", limits, lambda: _parse(source, filename, limits, "program"), ast.Program)
+    with quick_collector():  # reading or writing the cache's copy too
+        return parsed(source, "program", limits, lambda: _parse(source, filename, limits, "program"), ast.Program)
 
 
 def _check_size(source: str, filename: str, limits: Limits) -> None:
@@ -184,7 +243,8 @@ def _check_size(source: str, filename: str, limits: Limits) -> None:
 def _parse(source: str, filename: str, limits: Limits, start: str):
     make_room_for_nesting()
     try:
-        return _build(source, limits, start)
+        with quick_collector():
+            return _build(source, limits, start)
     except MechError as error:
         raise error.located(source, filename) from None
     except RecursionError:
@@ -192,12 +252,20 @@ def _parse(source: str, filename: str, limits: Limits, start: str):
 
 
 def _tree(text: str, start: str, limits: Limits):
+    # a string's `{...}` is parsed inside the build of its program, after the program's parse
+    outer = getattr(_parsing, "nesting", None)
+    _parsing.nesting, _parsing.too_deep, _parsing.counted = limits.nesting, None, {}
     try:
         tree = lark_parser().parse(text, start=start)
+        if _parsing.too_deep is not None:  # the last tree built, the whole
+            raise _TooDeep(_parsing.too_deep)
+        return tree
     except UnexpectedInput as error:
         raise _syntax_error(text, error) from None
-    _check_nesting(tree, text, limits.nesting)
-    return tree
+    except _TooDeep as error:
+        raise _too_deep(error.tree, limits.nesting) from None
+    finally:
+        _parsing.nesting, _parsing.too_deep, _parsing.counted = outer, None, {}
 
 
 def _build(source: str, limits: Limits, start: str):

@@ -1170,12 +1170,13 @@ def compile_script(source_text: str, filename: str, folder: Path, limits: Limits
     written as Python after `python_after` calls (0: before the first; None: never, closures alone,
     slower and the same in every result: tests compare the two). `use` reads modules from `folder`
     (the script's) and its subfolders, the folders of `module_path` and the standard library."""
-    from .parser import parse_program
+    from .parser import parse_program, quick_collector
     program = parse_program(source_text, filename, limits)
     loader = ModuleLoader(limits, python_after, ModulePath.of(folder, module_path))
     compiler = ScriptCompiler(limits, loader, source_text, filename, folder)
     try:
-        code, _ = compiler.compile_program(program)
+        with quick_collector():  # as parsing: a big script's objects are all alive while it is compiled
+            code, _ = compiler.compile_program(program)
     except MechError as error:
         raise error.located(source_text, filename) from None
     except RecursionError:

@@ -114,8 +114,29 @@ def needs_more(text: str) -> bool:
 
 
 def open_brackets(text: str) -> int:
-    """How many brackets are open at the end of `text` (the next line is indented by as many)."""
+    """How many brackets are open at the end of `text` (the next line is indented by as many).
+
+    An entry is checked again at each new line, the whole of it each time: so the lines before the
+    last are remembered with the brackets they open (_lines_before), and only what follows them is
+    lexed when the entry has grown, as it does line by line. No token but a line break spans lines
+    (a string and a comment end with their line), so lexing from a line's start gives the same
+    brackets as lexing from the entry's."""
+    global _lines_before
+    cut = text.rfind("\n") + 1
+    before, depth = _lines_before
+    if len(before) > cut or not text.startswith(before):
+        before, depth = "", 0   # another entry, or this one edited: from its start
+    depth += _brackets(text[len(before):cut])
+    _lines_before = (text[:cut], depth)
+    return max(depth + _brackets(text[cut:]), 0)
+
+
+_lines_before: tuple[str, int] = ("", 0)   # the complete lines of the last text open_brackets saw, and their count
+
+
+def _brackets(text: str) -> int:
+    """The brackets `text` opens, less those it closes."""
     depth = 0
     for _, kind, _ in grammar_tokens(text):
         depth += (kind in _OPENING) - (kind in _CLOSING)
-    return max(depth, 0)
+    return depth

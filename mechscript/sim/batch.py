@@ -11,8 +11,13 @@ from __future__ import annotations
 import hashlib
 import os
 import signal
+import sys
 import threading
+import time
+from collections import deque
+from contextlib import contextmanager
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -73,9 +78,83 @@ class Chunk:
     no_encounter: bool = False      # the script declares none: no run of it can be fought
 
 
-def _start_worker(batch: Batch) -> None:
+def _start_worker(batch: Batch, parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle
+    _end_with_parent(parent)
+    _limit_memory(batch.limits)
     _worker_script(batch)
+
+
+def _end_with_parent(parent: int) -> None:
+    """A worker ends when the process that started it does, however that one ends (SIGKILL too):
+    on Linux the kernel kills it (PR_SET_PDEATHSIG); elsewhere, and as a second line, a thread
+    of the worker sees it handed to another parent (the orphan's reaper) and ends the worker."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.name != "posix":
+        return  # Windows keeps the parent's id: no orphan to see
+    if os.getppid() != parent:  # the parent died before the line above: nothing will signal it
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(ORPHAN_POLL)
+        os._exit(1)
+    threading.Thread(target=watch, name="mech-parent-watch", daemon=True).start()
+
+
+PR_SET_PDEATHSIG = 1   # prctl(2): the signal a process gets when its parent dies
+ORPHAN_POLL = 0.2      # seconds between a worker's looks at its parent, where prctl is missing
+
+
+def _limit_memory(limits: Limits) -> None:
+    """The `memory` limit (megabytes; 0: none) as the worker's address space (RLIMIT_AS): an
+    allocation beyond it fails (MemoryError), and the run stops with the limit's error."""
+    if not limits.memory:
+        return
+    try:
+        import resource
+    except ImportError:  # not on this platform (Windows): not enforced
+        return
+    wanted = limits.memory * 2 ** 20
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (wanted, hard))
+
+
+@contextmanager
+def _memory_limited(limits: Limits):
+    """The `memory` limit in this process while a batch is fought here (--jobs 1), put back after."""
+    try:
+        import resource
+        before = resource.getrlimit(resource.RLIMIT_AS)
+    except ImportError:
+        before = None
+    if before is None or not limits.memory:
+        yield
+        return
+    _limit_memory(limits)
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, before)
+
+
+def out_of_memory(script: Script) -> MechError:
+    """A run's MemoryError, said in the script's name (where in it the memory ran out is not known)."""
+    memory = script.limits.memory
+    if memory:
+        error = MechError(f"a run needed more than {memory} MB of memory; the limit `memory` is {memory}",
+                          hint="raise it with --limit memory=MB (Python: Limits(memory=MB))")
+    else:
+        error = MechError("a run ran out of memory", hint="bound it with --limit memory=MB to stop it sooner")
+    return error.located("", script.filename)
 
 
 def _worker_script(batch: Batch) -> Script:
@@ -119,6 +198,10 @@ def _fight_chunk(batch: Batch, seed: int, start: int, stop: int, script: Script 
         except MechError as error:
             chunk.failure, chunk.failed_seed = error.render(), s
             break
+        except MemoryError:
+            chunk.outcomes = []  # room to say so
+            chunk.failure, chunk.failed_seed = out_of_memory(script).render(), s
+            break
         chunk.outcomes.append(outcome)
     return chunk
 
@@ -140,71 +223,97 @@ class SimResult:
         return data
 
 
-def chunks(n: int, jobs: int) -> list[tuple[int, int]]:
-    """Runs cut in pieces small enough to share out evenly and report progress, big enough to be cheap."""
-    size = max(1, min(200, n // (jobs * 8) or 1))
-    return [(start, min(start + size, n)) for start in range(0, n, size)]
+def chunks(n: int, jobs: int) -> range:
+    """Runs cut in pieces small enough to share out evenly and report progress, big enough to be
+    cheap: the start of each piece (it holds `chunk_size(n, jobs)` runs, the last one fewer)."""
+    return range(0, n, chunk_size(n, jobs))
+
+
+def chunk_size(n: int, jobs: int) -> int:
+    return max(1, min(200, n // (jobs * 8) or 1))
+
+
+# Chunks handed to an executor and not yet added up, per job: enough to keep every worker busy
+# while the next is added up, few enough that a batch's memory does not grow with its size.
+IN_FLIGHT = 4
 
 
 def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor | None = None,
              progress=None) -> SimResult:
     """Fight the batch's encounter n times. `progress(done, n)` is told after each chunk. On Ctrl-C
-    (KeyboardInterrupt) the runs finished so far are added up, and the result says it is partial."""
-    pieces = chunks(n, jobs)
-    done: dict[int, Chunk] = {}
-    interrupted = False
+    (KeyboardInterrupt) the runs finished so far are added up, and the result says it is partial.
+
+    The batch is streamed: chunks are handed out a few per job ahead of the one added up next,
+    and each is added to the tally, in the order of its runs, as soon as those before it are, so
+    memory stays the same for any n. A pool of our own has at most as many workers as this
+    machine has cores, and no more than there are chunks."""
+    size = chunk_size(n, jobs)
+    stream = _Stream(batch, n, progress)
     try:
         if jobs <= 1 and executor is None:
             script = _worker_script(batch)
-            for start, stop in pieces:
-                done[start] = _note(_fight_chunk(batch, seed, start, stop, script), progress, done, n, batch.filename)
+            with _memory_limited(batch.limits):
+                for start in range(0, n, size):
+                    stream.add(_fight_chunk(batch, seed, start, min(start + size, n), script))
         else:
             own = executor is None
             if own:   # set up here: worker processes forked from this one start from the set-up, not anew
                 prepared_for(_worker_script(batch))
-            executor = executor or ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(batch,))
-            futures = []
+                jobs = min(jobs, default_jobs(), len(range(0, n, size)))
+                executor = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(batch, os.getpid()))
+            waiting: deque = deque()
             try:
-                for start, stop in pieces:
-                    futures.append(executor.submit(_fight_chunk, batch, seed, start, stop))
-                for future in futures:
-                    chunk = future.result()
-                    done[chunk.start] = _note(chunk, progress, done, n, batch.filename)
+                for start in range(0, n, size):
+                    waiting.append(executor.submit(_fight_chunk, batch, seed, start, min(start + size, n)))
+                    if len(waiting) >= IN_FLIGHT * jobs:
+                        stream.add(waiting.popleft().result())
+                while waiting:
+                    stream.add(waiting.popleft().result())
             finally:
                 # Cancel the chunks not started here: shutdown's cancel_futures is carried out by the
                 # pool's manager thread only while the executor is alive, and it is not once we return,
                 # so the whole batch would be fought before the process could exit.
-                for future in futures:
+                for future in waiting:
                     future.cancel()
                 if own:
                     executor.shutdown(wait=False, cancel_futures=True)
     except KeyboardInterrupt:
-        interrupted = True
+        stream.interrupted = True
+    except BrokenProcessPool:  # a worker killed (by the `memory` limit's allocation failing outside a run, or a signal)
+        raise MechError("a worker process of the batch died (killed by a signal, or out of memory)",
+                        hint="the `memory` limit (--limit memory=MB) bounds each worker; run with --jobs 1 "
+                             "to see the run that fails") from None
     except MechError as error:
         raise error.located("", batch.filename)
-    return _result(batch, done, seed, n, interrupted)
+    return stream.result(seed)
 
 
-def _note(chunk: Chunk, progress, done: dict, n: int, filename: str) -> Chunk:
-    if chunk.no_encounter:
-        raise NothingToSimulate()
-    if chunk.failure is not None:
-        index = chunk.start + len(chunk.outcomes)
-        raise MechError(f"run {index + 1} of the batch failed; replay it with `mech run {filename} --seed "
-                        f"{chunk.failed_seed}`:\n{chunk.failure}")
-    if progress is not None:
-        progress(sum(len(c.outcomes) for c in done.values()) + len(chunk.outcomes), n)
-    return chunk
+class _Stream:
+    """The chunks of a batch added up in the order of their runs: a tally, the runs so far."""
 
+    def __init__(self, batch: Batch, n: int, progress):
+        self.batch, self.n, self.progress = batch, n, progress
+        self.tally: Tally | None = None
+        self.encounter = ""
+        self.interrupted = False
 
-def _result(batch: Batch, done: dict, seed: int, n: int, interrupted: bool) -> SimResult:
-    ordered = [done[start] for start in sorted(done)]
-    named = next((c for c in ordered if c.encounter is not None), None)
-    tally = Tally(named.sides if named else [])
-    for chunk in ordered:
+    def add(self, chunk: Chunk) -> None:
+        if chunk.no_encounter:
+            raise NothingToSimulate()
+        if chunk.failure is not None:
+            index = chunk.start + len(chunk.outcomes)
+            raise MechError(f"run {index + 1} of the batch failed; replay it with `mech run {self.batch.filename} "
+                            f"--seed {chunk.failed_seed}`:\n{chunk.failure}")
+        if self.progress is not None:  # told first: a Ctrl-C while it draws leaves this chunk out
+            self.progress((self.tally.runs if self.tally else 0) + len(chunk.outcomes), self.n)
+        if self.tally is None and chunk.encounter is not None:
+            self.tally, self.encounter = Tally(chunk.sides), chunk.encounter
         for outcome in chunk.outcomes:
-            tally.add(outcome)
-    return SimResult(named.encounter if named else "", seed, tally, n, interrupted or tally.runs < n)
+            self.tally.add(outcome)
+
+    def result(self, seed: int) -> SimResult:
+        tally = self.tally if self.tally is not None else Tally([])
+        return SimResult(self.encounter, seed, tally, self.n, self.interrupted or tally.runs < self.n)
 
 
 def default_jobs() -> int:

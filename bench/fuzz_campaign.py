@@ -1,0 +1,225 @@
+"""The long hardening campaign (issue 22, item 8): grammar-generated expressions and programs
+through `mech roll`, `mech prob` (exact and sampled), `mech check` and `mech run` at the default
+limits, then the hostile cases of the issue's table, each as a real `mech` process. It prints the
+figures the issue asks for: inputs, internal errors (goal 0), inputs over 2 s of CPU (goal 0),
+peak memory (goal under 200 MB a process).
+
+    python bench/fuzz_campaign.py                   # 10^5 generated inputs: hours
+    python bench/fuzz_campaign.py -n 2000           # a quick look
+    python bench/fuzz_campaign.py --no-generated    # the hostile cases alone, a few minutes
+    python bench/fuzz_campaign.py --no-hostile -n 500
+
+The generated inputs run in this process (the CLI's main), so their peak memory is this
+process's; a hostile case's is its own process's (and its workers'), measured by wait4.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
+
+ONE_ROUND = """\
+kind Mech {
+    stat skill 0..20
+    state hp = 1
+}
+fn standing(m) = m.hp > 0
+fn fight(enc) {
+    enc.round = 1
+    let att = enc.sides[0].members[0]
+    let def = enc.sides[1].members[0]
+    if d10 + att.skill > d10 + def.skill {
+        def.hp = 0
+        return enc.sides[0].name
+    }
+    att.hp = 0
+    return enc.sides[1].name
+}
+"""
+ENCOUNTER = """\
+use duel
+character Lance is Mech { skill 6 }
+character Shield is Mech { skill 4 }
+encounter "One shot" {
+    side attacker: Lance
+    side defender: Shield
+}
+"""
+
+# Runs a command and prints its status, CPU seconds and peak resident KB (its own and its
+# workers'); stops it with SIGINT after `stop` seconds when given (a batch meant never to end).
+MEASURE = """
+import os, signal, subprocess, sys, threading
+stop = float(sys.argv[1])
+stdin = open(sys.argv[2], "rb") if sys.argv[2] != "-" else subprocess.DEVNULL
+process = subprocess.Popen(sys.argv[3:], stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+if stop > 0:
+    threading.Timer(stop, lambda: process.send_signal(signal.SIGINT)).start()
+err = process.stderr.read()
+_, status, usage = os.wait4(process.pid, 0)
+print(os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
+sys.stdout.write(err.decode(errors="replace"))
+"""
+
+
+def measured(argv: list, stop: float = 0, stdin: Path | None = None, cwd: Path | None = None):
+    """(exit status, CPU seconds, peak MB, first line of its errors) of `mech ARGV`."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    ran = subprocess.run([sys.executable, "-c", MEASURE, str(stop), str(stdin or "-"), sys.executable, "-m",
+                          "mechscript", *map(str, argv)], capture_output=True, text=True, env=env, cwd=cwd)
+    head, _, err = ran.stdout.partition("\n")
+    code, cpu, peak = head.split()
+    return int(code), float(cpu), int(peak) / 1024, err.split("\n")[0][:90]
+
+
+def hostile(folder: Path) -> list:
+    """The issue's table, case by case: (what, exit status, CPU s, peak MB, what it said)."""
+    (folder / "duel.mech").write_text(ONE_ROUND)
+    fight = folder / "one_shot.mech"
+    fight.write_text(ENCOUNTER)
+    cases = []
+
+    def case(what, argv, **options):
+        cases.append((what, *measured(argv, **options)))
+        print(f"  {what:<44} exit {cases[-1][1]:>3}  {cases[-1][2]:6.2f} s  {cases[-1][3]:7.1f} MB  {cases[-1][4]}",
+              flush=True)
+
+    def script(name, text):
+        path = folder / name
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    for target in ("/etc/passwd", "../../../../../etc/hostname", "/proc/self/cmdline"):
+        case(f"use {target!r}", ["check", script("escape.mech", f'use "{target}"\n')])
+    big = folder / "huge.mech"
+    with open(big, "wb") as f:  # a sparse 1 GB module beside the script
+        f.truncate(2 ** 30)
+    case("use of a 1 GB module", ["check", script("uses_huge.mech", "use huge\n")])
+    ten = script("ten_mb.mech", "let x = 1\n" * 1_000_000)
+    case("mech check of a 10 MB script", ["check", ten])
+    case("mech run of a 10 MB script", ["run", ten])
+    case("1 MB line 1+1+...", ["check", script("line.mech", "say " + "+".join(["1"] * 500_000) + "\n")])
+    case("10^5 fns", ["check", script("fns.mech", "".join(f"fn f{i}(x) = x\n" for i in range(100_000)))])
+    case("prob '1000d6!' --samples 100000", ["prob", "1000d6!", "--samples", "100000", "--seed", "1"])
+    case("== of two 10^5 lists in a loop", ["run", script("lists.mech", "let a = range(100000)\nlet b = range(100000)\n"
+                                                                            "let n = 0\nrepeat 1000 { if a == b { n += 1 } }\nsay n\n")])
+    case("prob 'not 10k10 / 99k3 / + 15k0'", ["prob", "not 10k10 / 99k3 / + 15k0"])
+    case("sim -n 10^9 of a one-round fight, 20 s", ["sim", fight, "-n", "1000000000", "--json"], stop=20)
+    case("sim --jobs 64 -n 64", ["sim", fight, "--jobs", "64", "-n", "64", "--json"])
+    case("prob 10^309 --json", ["prob", "10^309", "--json"])
+    case("prob '381d%dh5'", ["prob", "381d%dh5"])
+    case("prob 1000d6!p", ["prob", "1000d6!p"])
+    case("roll 1000d1000000 -n 100000", ["roll", "1000d1000000", "-n", "100000"])
+    case("REPL: ( then 4,000 lines of `1,`", [], stdin=script("repl.txt", "len([\n" + "1,\n" * 4000 + "1])\n"))
+    case("a NUL byte in a script", ["check", script("nul.mech", "say 1\x00\n")])
+    case("roll '1d20r<20' -n 20000", ["roll", "1d20r<20", "-n", "20000", "--seed", "1"])
+    print(f"  {'SIGKILL of sim: workers alive after 2 s':<44} {killed_sim_orphans(fight)}", flush=True)
+    return cases
+
+
+def killed_sim_orphans(fight: Path) -> int:
+    """Workers of `mech sim --jobs 2` still alive 2 s after its main process got SIGKILL."""
+    if not Path("/proc/self/stat").exists():
+        return -1
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    process = subprocess.Popen([sys.executable, "-m", "mechscript", "sim", str(fight), "-n", "100000000", "--jobs", "2"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+
+    def children():
+        found = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == process.pid:
+                found.append(int(stat.parent.name))
+        return found
+    give_up = time.monotonic() + 30
+    while len(children()) < 2 and time.monotonic() < give_up:
+        time.sleep(0.1)
+    workers = children()
+    time.sleep(0.5)
+    process.kill()
+    process.wait()
+    time.sleep(2)
+    alive = 0
+    for pid in workers:
+        try:
+            alive += Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+        except OSError:
+            pass
+    for pid in workers:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    return alive
+
+
+def generated(n: int, folder: Path, seed: int):
+    """n inputs drawn from the grammar, half expressions, half programs, at the default limits."""
+    from hypothesis import HealthCheck, given, settings
+    import fuzzing
+
+    tally = fuzzing.Tally()
+    started = time.monotonic()
+
+    def report():
+        print(f"  {tally.inputs} inputs, {tally.commands} commands, {len(tally.internal)} internal errors, "
+              f"{len(tally.slow)} over 2 s, {fuzzing.peak_mb():.0f} MB peak, {time.monotonic() - started:.0f} s",
+              flush=True)
+
+    def every(strategy, run):
+        @settings(max_examples=n // 2, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+        @given(strategy)
+        def one(text):
+            run(text)
+            if tally.inputs % 1000 == 0:
+                report()
+        one()
+
+    every(fuzzing.EXPRESSIONS, lambda e: fuzzing.run_expression(e, tally, []))
+    every(fuzzing.PROGRAMS, lambda p: fuzzing.run_program(p, folder, tally, []))
+    report()
+    for outcome in tally.internal[:10]:
+        print(f"  internal error: mech {' '.join(map(repr, outcome.argv))}")
+    for outcome in sorted(tally.slow, key=lambda o: -o.cpu)[:10]:
+        print(f"  {outcome.cpu:.1f} s: mech {' '.join(map(repr, outcome.argv))}")
+    return tally
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("-n", type=int, default=100_000, help="generated inputs (default 100000)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-generated", action="store_true")
+    parser.add_argument("--no-hostile", action="store_true")
+    args = parser.parse_args()
+    from mechscript.limits import make_room_for_nesting
+    make_room_for_nesting()  # as `mech` does, before hypothesis notes the recursion limit
+    with tempfile.TemporaryDirectory() as temporary:
+        folder = Path(temporary)
+        os.environ["XDG_CACHE_HOME"] = str(folder / "cache")  # the parse cache of these inputs, thrown away after
+        if not args.no_hostile:
+            print("hostile cases (each a `mech` process):")
+            cases = hostile(folder)
+            print(f"  {len(cases)} cases: {sum(c[1] == 3 for c in cases)} internal errors, "
+                  f"{sum(c[2] > 2 for c in cases)} over 2 s of CPU, peak {max(c[3] for c in cases):.0f} MB")
+        if not args.no_generated:
+            print(f"generated inputs ({args.n}), at the default limits:")
+            generated(args.n, folder, args.seed)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+"""Grammar-generated inputs through the commands a user runs (`roll`, `prob`, `run`, `check`), in
+this process through the CLI's main: what tests/test_fuzz.py checks on a few hundred per run and
+bench/fuzz_campaign.py on 10^5. An input passes when no command ends in an internal error (exit
+status 3: an exception other than a MechError, a traceback's worth of bug)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import resource
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hypothesis import strategies as st
+
+from mechscript import cli
+from test_prob_properties import GRAMMAR_EXPRESSIONS, NOTATION
+from test_program_properties import GRAMMAR_PROGRAMS
+
+EXPRESSIONS = st.one_of(GRAMMAR_EXPRESSIONS, NOTATION)
+PROGRAMS = st.one_of(GRAMMAR_PROGRAMS, GRAMMAR_PROGRAMS.map(lambda p: "fn main() {\n" + p + "\n}\nsay main()\n"))
+INTERNAL_ERROR = 3
+
+
+@dataclass
+class Outcome:
+    argv: list
+    code: int
+    err: str
+    cpu: float
+
+
+def mech(argv: list[str]) -> Outcome:
+    """`mech ARGV` through the CLI's main, its output kept, its CPU time measured."""
+    out, err = io.StringIO(), io.StringIO()
+    started = time.process_time()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = cli.main(argv)
+        except SystemExit as leaving:  # argparse's usage errors
+            code = leaving.code if isinstance(leaving.code, int) else 2
+    return Outcome(argv, code, err.getvalue(), time.process_time() - started)
+
+
+def expression_commands(expr: str, limits: list[str]) -> list[list[str]]:
+    return [["roll", "--seed", "1", "--json", *limits, "--", expr],
+            ["prob", "--json", *limits, "--", expr],
+            ["prob", "--samples", "200", "--seed", "1", *limits, "--", expr]]
+
+
+def program_commands(path: Path, limits: list[str]) -> list[list[str]]:
+    return [["check", *limits, str(path)], ["run", "--seed", "1", "--json", *limits, str(path)]]
+
+
+@dataclass
+class Tally:
+    """What a campaign found: inputs and commands run, the internal errors, the slow ones."""
+    slow_after: float = 2.0
+    inputs: int = 0
+    commands: int = 0
+    internal: list = field(default_factory=list)
+    slow: list = field(default_factory=list)
+    cpu: float = 0.0
+
+    def add(self, outcome: Outcome) -> None:
+        self.commands += 1
+        self.cpu += outcome.cpu
+        if outcome.code == INTERNAL_ERROR:
+            self.internal.append(outcome)
+        if outcome.cpu > self.slow_after:
+            self.slow.append(outcome)
+
+
+def run_expression(expr: str, tally: Tally, limits: list[str]) -> None:
+    tally.inputs += 1
+    for argv in expression_commands(expr, limits):
+        tally.add(mech(argv))
+
+
+def run_program(text: str, folder: Path, tally: Tally, limits: list[str]) -> None:
+    tally.inputs += 1
+    path = folder / "fuzz.mech"
+    path.write_text(text, encoding="utf-8", errors="replace")
+    for argv in program_commands(path, limits):
+        tally.add(mech(argv))
+
+
+def peak_mb() -> float:
+    """This process's peak resident size so far, in MB (Linux counts ru_maxrss in KB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
