@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..interpreter import ast
 from ..interpreter.builtins import BUILTINS, NOT_ROLLED
 from .expressions import Expressions
-from .writer import Unsupported
+from .writer import Unsupported, is_literal
 
 
 class Access(Expressions):
@@ -211,7 +211,7 @@ class Access(Expressions):
             return self.into(_ONE_ARGUMENT[name].format(a=a, general=general))
         if name in ("max", "min") and len(args) >= 2 and not node.kwargs:
             ints = " and ".join(f"type({a}) is int" for a, arg in zip(args, node.args)
-                                if not a.strip("()").lstrip("-").isdigit() and not self.surely(arg, "int"))
+                                if not is_literal(a) and not self.surely(arg, "int"))
             return self.into(f"{name}({', '.join(args)}) if {ints} else {general}" if ints
                              else f"{name}({', '.join(args)})")
         return self.into(general)

@@ -9,12 +9,7 @@ from ..dice.faces import ONE_DIE, face_table
 from ..dice.rollkeep import Pool
 from ..interpreter import ast
 from ..interpreter.evaluator import CONSTANTS, may_be_pool, may_roll, pool_chain
-from .writer import _BOOLEAN, _COMPARE, _NOT_LITERAL, Unsupported, Writer, _literal
-
-
-def _is_literal(text: str) -> bool:
-    """Whether written Python `text` is a whole-number literal (as e_Number writes one)."""
-    return text.strip("()").lstrip("-").isdigit()
+from .writer import _BOOLEAN, _COMPARE, _NOT_LITERAL, Unsupported, Writer, is_literal, _literal
 
 
 class Expressions(Writer):
@@ -198,8 +193,8 @@ class Expressions(Writer):
         SMALL_FACTOR for a product, with another such); anything else by `binary`."""
         if op in ("/", "//", "%"):   # no result is larger than its operands
             exact = f"({a} // {b} if {a} % {b} == 0 else Fraction({a}, {b}))" if op == "/" else f"{a} {op} {b}"
-            tests = [] if ints else [f"type({x}) is int" for x in (a, b) if not _is_literal(x)]
-            if not (_is_literal(b) and int(b.strip("()")) != 0):
+            tests = [] if ints else [f"type({x}) is int" for x in (a, b) if not is_literal(x)]
+            if not (is_literal(b) and int(b.strip("()")) != 0):
                 tests.append(f"{b} != 0")
             if not tests:
                 return self.into(exact)
@@ -211,9 +206,8 @@ class Expressions(Writer):
         limit = self.small if op in "+-" else self.small_factor
         types, sized = [], False
         for operand, known in ((a, bounds[0]), (b, bounds[1])):
-            literal = operand.strip("()")
-            if literal.lstrip("-").isdigit():
-                if abs(int(literal)) >= limit:
+            if is_literal(operand):
+                if abs(int(operand.strip("()"))) >= limit:
                     return self.into(f"binary(EV, {op!r}, {a}, {b}, {k})")
                 continue
             if not ints:
@@ -236,10 +230,7 @@ class Expressions(Writer):
         """`a + n`, `a - n`, `n + a`, `n - a` of a whole number `a` and a small literal `n`: the
         result outgrows `a` on one side only, so one comparison tells whether it may outgrow
         `number_bits` (every whole number a run holds is within them). None for any other sum."""
-        def literal(text):
-            text = text.strip("()")
-            return int(text) if text.lstrip("-").isdigit() else None
-        x, y = literal(a), literal(b)
+        x, y = (int(text.strip("()")) if is_literal(text) else None for text in (a, b))
         if (x is None) == (y is None) or abs(x if x is not None else y) >= self.small:
             return None
         if y is not None:   # a + y, a - y: grows upward when it adds a positive amount

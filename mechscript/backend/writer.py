@@ -42,6 +42,11 @@ def _literal(node):
     return _NOT_LITERAL
 
 
+def is_literal(text: str) -> bool:
+    """Whether written Python `text` is a whole-number literal (as e_Number writes one)."""
+    return text.strip("()").lstrip("-").isdigit()
+
+
 def _can_be_pool(node) -> bool:
     while type(node) is ast.Group:
         node = node.inner
