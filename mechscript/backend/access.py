@@ -140,6 +140,8 @@ class Access(Expressions):
         if not b.isidentifier() and not b.lstrip("-").isdigit():
             b = self.into(b)
         whole = f"{a} // {b}" if name == "floor" else f"-(-{a} // {b})"
+        if is_literal(b) and int(b.strip("()")) != 0:
+            return self.into(whole)
         return self.into(f"{whole} if {b} != 0 else binary(EV, '/', {a}, {b}, {self.constant(division)})")
 
     def gear(self, node) -> "str | None":

@@ -4,10 +4,13 @@ order; a read or test that does nothing else may be written inline (`pure`)."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from ..dice.engine import sampler
 from ..dice.faces import ONE_DIE, face_table
 from ..dice.rollkeep import Pool
 from ..interpreter import ast
+from ..numbers import normal
 from ..interpreter.evaluator import CONSTANTS, may_be_pool, may_roll, pool_chain
 from .writer import _BOOLEAN, _COMPARE, _NOT_LITERAL, Unsupported, Writer, is_literal, _literal
 
@@ -191,6 +194,8 @@ class Expressions(Writer):
         """`a op b` of whole numbers inline, its result's size tested against `number_bits` unless no
         result can outgrow them (a small literal, or an operand whose `bound` is below SMALL, or
         SMALL_FACTOR for a product, with another such); anything else by `binary`."""
+        if op == "/" and is_literal(a) and is_literal(b) and int(b.strip("()")) != 0:
+            return self.e_Number(ast.Number(None, normal(Fraction(int(a.strip("()")), int(b.strip("()"))))))
         if op in ("/", "//", "%"):   # no result is larger than its operands
             exact = f"({a} // {b} if {a} % {b} == 0 else Fraction({a}, {b}))" if op == "/" else f"{a} {op} {b}"
             tests = [] if ints else [f"type({x}) is int" for x in (a, b) if not is_literal(x)]
@@ -223,6 +228,10 @@ class Expressions(Writer):
             self.line(f"if {result}.bit_length() > NUMBER_BITS: bail()")
         if types:
             self.depth -= 1
+            if op in "+-" and len(types) == 2:   # pools add up as _pool_arithmetic adds them
+                span = self.constant(self.constants[k].span)
+                self.line(f"elif type({a}) is Pool and type({b}) is Pool: "
+                          f"{result} = {a}.combine({b}, {1 if op == '+' else -1}, {span})")
             self.line(f"else: {result} = binary(EV, {op!r}, {a}, {b}, {k})")
         return result
 

@@ -41,6 +41,7 @@ class Purity:
         self.callee = callee
         self.pools = pools
         self.pure = {id(fn) for _, fn in functions}
+        self._nodes: dict[int, list] = {}   # each body's nodes, walked once (the fixpoint asks again)
         changed = True
         while changed:
             changed = False
@@ -49,17 +50,25 @@ class Purity:
                     self.pure.discard(id(fn))
                     changed = True
 
+    def nodes(self, fn: ast.FnDef) -> list:
+        """Every node of `fn`'s body."""
+        nodes = self._nodes.get(id(fn))
+        if nodes is None:
+            nodes = self._nodes[id(fn)] = list(ast.walk(fn.body))
+        return nodes
+
     def body_droppable(self, module, fn: ast.FnDef) -> bool:
-        local = set(fn.params) | {n.name for n in ast.walk(fn.body) if type(n) in (ast.Let, ast.For)}
-        own = own_lists(fn)
-        for node in ast.walk(fn.body):
+        nodes = self.nodes(fn)
+        local = set(fn.params) | {n.name for n in nodes if type(n) in (ast.Let, ast.For)}
+        own = own_lists(fn, nodes)
+        for node in nodes:
             kind = type(node)
             if kind in (ast.Say, ast.FnDef, ast.TableDef, ast.KindDef, ast.CharacterDef, ast.EncounterDef):
                 return False
             if kind is ast.Assign and not (type(node.target) is ast.Name and node.target.id in local):
                 return False
         return all(self.droppable(module, n, local) or pushed_onto(n) in own
-                   for n in ast.walk(fn.body) if _is_expression(n))
+                   for n in nodes if _is_expression(n))
 
     def droppable(self, module, node, local=frozenset()) -> bool:
         """Whether the expression `node` (its own operation; callers check its parts too) only gives
@@ -97,14 +106,15 @@ _STATEMENTS = (ast.Block, ast.Program, ast.Let, ast.Assign, ast.FnDef, ast.If, a
 
 def narration_only(module, fn: ast.FnDef, purity: Purity) -> tuple[set, set]:
     """The `say`s (by id) a quiet run leaves out, and the local names only they (and each other) read."""
-    local = set(fn.params) | {n.name for n in ast.walk(fn.body) if type(n) in (ast.Let, ast.For)}
-    lets = [n for n in ast.walk(fn.body) if type(n) is ast.Let]
+    nodes = purity.nodes(fn)
+    local = set(fn.params) | {n.name for n in nodes if type(n) in (ast.Let, ast.For)}
+    lets = [n for n in nodes if type(n) is ast.Let]
     counts: dict[str, int] = {}
     for let in lets:
         counts[let.name] = counts.get(let.name, 0) + 1
-    fors = {n.name for n in ast.walk(fn.body) if type(n) is ast.For}
+    fors = {n.name for n in nodes if type(n) is ast.For}
     writes: dict[str, list] = {}   # name -> the values written to it (a push's item too)
-    for node in ast.walk(fn.body):
+    for node in nodes:
         if type(node) is ast.Let:
             writes.setdefault(node.name, [])
             writes[node.name].append(node.value)
@@ -115,7 +125,7 @@ def narration_only(module, fn: ast.FnDef, purity: Purity) -> tuple[set, set]:
     candidates = {name for name, n in counts.items()
                   if n == 1 and name not in fn.params and name not in fors
                   and all(purity.tree_droppable(module, w, local) for w in writes[name])}
-    says = {id(n): n for n in ast.walk(fn.body) if type(n) is ast.Say and purity.tree_droppable(module, n.value, local)}
+    says = {id(n): n for n in nodes if type(n) is ast.Say and purity.tree_droppable(module, n.value, local)}
     while True:
         live = _live_reads(fn.body, candidates, says)
         dropped = candidates - live
@@ -124,15 +134,16 @@ def narration_only(module, fn: ast.FnDef, purity: Purity) -> tuple[set, set]:
         candidates = dropped
 
 
-def own_lists(fn: ast.FnDef) -> set:
-    """The local names of `fn` that only ever hold a list it made itself (`let why = []`, never
-    assigned, no parameter or loop variable): pushing onto one changes nothing outside the call."""
+def own_lists(fn: ast.FnDef, nodes: list) -> set:
+    """The local names of `fn` (whose body's `nodes` are given) that only ever hold a list it made
+    itself (`let why = []`, never assigned, no parameter or loop variable): pushing onto one changes
+    nothing outside the call."""
     lets: dict[str, bool] = {}
-    for node in ast.walk(fn.body):
+    for node in nodes:
         if type(node) is ast.Let:
             lets[node.name] = lets.get(node.name, True) and type(node.value) is ast.ListLiteral
-    assigned = {n.target.id for n in ast.walk(fn.body) if type(n) is ast.Assign and type(n.target) is ast.Name}
-    loops = {n.name for n in ast.walk(fn.body) if type(n) is ast.For}
+    assigned = {n.target.id for n in nodes if type(n) is ast.Assign and type(n.target) is ast.Name}
+    loops = {n.name for n in nodes if type(n) is ast.For}
     return {name for name, made in lets.items() if made} - assigned - loops - set(fn.params)
 
 

@@ -32,27 +32,45 @@ def format_flat(flat) -> str:
     return f"+{text}" if flat > 0 else text
 
 
-@dataclass(frozen=True, slots=True)
 class Pool:
-    """An unrolled roll-and-keep pool. `span` is the source of the expression that built it."""
+    """An unrolled roll-and-keep pool, never changed once made. `span` is the source of the
+    expression that built it, not part of its value.
 
-    unkept: Fraction
-    kept: Fraction
-    flat: int | Fraction = 0
-    span: Span | None = field(default=None, compare=False)  # where it was written; not part of its value
+    The dice counts are numbers as the language keeps them (`numbers.normal`): an int when whole, a
+    Fraction only for a half, so that adding pools of whole dice is int arithmetic. A plain class,
+    not a frozen dataclass: a fight makes hundreds of pools, and a frozen dataclass's `__init__`
+    costs three times as much."""
 
-    def __post_init__(self):
-        for amount in (self.unkept, self.kept):
-            if (amount * 2).denominator != 1:
-                raise MechError(f"a pool has whole or half dice, not {amount}", self.span,
-                                hint="roll-and-keep dice come in halves: 3k3, 3.5k3.5")
+    __slots__ = ("unkept", "kept", "flat", "span")
+
+    def __init__(self, unkept, kept, flat=0, span: Span | None = None):
+        # in lowest terms, a whole or half count has denominator 1 or 2
+        if unkept.denominator > 2 or kept.denominator > 2:
+            amount = unkept if unkept.denominator > 2 else kept
+            raise MechError(f"a pool has whole or half dice, not {amount}", span,
+                            hint="roll-and-keep dice come in halves: 3k3, 3.5k3.5")
+        self.unkept = unkept
+        self.kept = kept
+        self.flat = flat
+        self.span = span
+
+    def __eq__(self, other):
+        if type(other) is not Pool:
+            return NotImplemented
+        return self.unkept == other.unkept and self.kept == other.kept and self.flat == other.flat
+
+    def __hash__(self):
+        return hash((self.unkept, self.kept, self.flat))
+
+    def __repr__(self):
+        return f"Pool(unkept={self.unkept!r}, kept={self.kept!r}, flat={self.flat!r}, span={self.span!r})"
 
     @property
     def notation(self) -> str:
         return f"{format_dice_count(self.unkept)}k{format_dice_count(self.kept)}{format_flat(self.flat)}"
 
     def combine(self, other: "Pool", sign: int, span: Span | None) -> "Pool":
-        return Pool(self.unkept + sign * other.unkept, self.kept + sign * other.kept,
+        return Pool(normal(self.unkept + sign * other.unkept), normal(self.kept + sign * other.kept),
                     normal(self.flat + sign * other.flat), span)
 
     def plus(self, amount, span: Span | None) -> "Pool":

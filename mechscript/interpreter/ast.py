@@ -25,8 +25,8 @@ class Number(Node):  # number
 
 @dataclass(slots=True)
 class PoolLiteral(Node):  # pool: roll-and-keep XkY, halves allowed
-    unkept: Fraction
-    kept: Fraction
+    unkept: int | Fraction   # whole counts are ints (numbers.normal)
+    kept: int | Fraction
 
 
 @dataclass(slots=True)
@@ -279,11 +279,27 @@ class EncounterDef(Node):  # encounter
 def children(node: Node):
     """The nodes right below `node`: in its fields, and in the lists, tuples, dicts and parts that
     are not nodes themselves (a match's arms, a table's rows) there."""
-    for field in dataclasses.fields(node):
-        yield from _nodes(getattr(node, field.name))
+    for name in _field_names(type(node)):
+        yield from _nodes(getattr(node, name))
+
+
+# The field names of each dataclass, looked up once: the back end's set-up walks the tree many times
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+# Values that hold no node
+_LEAVES = frozenset({str, int, bool, float, type(None), Fraction, Span})
+
+
+def _field_names(kind: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = _FIELD_NAMES[kind] = tuple(field.name for field in dataclasses.fields(kind))
+    return names
 
 
 def _nodes(value):
+    kind = type(value)
+    if kind in _LEAVES:
+        return
     if isinstance(value, Node):
         yield value
     elif isinstance(value, (list, tuple)):
@@ -292,7 +308,7 @@ def _nodes(value):
     elif isinstance(value, dict):
         for item in value.values():
             yield from _nodes(item)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, (type, Span)):
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         yield from children(value)
 
 

@@ -8,6 +8,7 @@ from fractions import Fraction
 from lark import Token, Transformer, v_args
 
 from . import ast
+from ..numbers import normal
 from ..errors import MechError, Span, did_you_mean
 
 # A modifier token is one word of the notation (`kh3`, `!>=5`, `ro<2`); these split it into its
@@ -369,7 +370,7 @@ class AstBuilder(Transformer):
         unkept, kept = token.split("k")
         parse_number(Token("POOL", unkept, token.start_pos, token.line, token.column, end_pos=token.end_pos))
         parse_number(Token("POOL", kept, token.start_pos, token.line, token.column, end_pos=token.end_pos))
-        return ast.PoolLiteral(token_span(token), Fraction(unkept), Fraction(kept))
+        return ast.PoolLiteral(token_span(token), normal(Fraction(unkept)), normal(Fraction(kept)))
 
     def name(self, meta, children):
         (token,) = children

@@ -112,7 +112,7 @@ def _roll(ev, args, options, call):
 
 @builtin("pool", 2, 2, "pool(rolled, kept): a roll-and-keep pool from numbers: pool(strength / 2, 2) + 1k0")
 def _pool(ev, args, options, call):
-    unkept, kept = (Fraction(n) for n in _numbers(ev, args, call))
+    unkept, kept = _numbers(ev, args, call)   # numbers are normal already: an int when whole
     return Pool(unkept, kept, 0, call.span)
 
 
