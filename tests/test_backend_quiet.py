@@ -263,3 +263,45 @@ def test_a_run_the_written_code_leaves_to_python_gives_the_closures_error(rule):
     with pytest.raises(MechError):
         fight_once(script, seed)
     assert QuietFight(script).fight(seed) is None
+
+
+def _pushes_written(rule: str) -> str:
+    """The written lines of the house rule `pbem.pick_target`'s pushes."""
+    source = QuietFight(compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")).source
+    function = source[source.index("def s__pbem_pick_target"):]
+    return function[:function.index("\ndef ", 1)]
+
+
+@pytest.mark.parametrize("rule, tested", [
+    # one push in one for over a list, onto a list of its own used after the loop alone: the loop tests it
+    ("fn pbem.pick_target(c, enc, plans) {\n let found = []\n for o in enc.characters {\n"
+     "  if o.side != c.side { push(found, o) }\n }\n return found[0]\n}", False),
+    # in a while: no bound on its rounds
+    ("fn pbem.pick_target(c, enc, plans) {\n let found = []\n let i = 0\n while i < len(enc.characters) {\n"
+     "  push(found, enc.characters[i])\n  i += 1\n }\n return found[len(found) - 1]\n}", True),
+    # in two loops: a round of the outer one adds a whole list
+    ("fn pbem.pick_target(c, enc, plans) {\n let found = []\n for o in enc.characters {\n"
+     "  for p in enc.characters { push(found, p) }\n }\n return found[0]\n}", True),
+    # another name holds the list while the loop fills it
+    ("fn pbem.pick_target(c, enc, plans) {\n let found = []\n let same = found\n for o in enc.characters {\n"
+     "  push(found, o)\n  push(same, o)\n }\n return found[0]\n}", True),
+    # read inside the loop
+    ("fn pbem.pick_target(c, enc, plans) {\n let found = []\n for o in enc.characters {\n"
+     "  if len(found) < 2 { push(found, o) }\n }\n return found[0]\n}", True),
+])
+def test_a_push_whose_list_its_loop_bounds_is_tested_once_at_the_loop(rule, tested):
+    written = _pushes_written(rule)
+    assert ("< LIST_SIZE" in written) is tested
+    assert ("> LIST_SIZE: bail()" in written) is not tested
+
+
+def test_a_loop_over_a_list_longer_than_list_size_still_stops_its_push_at_the_limit():
+    # the encounter has three characters; with room for two, the third push is the closures' error
+    rule = ("fn pbem.pick_target(c, enc, plans) {\n let found = []\n for o in enc.characters {\n"
+            "  push(found, o)\n }\n return found[0]\n}")
+    text = f"use pbem\n{rule}\n{CHARACTERS}{encounter()}"
+    script = compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(list_size=2))
+    seed = run_seed(7, 0)
+    with pytest.raises(MechError, match="list_size"):
+        fight_once(script, seed)
+    assert QuietFight(script).fight(seed) is None

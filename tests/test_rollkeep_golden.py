@@ -357,3 +357,16 @@ def test_no_explode_on_a_sum_pool():
     # roll(7k3 + 2k0, explode: false): 9k3, 10 counts 10: keep 10, 9, 8 = 27
     result = mechscript.roll("roll(7k3 + 2k0, explode: false) > 26", faces=[2, 3, 5, 6, 8, 9, 10, 1, 7])
     assert result.total is True
+
+
+def test_a_pool_keeps_whole_counts_as_whole_numbers_and_refuses_thirds():
+    # whole dice counts are ints, so that pools of whole dice add up as ints; a half stays a Fraction
+    from mechscript.dice.rollkeep import Pool
+    from mechscript.errors import MechError
+    summed = Pool(F(5, 2), 3).combine(Pool(F(1, 2), F(1, 2)), 1, None)
+    assert (type(summed.unkept), type(summed.kept)) == (int, F) and summed == Pool(3, F(7, 2))
+    assert hash(Pool(3, 3)) == hash(Pool(F(3), F(3)))
+    with pytest.raises(MechError, match="whole or half dice, not 1/3"):
+        Pool(2, F(1, 3))
+    with pytest.raises(MechError, match="whole or half dice, not 7/3"):
+        mechscript.run("say roll(pool(7/3, 2))", seed=1)

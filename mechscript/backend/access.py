@@ -145,10 +145,14 @@ class Access(Expressions):
         return self.into(f"{whole} if {b} != 0 else binary(EV, '/', {a}, {b}, {self.constant(division)})")
 
     def gear(self, node) -> "str | None":
-        """A character's gear list (or list stat) read to be gone through by a `for`: the list itself,
-        which nothing ever changes (every other read is given a copy), so the loop needs no copy."""
+        """A character's gear list (or list stat), or an encounter's characters, read to be gone
+        through by a `for`: the list itself, which nothing ever changes (every other read is given
+        a copy), so the loop needs no copy."""
         if type(node) is not ast.Field or self.module_of(node.target) is not None:
             return None
+        if node.name == "characters" and self.surely(node.target, "encounter"):
+            value = self.pure(node.target)
+            return None if value is None else self.into(f"{value}.characters")
         target = self.types.of(node.target)
         kind = self.one_kind(target)
         if kind is None or node.name in self.state_of(kind) or node.name in ("name", "side", "kind") or \
@@ -196,6 +200,9 @@ class Access(Expressions):
             return self.into(f"len({a}) if type({a}) is list or type({a}) is str else {general}")
         if name == "push":
             a, b = args
+            if id(node) in self.bounded_pushes:
+                self.line(f"{a}.append({b})")
+                return "None"
             is_list = "" if self.surely(node.args[0], "list") else f"type({a}) is list and "
             self.line(f"if {is_list}len({a}) < LIST_SIZE: {a}.append({b})")
             self.line(f"else: {general}")

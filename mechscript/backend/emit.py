@@ -32,7 +32,7 @@ from __future__ import annotations
 from ..interpreter import ast
 from ..interpreter.script import declared_name
 from .access import Access
-from .narration import narration_only, pushed_to
+from .narration import bounded_pushes, narration_only, pushed_to
 from .writer import _BOOLEAN, ModuleText, Unsupported
 
 
@@ -61,6 +61,9 @@ class Emitter(Access):
                                              if type(n) is ast.Assign and type(n.target) is ast.Name}
         self.function_base = len(self.scopes)
         self.dropped_says, self.dropped_names = narration_only(self.module, node, self.purity)
+        bounded = bounded_pushes(node, self.purity.nodes(node), lambda n: self.surely(n, "list"))
+        self.bounded_pushes.update(bounded)
+        self.bounded_loops.update(id(loop) for loop in bounded.values())
         self.scopes.append({})
         try:
             params = [self.local(param) for param in node.params]
@@ -215,6 +218,8 @@ class Emitter(Access):
             self.line(f"if type({items}) is not list: bail()")
         if self.limits.list_size > self.limits.loop_iterations:   # else no list is that long
             self.line(f"if len({items}) > LOOP_ITERATIONS: bail()")
+        if id(node) in self.bounded_loops:   # for the pushes it holds (narration.bounded_pushes)
+            self.line(f"if len({items}) > LIST_SIZE: bail()")
         self.line(f"if {items}: next(islice(STEP, len({items}) - 1, None))")   # its length, at entry
         self.scopes.append({})
         try:

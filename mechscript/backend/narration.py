@@ -147,6 +147,50 @@ def own_lists(fn: ast.FnDef, nodes: list) -> set:
     return {name for name, made in lets.items() if made} - assigned - loops - set(fn.params)
 
 
+def bounded_pushes(fn: ast.FnDef, nodes: list, surely_list) -> dict:
+    """The `push` calls of `fn` that need no `list_size` test of their own, each (by id) with the
+    `for` loop whose entry tests instead that the list it goes through is no longer than
+    `list_size`: the one push onto a list `fn` made itself (`let found = []`, own_lists), in one
+    `for` more than the `let` is in, over something `surely_list(node)` says is a list. Each `let`
+    is followed by one run of that loop at most, which adds one item a round to the empty list.
+    Every other use of the name comes after the loop, so no other name can hold the list while
+    the loop fills it."""
+    own = own_lists(fn, nodes)
+    if not own or any(type(n) is ast.FnDef for n in nodes):   # a nested fn may push onto it
+        return {}
+    lets: dict[str, list] = {}
+    pushes: dict[str, list] = {}
+    uses: dict[str, list] = {}
+    stack = [(fn.body, ())]
+    while stack:
+        node, loops = stack.pop()
+        kind = type(node)
+        if kind is ast.Let and node.name in own:
+            lets.setdefault(node.name, []).append(loops)
+        elif (name := pushed_onto(node)) in own:
+            pushes.setdefault(name, []).append((node, loops))
+            stack.extend((child, loops) for child in node.args[1:])   # the pushed item; not the list's name
+            continue
+        elif kind is ast.Name and node.id in own:
+            uses.setdefault(node.id, []).append(node)
+        inner = loops + (node,) if kind in (ast.While, ast.Repeat) else loops
+        for child in ast.children(node):
+            in_body = kind is ast.For and child is node.body
+            stack.append((child, loops + (node,) if in_body else inner))
+    bounded = {}
+    for name, sites in pushes.items():
+        if len(sites) != 1 or len(lets.get(name, ())) != 1:
+            continue
+        (call, loops), made = sites[0], lets[name][0]
+        if len(loops) != len(made) + 1 or loops[:len(made)] != made:
+            continue
+        loop = loops[-1]
+        if type(loop) is ast.For and surely_list(loop.iterable) and \
+                all(use.span.start >= loop.span.end for use in uses.get(name, ())):
+            bounded[id(call)] = loop
+    return bounded
+
+
 def pushed_onto(node) -> "str | None":
     """The name a call `push(name, item)` adds to, if it is one."""
     if type(node) is ast.Call and type(node.callee) is ast.Name and node.callee.id == "push" \

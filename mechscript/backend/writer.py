@@ -115,6 +115,10 @@ class Writer:
         self.nonlocals: set[str] = set()     # names of enclosing functions a nested one assigns
         self.function_base = 0               # self.scopes[function_base:] are this function's
         self.fresh: set[str] = set()         # temporaries holding a list nobody else holds
+        # push calls (by id) whose list cannot pass `list_size`, and the loops (by id) that test it
+        # for them at entry (narration.bounded_pushes)
+        self.bounded_pushes: set[int] = set()
+        self.bounded_loops: set[int] = set()
         self.owners: dict = {}               # id(FnDef) -> the ModuleText of a top-level `fn`
 
     # -- text --
