@@ -5,7 +5,7 @@ as in tests/test_neojove.py, whose helpers (the duel of Lance and Pike at Close)
 
 from __future__ import annotations
 
-from support import run_json
+from support import mech_forked, run_json
 from test_neojove import CREW, duel, pilot
 
 MISSILE = '    weapon Missiles { type "electronic" attack 1 glance 4 solid 6 solid_at 4 range "Moderate" crit 15 }\n'
@@ -58,23 +58,24 @@ def test_a_curtain_decays_once_its_emitter_is_shot_down(tmp_path):
 
 def test_a_curtain_emitted_at_a_point_reaches_units_within_not_so_close_of_it_and_decays(tmp_path):
     # L741: "Any weapons firing into or out of a distance within the Not So Close range bracket of the
-    # emitting unit or point are effected": option scarlet_points, a point of the line (Lance at 0,
+    # emitting unit or point are effected": option scarlet_points, CurtainPoints of the line (Lance at 0,
     # Pike at Close, 3). A point of strength 6 at 7 is Not So Close (4) to Pike: at Close a third,
     # ED 1 + 2 + 2 = 5 (as a unit's Curtain of 6, the first test); at 8 it reaches neither unit. The
     # missiles are too weak to hit (no critical rolls): the target numbers are what is checked
     weak = MISSILE.replace("attack 1", "attack -7")
 
     def shots(point, turns):
-        text = duel(weak, "", f"scarlet_points: [{point}]", crew=TRAINED, until=f"round > {turns}")
+        canister = f"character Canister is CurtainPoint {{ {point} }}\n"
+        text = duel(weak, "", "scarlet_points: [Canister]", crew=TRAINED, rules=canister, until=f"round > {turns}")
         ran = run_json(tmp_path, text, (START + [1, 1]) * turns)
         return [line for line in ran["log"] if "fires Missiles" in line]
 
-    assert "(Scarlet Curtain 6 at Close: Electronic 4 -> 5, L737-757)" in shots("{place: 7, strength: 6, stops: none}", 1)[0]
-    far = shots("{place: 8, strength: 6, stops: none}", 1)[0]
+    assert "(Scarlet Curtain 6 at Close: Electronic 4 -> 5, L737-757)" in shots("place 7  strength 6", 1)[0]
+    far = shots("place 8  strength 6", 1)[0]
     assert "Scarlet" not in far and "vs Electronic Defense 4" in far
-    # L757: no longer replenished after turn 1 (`stops: 1`), turn 2 treats them one bracket closer: Very
+    # L757: no longer replenished after turn 1 (`stops 1`), turn 2 treats them one bracket closer: Very
     # Close, a quarter: floor(6/4) = 1, ED 1 + 2 + 1 = 4; turn 3 Point Blank: nothing, 1 + 2 = 3
-    fading = shots("{place: 7, strength: 6, stops: 1}", 3)
+    fading = shots("place 7  strength 6  stops 1", 3)
     assert "(Scarlet Curtain 6 at Close: Electronic 4 -> 5, L737-757)" in fading[0]
     assert "(Scarlet Curtain 6 at Very Close: Electronic 4 -> 4, L737-757)" in fading[1]
     assert "(Scarlet Curtain 6 at Point Blank: Electronic 4 -> 3, L737-757)" in fading[2]
@@ -158,3 +159,13 @@ def test_a_critical_with_no_component_left_breaks_nothing(tmp_path):
     # a unit with no working component: the critical is counted and has nothing to break
     ran = run_json(tmp_path, duel(GLANCING.format(space=4), "", COMPONENTS), START + [7, 5, 9, 6])
     assert ran["log"][6:8] == ["      critical roll 9 6 = 15 vs 15: a Surface Hit", "        the surface hit finds no component left to break"]
+
+
+def test_a_curtain_point_is_checked_as_a_character_is(tmp_path):
+    # a CurtainPoint's entries are checked before the fight, at the script's own line
+    canister = "character Canister is CurtainPoint { place 7  strenght 6 }\n"
+    path = tmp_path / "fight.mech"
+    path.write_text(duel(MISSILE, "", "scarlet_points: [Canister]", crew=TRAINED, rules=canister))
+    ran = mech_forked(["run", str(path)], tmp_path)
+    assert ran.code != 0 and "Traceback" not in ran.err
+    assert "fight.mech:2:" in ran.err and "CurtainPoint has no stat `strenght`" in ran.err and "did you mean `strength`?" in ran.err
