@@ -1,10 +1,11 @@
 """Neo-Jove in play (issue 19, item 3): the Scarlet Curtain in a fight (rule text 004, L737-757; digest
-4.17 and P27) and attacks aimed at components (L497-505). Faces are d10 faces in the order they fall,
+4.17 and P27), at a unit or at a point, attacks aimed at components (L497-505) and critical hits that
+break components (L561-573, P22). Faces are d10 faces in the order they fall,
 as in tests/test_neojove.py, whose helpers (the duel of Lance and Pike at Close) these use."""
 
 from __future__ import annotations
 
-from support import run_json
+from support import mech_forked, run_json
 from test_neojove import CREW, duel, pilot
 
 MISSILE = '    weapon Missiles { type "electronic" attack 1 glance 4 solid 6 solid_at 4 range "Moderate" crit 15 }\n'
@@ -55,6 +56,31 @@ def test_a_curtain_decays_once_its_emitter_is_shot_down(tmp_path):
     assert "(Scarlet Curtain 8 at Point Blank: Electronic 4 -> 3, L737-757)" in shots[3]
 
 
+def test_a_curtain_emitted_at_a_point_reaches_units_within_not_so_close_of_it_and_decays(tmp_path):
+    # L741: "Any weapons firing into or out of a distance within the Not So Close range bracket of the
+    # emitting unit or point are effected": option scarlet_points, CurtainPoints of the line (Lance at 0,
+    # Pike at Close, 3). A point of strength 6 at 7 is Not So Close (4) to Pike: at Close a third,
+    # ED 1 + 2 + 2 = 5 (as a unit's Curtain of 6, the first test); at 8 it reaches neither unit. The
+    # missiles are too weak to hit (no critical rolls): the target numbers are what is checked
+    weak = MISSILE.replace("attack 1", "attack -7")
+
+    def shots(point, turns):
+        canister = f"character Canister is CurtainPoint {{ {point} }}\n"
+        text = duel(weak, "", "scarlet_points: [Canister]", crew=TRAINED, rules=canister, until=f"round > {turns}")
+        ran = run_json(tmp_path, text, (START + [1, 1]) * turns)
+        return [line for line in ran["log"] if "fires Missiles" in line]
+
+    assert "(Scarlet Curtain 6 at Close: Electronic 4 -> 5, L737-757)" in shots("place 7  strength 6", 1)[0]
+    far = shots("place 8  strength 6", 1)[0]
+    assert "Scarlet" not in far and "vs Electronic Defense 4" in far
+    # L757: no longer replenished after turn 1 (`stops 1`), turn 2 treats them one bracket closer: Very
+    # Close, a quarter: floor(6/4) = 1, ED 1 + 2 + 1 = 4; turn 3 Point Blank: nothing, 1 + 2 = 3
+    fading = shots("place 7  strength 6  stops 1", 3)
+    assert "(Scarlet Curtain 6 at Close: Electronic 4 -> 5, L737-757)" in fading[0]
+    assert "(Scarlet Curtain 6 at Very Close: Electronic 4 -> 4, L737-757)" in fading[1]
+    assert "(Scarlet Curtain 6 at Point Blank: Electronic 4 -> 3, L737-757)" in fading[2]
+
+
 # ---- components aimed at (L497-505) ----
 
 RIFLE = '    weapon Rifle {{ type "kinetic" attack 1 glance 4 solid 6 solid_at 4 range "Close" crit 15 space {space} }}\n'
@@ -85,3 +111,61 @@ def test_an_internal_component_cannot_be_aimed_at_unless_the_option_allows_it_th
     assert ran["log"][6] == "    solid 6, armor 2 -> 4: Pike Durability 6 of 10"
     ran = run_json(tmp_path, duel(RIFLE.format(space=4), "", "aim_internal: true", rules=rules, pike=pike), START + [7, 5, 1, 1])
     assert ran["log"][5] == "    solid 6, armor 2 -> 4 to its Reactor: 4 of 4, destroyed"
+
+
+# ---- critical hits on components (L561-573; option crit_effect "components") ----
+
+GLANCING = RIFLE.replace("solid_at 4", "solid_at 20")     # every hit a Glance
+COMPONENTS = 'crit_effect: "components"'
+
+
+def test_a_surface_hit_disables_an_external_component_a_vital_hit_destroys_an_internal_one(tmp_path):
+    # L563, L567: "Critical Hits reduce the ability of the unit in question to fight effectively";
+    # "they are disabling or destroying components"; L569: a Glance's critical is a Surface Hit, a
+    # Solid's a Vital Hit. The effect list is blank (L573, P22): with crit_effect "components", a
+    # Surface Hit disables the first working external one (Pike's Rifle: it no longer fires), a Vital
+    # Hit destroys the first internal one (the Reactor). Critical roll 9 6 = 15 against Crit 15
+    ran = run_json(tmp_path, duel(GLANCING.format(space=4), RIFLE.format(space=10), COMPONENTS), START + [7, 5, 9, 6])
+    assert ran["log"][4:] == [
+        "  Lance fires Rifle at Pike (Close): 2d10 7 5 = 12 + 7 + 2 positioning = 21 vs Kinetic Defense 6: hit by 15, glance",
+        "    glance 4, armor 2 -> 2: Pike Durability 8 of 10",
+        "      critical roll 9 6 = 15 vs 15: a Surface Hit",
+        "        the surface hit: its Rifle is disabled (L563, L567)",
+        "  Pike has no weapon that can fire",
+    ]
+    text = duel(RIFLE.format(space=4), RIFLE.format(space=10), COMPONENTS, pike="component Reactor { space 4 }")
+    ran = run_json(tmp_path, text, START + [7, 5, 9, 6, 1, 1, 1, 1])
+    assert ran["log"][6:8] == ["      critical roll 9 6 = 15 vs 15: a Vital Hit", "        the vital hit: its Reactor is destroyed (L563, L567)"]
+    assert ran["log"][8].startswith("  Pike fires Rifle at Lance")       # the Rifle, external, still works
+    # by default (P22) the critical is counted and breaks nothing: Pike fires back
+    ran = run_json(tmp_path, duel(GLANCING.format(space=4), RIFLE.format(space=10)), START + [7, 5, 9, 6, 1, 1, 1, 1])
+    assert ran["log"][6] == "      critical roll 9 6 = 15 vs 15: a Surface Hit"
+    assert ran["log"][7].startswith("  Pike fires Rifle at Lance")
+    assert ran["result"]["characters"]["Pike"]["surface_hits"] == 1
+
+
+def test_the_critical_of_a_hit_aimed_at_a_component_breaks_that_component(tmp_path):
+    # L497-505 with L567: Lance's Solid 6 on Pike's Rifle (space 10, external: no armor) disables it (6
+    # of 10, L503), and its Vital Hit destroys it (L504); the unit's own count is untouched
+    rules = "fn neojove.aims_at(att, def, w, enc) = match def { Pike => Pike.weapon[0]; else => none }\n"
+    text = duel(RIFLE.format(space=4), RIFLE.format(space=10), COMPONENTS, rules=rules)
+    ran = run_json(tmp_path, text, START + [7, 5, 9, 6])
+    assert ran["log"][5:] == ["    solid 6, armor 0 -> 6 to its Rifle: 6 of 10, disabled", "      critical roll 9 6 = 15 vs 15: a Vital Hit",
+                              "        the vital hit: its Rifle is destroyed (L563, L567)", "  Pike has no weapon that can fire"]
+    assert ran["result"]["characters"]["Pike"]["vital_hits"] == 0
+
+
+def test_a_critical_with_no_component_left_breaks_nothing(tmp_path):
+    # a unit with no working component: the critical is counted and has nothing to break
+    ran = run_json(tmp_path, duel(GLANCING.format(space=4), "", COMPONENTS), START + [7, 5, 9, 6])
+    assert ran["log"][6:8] == ["      critical roll 9 6 = 15 vs 15: a Surface Hit", "        the surface hit finds no component left to break"]
+
+
+def test_a_curtain_point_is_checked_as_a_character_is(tmp_path):
+    # a CurtainPoint's entries are checked before the fight, at the script's own line
+    canister = "character Canister is CurtainPoint { place 7  strenght 6 }\n"
+    path = tmp_path / "fight.mech"
+    path.write_text(duel(MISSILE, "", "scarlet_points: [Canister]", crew=TRAINED, rules=canister))
+    ran = mech_forked(["run", str(path)], tmp_path)
+    assert ran.code != 0 and "Traceback" not in ran.err
+    assert "fight.mech:2:" in ran.err and "CurtainPoint has no stat `strenght`" in ran.err and "did you mean `strength`?" in ran.err

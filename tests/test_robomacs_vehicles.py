@@ -511,9 +511,10 @@ def test_a_merge_takes_a_full_round_a_hit_disrupts_it_and_the_form_fights(tmp_pa
     # L829-836: the members "may merge (taking a full round, disrupted if any member is hit by an
     # attack) into a giant RoboMAC"; "The Merged form adds the Traits of the members (If three of them
     # have Brawn, he's Brawn +2, etc) but has its own systems and skills". R1 Foe's hit on Alpha
-    # disrupts it; R2 it holds and Titan (Brawn +1 from two Brawn +0) fights in R3
-    characters = ("character Alpha is RoboMAC { brawn 0  skill Brawl  system Merge }\n"
-                  "character Beta is RoboMAC { brawn 0  armored 0  system Merge }\n"
+    # disrupts it; R2 it holds and Titan (Brawn +1 from two Brawn +0) fights in R3. Both members have
+    # the Trait Transforming, which Merge needs (L822, tests/test_robomacs_more.py)
+    characters = ("character Alpha is RoboMAC { brawn 0  transforming true  skill Brawl  system Merge }\n"
+                  "character Beta is RoboMAC { brawn 0  armored 0  transforming true  system Merge }\n"
                   'character Titan is RoboMAC { brawn 1  armored 0  skill Brawl { bonus 2 }  members [Alpha, Beta]  status "unformed" }\n'
                   "character Foe is RoboMAC { skill Blast }")
     tactics = ('fn robomacs.plan_for(c, enc) = match c {\n Foe => plan("advantage", [act("Blast", Alpha)])\n'

@@ -1,0 +1,227 @@
+"""Golden tests of more RoboMACs rules in play (issue 19, item 2): the sample Overkills (rule text 001,
+L1322-1339), the observers' roll against Holograms (L899-901), crashes (L1828-1832), a turret limited to
+its elevation (L1683-1686) and the Merge's prerequisite (L820-823, L829). Each forces its dice through
+`mech run --faces` as tests/test_robomacs_vehicles.py does (whose helpers these use) and cites the
+lines of the text (shared/seeds/001_339126d73d002dcf.txt) it checks. Every rule here is behind an
+option or a tactic whose default plays as before (the last test shows the defaults)."""
+
+from __future__ import annotations
+
+from test_robomacs_vehicles import QUIET, RACER, TRUCK, between, run, script
+
+# ---- the sample Overkills (L1322-1339, option overkill_effect "sample") ----
+
+# Hitter's Brawl at Difficult (L604-606: Metal on Advantage without Brawn); 2d8 [8 7] = 15 is an
+# Overkill (L1158); then the chart's two d8: the duration and the side effect (L1328-1331)
+BRAWLERS = ("character Hitter is RoboMAC { skill Brawl  skill Dodge }\ncharacter Pal is RoboMAC { }\n"
+            "character Foe is RoboMAC { skill Blast }\ncharacter Other is RoboMAC { }")
+HITS_FOE = ('fn robomacs.plan_for(c, enc) = match c {\n Hitter => match enc.round { 1 => plan("advantage", [act("Brawl", Foe)]); '
+            'else => plan("advantage", [act("Dodge", Foe)]) }\n Foe => match enc.round { 1 => plan("none", []); '
+            'else => plan("advantage", [act("Blast", Hitter)]) }\n else => plan("none", [])\n}\n')
+SAMPLE = ('overkill_effect: "sample"',)
+
+
+def fight(tmp_path, tactics, faces, settings=SAMPLE, until="round > 1"):
+    return run(tmp_path, script(BRAWLERS, tactics, settings, ("Hitter, Pal", "Foe, Other"), until), faces)
+
+
+def test_the_sample_overkill_rolls_its_duration_and_side_effect_extra_damage_hits_everyone(tmp_path):
+    # L1328-1331: "Duration(d8): 1-6 = Only for next round, 7-8 = For remainder of combat; Side
+    # Effects?(d8): 1-6 = No, 7-8 = Yes"; L1333: "doing extra damage" (one level more, as A04); L1335:
+    # "hitting everyone (allies as well as enemies)": the default tactics take the first of each list.
+    # d8 3: next round; d8 8: a side effect: Structure to Foe, and to Pal (an ally) and Other
+    log = fight(tmp_path, HITS_FOE, [8, 7, 3, 8])
+    assert between(log, "  Advantage", "No side") == [
+        "  Advantage: Hitter uses Brawl on Foe, Difficult: 2d8 [8 7] = 15: overkill",
+        "    Overkill, the sample chart (L1322-1331): duration d8 3, next round; side effect d8 8, everyone",
+        "    Hitter does extra damage: one level more (L1333)",
+        "    Structure to Foe",
+        "    Foe takes a Structure wound: wounds (2/1/2) Wrecked 1",
+        "    Scramble: Foe is -2 next round",
+        "    the Overkill strikes Pal too (L1335)",
+        "    Structure to Pal",
+        "    Pal takes a Structure wound: wounds (2/1/2) Wrecked 1",
+        "    Scramble: Pal is -2 next round",
+        "    the Overkill strikes Other too (L1335)",
+        "    Structure to Other",
+        "    Other takes a Structure wound: wounds (2/1/2) Wrecked 1",
+        "    Scramble: Other is -2 next round",
+    ]
+    # no side effect on 1-6: the target alone
+    log = fight(tmp_path, HITS_FOE, [8, 7, 3, 6])
+    assert "    Overkill, the sample chart (L1322-1331): duration d8 3, next round; side effect d8 6, none" in log
+    assert not any("strikes" in line for line in log)
+
+
+def test_a_defensive_modifier_for_the_rest_of_combat_and_a_berserker_rage(tmp_path):
+    # L1333-1334 "gaining a Defensive Modifier" (PROPOSAL: -1, the least of the DM table, L1260-1276),
+    # for "remainder of combat" on a duration d8 of 7 (L1329); L1336-1337 "not being able to take
+    # defensive actions for a while (locked in a berserker rage)": in round 2 his Dodge is refused, and
+    # Foe's Blast on him is -1; both start the round after (A24)
+    tactics = HITS_FOE + ('fn robomacs.overkill_boon(c, t, enc) = "defensive modifier"\n'
+                          'fn robomacs.overkill_bane(c, t, enc) = "berserk"\n')
+    log = fight(tmp_path, tactics, [8, 7, 7, 7, 5, 5], until="round > 2")
+    assert between(log, "  Advantage", "No side") == [
+        "  Advantage: Hitter uses Brawl on Foe, Difficult: 2d8 [8 7] = 15: overkill",
+        "    Overkill, the sample chart (L1322-1331): duration d8 7, rest of combat; side effect d8 7, berserk",
+        "    Hitter gains a Defensive Modifier: -1 to be hit, rest of combat (L1333-1334)",
+        "    Hitter is locked in a berserker rage: no defensive actions, rest of combat (L1336-1337)",
+        "    Metal to Foe",
+        "    Foe takes a Metal wound: wounds (1/2/2) Wrecked 1",
+        "Round 2",
+        "  Advantage: Hitter cannot dodge: in a berserker rage he takes no defensive actions (L1336-1337)",
+        "  Advantage: Foe uses Blast on Hitter, Difficult: 2d8 [5 5] -1 (Overkill's Defensive Modifier) = 9: mixed",
+        "    Mixed: one damage level less (A05)",
+        "    Bone to Hitter",
+        "    a Bone wound does nothing to a Robo (L2338-2340)",
+    ]
+    # "Only for next round" (d8 1-6): in round 3 the rage is over and he dodges
+    log = fight(tmp_path, tactics, [8, 7, 2, 7, 5, 5, 6, 6, 6, 6], until="round > 3")
+    assert "  Advantage: Hitter cannot dodge: in a berserker rage he takes no defensive actions (L1336-1337)" in log
+    assert "  Advantage: Hitter dodges Foe, Routine: 2d8 [6 6] = 12: success" in between(log, "Round 3")
+
+
+def test_an_energy_drain_leaves_him_d8_actions_before_he_drops(tmp_path):
+    # L1337: "draining energy reserves dangerously (only d8 actions before you drop)": d8 2, his Dodge in
+    # round 2 is the first, in round 3 the second, and he drops (System Shutdown)
+    tactics = HITS_FOE + 'fn robomacs.overkill_bane(c, t, enc) = "drain"\n'
+    log = fight(tmp_path, tactics, [8, 7, 1, 8, 2, 1, 1, 1, 1, 1, 1, 1, 1], until="round > 4")
+    assert "    Hitter's energy reserves drain dangerously: only 2 actions before he drops (L1337)" in log
+    assert between(log, "Round 3", "Round 4")[1:3] == ["  Advantage: Hitter dodges Foe, Routine: 2d8 [1 1] = 2: failure",
+                                                       "    Hitter's energy reserves run dry: he drops (L1337)"]
+    assert between(log, "Round 4", "No side") == ["Round 4", "  Advantage: Foe's Blast has no target: Hitter is shutdown"]
+    assert log.count("    Hitter's energy reserves run dry: he drops (L1337)") == 1
+
+
+# ---- Holograms: the observers' roll (L899-901, option hologram_detection "roll") ----
+
+PHANTOM = ("character Phantom is RoboMAC { gadgets 0  skill Blast  system Holograms }\n"
+           "character Hunter is RoboMAC { skill Blast }\ncharacter Dupe is RoboMAC { skill Blast }")
+HIDES = ('fn robomacs.plan_for(c, enc) = match c {\n Phantom => match enc.round { 1 => plan("advantage", [act("Holograms", none)]); '
+         'else => plan("none", []) }\n else => plan("advantage", [act("Blast", Phantom)])\n}\n')
+
+
+def test_observers_roll_the_degree_of_the_image_to_see_its_flaws_then_attack_at_minus_2(tmp_path):
+    # L899-901: "Degree rolled by user is the degree needed by observers to detect flaws in the image.
+    # If used to simulate Invisibility, it works like that system but only confers -2 penalty to
+    # attackers who know where he is". Phantom raises Holograms at Difficult in round 1; at the start of
+    # round 2 Hunter rolls 10 (Difficult success) and sees through them, Dupe rolls 8 (failure): Hunter
+    # attacks at -2, Dupe cannot attack; in round 3 only Dupe looks again (Hunter keeps what he saw)
+    text = script(PHANTOM, HIDES, ('hologram_detection: "roll"',), until="round > 3")
+    log = run(tmp_path, text, [5, 5, 5, 5, 4, 4, 5, 5, 4, 4, 7, 7, 3, 3])
+    assert between(log, "Round 2") == [
+        "Round 2",
+        "  Hunter looks for the flaws in Phantom's Holograms (L899-900), Difficult: 2d8 [5 5] = 10: success",
+        "    Hunter sees through them: he knows where Phantom is (-2 to hit him, L900-901)",
+        "  Dupe looks for the flaws in Phantom's Holograms (L899-900), Difficult: 2d8 [4 4] = 8: failure",
+        "  Advantage: Hunter uses Blast on Phantom, Difficult: 2d8 [5 5] -2 (Holograms) = 8: failure",
+        "    a miss",
+        "  Advantage: Dupe cannot use Blast on Phantom: Phantom cannot be seen or attacked without a Sensor Pack (L902-903)",
+        "Round 3",
+        "  Dupe looks for the flaws in Phantom's Holograms (L899-900), Difficult: 2d8 [4 4] = 8: failure",
+        "  Advantage: Hunter uses Blast on Phantom, Difficult: 2d8 [7 7] -2 (Holograms) = 12: success",
+        "    the hit switches off Phantom's Holograms for the rest of combat (L904)",
+        "    Metal to Phantom",
+        "    Phantom takes a Metal wound: wounds (2/2/2) Wrecked 1",
+        "  Advantage: Dupe uses Blast on Phantom, Difficult: 2d8 [3 3] = 6: failure",
+        "    a miss",
+        "No side has won: a, b still stand.",
+    ]
+
+
+def test_the_default_tactics_attack_one_who_saw_through_the_image(tmp_path):
+    # the default plan picks a foe it can attack (pick_target): once Hunter has seen the flaws, Phantom
+    # is his target (Dupe, who failed, has no one to attack)
+    tactics = ('fn robomacs.plan_for(c, enc) = match c {\n Phantom => match enc.round { 1 => plan("advantage", '
+               '[act("Holograms", none)]); else => plan("none", []) }\n else => default_plan(c, enc)\n}\n')
+    text = script(PHANTOM, tactics, ('hologram_detection: "roll"',), until="round > 2")
+    log = run(tmp_path, text, [5, 5, 5, 5, 4, 4, 4, 4])
+    assert between(log, "Round 2", "No side") == [
+        "Round 2",
+        "  Hunter looks for the flaws in Phantom's Holograms (L899-900), Difficult: 2d8 [5 5] = 10: success",
+        "    Hunter sees through them: he knows where Phantom is (-2 to hit him, L900-901)",
+        "  Dupe looks for the flaws in Phantom's Holograms (L899-900), Difficult: 2d8 [4 4] = 8: failure",
+        "  Advantage: Hunter uses Blast on Phantom, Difficult: 2d8 [4 4] -2 (Holograms) = 6: failure",
+        "    a miss",
+    ]
+
+
+# ---- crashes and a turret limited to its elevation (L1683-1686, L1828-1832) ----
+
+def test_a_crash_on_a_maneuvering_mishap_is_colour_from_the_scripts_table(tmp_path):
+    # L1828-1832: "crashes are merely color and have no real combat effect. A Mishap on a Maneuvering
+    # roll could put the player out of action for the rest of the round, however, as he pulls out of
+    # the side of a building": the tactic crash_site (none by default) names the crash, from a script's
+    # crash table on a d8 (7 here), after the Mishap (2 on Difficult, L1160)
+    tactics = ('fn robomacs.plan_for(c, enc) = match c { Truck => plan("advantage", [act("Blast", Racer)]); else => plan("none", []) }\n'
+               'fn robomacs.maneuvers_for(c, t, enc) = match c { Truck => [facing_act("change facing", t, "front")]; else => [] }\n'
+               "fn robomacs.chase_for(c, enc) = match c { Truck => Racer; else => none }\n"
+               'table crashes { 7 => "through the side of a building", else => "into a ditch" }\n'
+               "fn robomacs.crash_site(c, enc) = crashes[d8]\n")
+    log = run(tmp_path, script(RACER + "\n" + TRUCK, tactics), [1, 1, 5, 3, 1, 1, 1, 1, 7])
+    assert between(log, "  Maneuvering: Truck changes", "No side") == [
+        "  Maneuvering: Truck changes facing to front toward Racer (L1722-1725), Difficult: 2d8 [1 1] = 2: mishap",
+        "    Mishap: Truck is out of action for the rest of the round (L1830-1832)",
+        "    Truck crashes: through the side of a building (colour only: a Robo rights himself by transforming, L1828-1830)",
+    ]
+
+
+def test_a_turret_limited_to_its_elevation_fires_all_round_but_not_straight_up_or_down(tmp_path):
+    # L1683-1686: "If you have '360 degree' coverage of weapons that is actually limited to your
+    # elevation (such as for a car that's currently flying) then locations 1 and 8 also prevent
+    # firing": `arcs "level"`. Round 1 directly above (elevation d8 1): no shot; round 2 above (2), his
+    # left to Truck: the turret fires with no turn (the default moves turn only a forward arc)
+    racer = 'character Racer is RoboMAC { skill Blast  system "Combat Form"  form "vehicle"  arcs "level" }'
+    tactics = ('fn robomacs.plan_for(c, enc) = match c { Racer => plan("advantage", [act("Blast", Truck)]); else => plan("none", []) }\n'
+               "fn robomacs.chase_for(c, enc) = match c { Racer => Truck; else => none }\n")
+    text = script(racer + '\ncharacter Truck is RoboMAC { form "vehicle" }', tactics, ("aerial: true",), until="round > 2")
+    log = run(tmp_path, text, [5, 1, 3, 1, 1, 3, 4, 3, 1, 2, 3, 4, 6, 6])
+    assert log[5:10] == [
+        "  Maneuvering: Racer chases Truck: his left faces Truck's left, Close, directly above",
+        "  Advantage: Racer cannot use Blast on Truck: Truck is not in his arc of fire: his left faces Truck's left, "
+        "Close, directly above (L1635-1639, L1683-1686)",
+        "Round 2",
+        "  Maneuvering: Racer chases Truck: his left faces Truck's left, Close, above",
+        "  Advantage: Racer uses Blast on Truck, Difficult: 2d8 [6 6] = 12: success",
+    ]
+
+
+# ---- the Merge's prerequisite (L820-823, L829; option merge_prerequisite) ----
+
+def test_merge_needs_the_trait_transforming(tmp_path):
+    # L820-823: "1.5.2.2 Transforming Systems. Must have Trait Transforming to use these systems", and
+    # Merge is one (L829): Beta, without the Trait, cannot merge, and the Merge into Titan fails;
+    # merge_prerequisite "system" (the module's former reading) lets the system alone do
+    characters = ("character Alpha is RoboMAC { brawn 0  transforming true  system Merge }\n"
+                  "character Beta is RoboMAC { brawn 0  system Merge }\n"
+                  'character Titan is RoboMAC { brawn 1  skill Brawl  members [Alpha, Beta]  status "unformed" }\n'
+                  "character Foe is RoboMAC { }")
+    tactics = ('fn robomacs.plan_for(c, enc) = match c {\n Alpha => plan("advantage", [act("merge", none)])\n'
+               ' Beta => plan("advantage", [act("merge", none)])\n else => plan("none", [])\n}\n')
+    text = script(characters, tactics, sides=("Alpha, Beta, Titan", "Foe"), until="round > 1")
+    assert between(run(tmp_path, text, []), "  Advantage", "No side") == [
+        "  Advantage: Alpha merges, his round taken (L830)",
+        "  Advantage: Beta cannot merge: Merge needs the Trait Transforming (L822)",
+        "  the Merge into Titan fails this round: 1 of 2 members merged unhurt (L830)",
+    ]
+    text = script(characters, tactics, ('merge_prerequisite: "system"',), ("Alpha, Beta, Titan", "Foe"), "round > 1")
+    assert between(run(tmp_path, text, []), "  Advantage", "No side") == [
+        "  Advantage: Alpha merges, his round taken (L830)",
+        "  Advantage: Beta merges, his round taken (L830)",
+        "  Alpha, Beta merge into Titan (L829-836)",
+    ]
+
+
+# ---- the defaults play as before ----
+
+def test_by_default_no_sample_chart_no_observers_roll_no_crash(tmp_path):
+    # overkill_effect "level" (A04): one level more, no d8; hologram_detection "none": no one looks;
+    # crash_site none: the Mishap alone
+    log = fight(tmp_path, HITS_FOE, [8, 7], settings=())
+    assert "    Overkill: one damage level more (A04)" in log and not any("sample" in line for line in log)
+    log = run(tmp_path, script(PHANTOM, HIDES, until="round > 2"), [5, 5])
+    assert between(log, "Round 2", "No side") == [
+        "Round 2",
+        "  Advantage: Hunter cannot use Blast on Phantom: Phantom cannot be seen or attacked without a Sensor Pack (L902-903)",
+        "  Advantage: Dupe cannot use Blast on Phantom: Phantom cannot be seen or attacked without a Sensor Pack (L902-903)",
+    ]
