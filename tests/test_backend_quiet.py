@@ -305,3 +305,17 @@ def test_a_loop_over_a_list_longer_than_list_size_still_stops_its_push_at_the_li
     with pytest.raises(MechError, match="list_size"):
         fight_once(script, seed)
     assert QuietFight(script).fight(seed) is None
+
+
+def test_tables_looked_up_by_name_are_written_as_dict_look_ups_and_fought_the_same():
+    # a named row, an entry of a named row, an entry of a one-row table, and their `else`s
+    rule = ('table nick {\n "Punch" => "P", else => "?"\n}\n'
+            'table chart {\n fast: "Punch" => 1, else => 0\n slow: "Ransack" => 2, else => 3\n}\n'
+            'fn pbem.pick_weapon(c) {\n let row = "fast"\n if nick[c.name] == "?" { row = "slow" }\n'
+            ' if chart[row][c.name] + chart.slow[c.name] > 4 { return none }\n'
+            ' if len(c.weapon) > 0 { return c.weapon[0] }\n'
+            ' return none\n}')
+    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    source = QuietFight(script).source
+    assert ".rows[None].keyed[" in source and ".keyed[" in source.replace(".rows[None].keyed[", "")
+    assert_same_fights(script, 30)

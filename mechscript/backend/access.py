@@ -60,6 +60,13 @@ class Access(Expressions):
                 self.line(f"{branch} type({value}) is Encounter: {result} = {copy}")
             self.line(f"else: {result} = get_field({value}, {field}, {span})")
             return result
+        if self.kept_if_character(node):
+            self.line(f"if type({value}) is Character: {result} = {self.attr(value, node.name)}")
+            self.line(f"else: {result} = get_field({value}, {field}, {span})")
+            return result
+        if self.holds_no_fields(node.target):   # a roll's faces, a module's name: no `fields` to try
+            self.line(f"{result} = get_field({value}, {field}, {span})")
+            return result
         # only characters and records keep `fields`; a character's list that is not state (gear) is
         # given as a copy, by get_field
         self.line(f"try: {result} = {value}.fields[{field}]")
@@ -80,6 +87,17 @@ class Access(Expressions):
         value = self.read_list(node.target)
         key = self.expr(node.key)
         span = self.constant(node.key.span)
+        holders = self.table_or_row(node.target)
+        if holders is not None and self.surely(node.key, "str"):
+            # a table's row by its name, a row's entry by its key (TableRow.keyed), as _get_index
+            # finds them; anything else (a threshold, a default, a missing key) by get_index
+            rows, entries = (f"{value}.rows", f"{value}.keyed")
+            unnamed = f"{value}.rows[None].keyed"   # a table of one unnamed row is looked up in it
+            found = {"table": f"{rows}[{key}] if type({value}) is Table and {key} in {rows} else "
+                              f"{unnamed}[{key}] if type({value}) is Table and None in {rows} and {key} in {unnamed}",
+                     "row": f"{entries}[{key}] if type({value}) is TableRow and {key} in {entries}"}
+            tests = " else ".join(found[holder] for holder in sorted(holders))
+            return self.into(f"{tests} else get_index(EV, {value}, {key}, {span})")
         is_list = "" if self.surely(node.target, "list") else f"type({value}) is list and "
         if not is_list and (key.isdigit() or self.surely(node.key, "int")):
             # Python's own index: the same item, from either end; outside the list it raises

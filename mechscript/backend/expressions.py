@@ -228,7 +228,7 @@ class Expressions(Writer):
             self.line(f"if {result}.bit_length() > NUMBER_BITS: bail()")
         if types:
             self.depth -= 1
-            if op in "+-" and len(types) == 2:   # pools add up as _pool_arithmetic adds them
+            if op in "+-" and len(types) == 2 and self.pools:   # pools add up as _pool_arithmetic adds them
                 span = self.constant(self.constants[k].span)
                 self.line(f"elif type({a}) is Pool and type({b}) is Pool: "
                           f"{result} = {a}.combine({b}, {1 if op == '+' else -1}, {span})")

@@ -34,7 +34,8 @@ from ..interpreter.evaluator import binary, compare_values, small_whole, unary
 from ..interpreter.names import UNSET
 from ..interpreter.parser import parse_program
 from ..interpreter.script import ROLL_FIELDS
-from ..interpreter.values import Character, Encounter, Function, Kind, Module, Record, Scope, Table, equal, to_json
+from ..interpreter.values import (Character, Encounter, Function, Kind, Module, Record, Scope, Table, TableRow,
+                                  equal, to_json)
 from ..limits import CpuTime
 from .access import builtin_impls
 from .changes import changed_sites, may_change
@@ -242,7 +243,8 @@ class QuietFight:
         """What the written code refers to besides its constants and its own functions."""
         namespace = {
             "Bail": Bail, "bail": bail, "UNSET": UNSET, "Pool": Pool, "Character": Character, "Record": Record,
-            "Encounter": Encounter, "FunctionType": types.FunctionType, "Fraction": Fraction,
+            "Encounter": Encounter, "Table": Table, "TableRow": TableRow, "FunctionType": types.FunctionType,
+            "Fraction": Fraction,
             "floor": math.floor, "ceil": math.ceil,
             "binary": binary, "unary": unary, "compare_values": compare_values, "equal": equal,
             "roll_dice": roll_dice, "repeat_count": closures.repeat_count, "ended": self._ended,

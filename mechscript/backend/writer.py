@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 import keyword
 
-from ..checker.types import CharT, ListT, RollT
+from ..checker.types import CharT, ListT, RecordT, RollT, RowT, TableT
 from ..interpreter import ast
 from ..interpreter.evaluator import CONSTANTS
 from ..interpreter.script import declared_name
@@ -260,14 +260,40 @@ class Writer:
         target = self.types.of(node.target)
         kinds = self.kinds(target)
         if kinds is not None:
-            if node.name in ("name", "side", "kind"):
-                return False
-            for kind in kinds:
-                fields = self.types.kind_fields(kind)
-                # a list is given as it is only when it is state (gear and list stats are copies)
-                if node.name not in fields or \
-                        node.name not in self.state_of(kind) and fields[node.name].maybe("list"):
-                    return False
-            return True
+            return self.kept_by_kinds(kinds, node.name)
         shape = target.record_shape()
         return shape is not None and node.name in shape
+
+    def table_or_row(self, node) -> "set | None":
+        """{"table"}, {"row"} or both, when `node` is surely a table or a table's row."""
+        found = self.types.of(node)
+        if found.is_any or found.is_empty:
+            return None
+        holders = {"table" if type(atom) is TableT else "row" if type(atom) is RowT else None for atom in found}
+        return None if None in holders else holders
+
+    def holds_no_fields(self, node) -> bool:
+        """Whether `node` is surely neither a character nor a record: nothing with `fields`."""
+        found = self.types.of(node)
+        return not (found.is_any or found.is_empty) and \
+            not any(type(atom) in (CharT, RecordT) for atom in found)
+
+    def kept_by_kinds(self, kinds, name: str) -> bool:
+        """Whether `name` is an entry of `fields` given as it is in a character of each of `kinds`."""
+        if name in ("name", "side", "kind"):
+            return False
+        for kind in kinds:
+            fields = self.types.kind_fields(kind)
+            # a list is given as it is only when it is state (gear and list stats are copies)
+            if name not in fields or name not in self.state_of(kind) and fields[name].maybe("list"):
+                return False
+        return True
+
+    def kept_if_character(self, node: ast.Field) -> bool:
+        """Whether `x.name` is kept_by_kinds for the characters x may be, when x may also be some
+        other value (a number, a record): the character's is then read as kept_field reads it."""
+        found = self.types.of(node.target)
+        if found.is_any or found.is_empty:
+            return False
+        kinds = {atom.kind for atom in found if type(atom) is CharT}
+        return bool(kinds) and self.kept_by_kinds(kinds, node.name)
