@@ -28,6 +28,7 @@ EXAMPLES = """examples:
   mech run examples/pbem_ambush.mech --seed 1   fight an encounter, blow by blow
   mech sim examples/pbem_ambush.mech -n 10000   fight it 10,000 times: win rates, rounds
   mech roll 4d6kh3                 roll four d6, keep the highest three
+  mech roll 1d20 + 5               the words are one expression: no quotes needed
   mech roll 7k3 --seed 42          roll-and-keep: seven d10, keep three, 10s explode
   mech roll '6d10!c>=8f1' -n 5     five rolls counting successes (8+) less failures (1s)
   mech roll 7k3 --faces 2,3,5,6,8,9,10,4   use the faces rolled at the table
