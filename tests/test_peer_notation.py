@@ -182,7 +182,7 @@ def test_new_forms_inside_a_script(tmp_path):
 
 SUCCESS_NOTE = ("note: `10d10>7` compares the total with 7; to count the dice of 7 or more (Roll20's success "
                 "count), write `10d10c>=7`\n")
-EXPLODE_NOTE = "note: `!>4` explodes on 5 or more; Roll20's `!>4` (4 or more) is `!>=4`\n"
+EXPLODE_NOTE = "note: `!>4` explodes on faces above 4; Roll20's `!>4` (4 or more) is `!>=4`\n"
 
 
 def test_mech_roll_notes_a_roll20_success_count(tmp_path):
@@ -201,7 +201,7 @@ def test_the_notes_name_the_less_than_forms(tmp_path):
     ran = mech_forked(["roll", "[6d10<3, 2d6!!<2]", "--seed", "1"], tmp_path)
     assert ran.err == ("note: `6d10<3` compares the total with 3; to count the dice of 3 or less (Roll20's "
                        "success count), write `6d10c<=3`\n"
-                       "note: `!!<2` explodes on 1 or less; Roll20's `!!<2` (2 or less) is `!!<=2`\n")
+                       "note: `!!<2` explodes on faces below 2; Roll20's `!!<2` (2 or less) is `!!<=2`\n")
 
 
 def test_mech_prob_notes_too(tmp_path):

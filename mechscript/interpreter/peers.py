@@ -5,8 +5,8 @@ means:
 
 - Roll20's success count `10d10>7` (dice of 7 or more): here a comparison of the total with 7;
   the count is `10d10c>=7`.
-- Roll20's compare point on an explosion, `!>4` (4 or more): here `>` is strictly above, 5 or
-  more; 4 or more is `!>=4`.
+- Roll20's compare point on an explosion, `!>4` (4 or more): here `>` is strictly above; 4 or
+  more is `!>=4`.
 """
 
 from __future__ import annotations
@@ -62,10 +62,9 @@ def _compare_point(node: ast.Dice) -> list:
         written, condition = str(modifier), modifier.condition
         if modifier.kind in ("!", "!!", "!p") and written.startswith("!") and condition is not None \
                 and condition.op in _OR_EQUAL and modifier.span is not None:
-            more = "more" if condition.op == ">" else "less"
+            more, beyond = ("more", "above") if condition.op == ">" else ("less", "below")
             mark = written[:len(written) - len(str(condition))]
-            beyond = condition.value + (1 if condition.op == ">" else -1)
             found.append((modifier.span.start,
-                          f"`{written}` explodes on {beyond} or {more}; Roll20's `{written}` ({condition.value} or "
-                          f"{more}) is `{mark}{_OR_EQUAL[condition.op]}{condition.value}`"))
+                          f"`{written}` explodes on faces {beyond} {condition.value}; Roll20's `{written}` "
+                          f"({condition.value} or {more}) is `{mark}{_OR_EQUAL[condition.op]}{condition.value}`"))
     return found
