@@ -136,20 +136,24 @@ def roll(expr: str, seed: int | None = None, faces: Sequence | None = None,
 
 
 def roll_many(expr: str, n: int, seed: int | None = None, faces: Sequence | None = None,
-              limits: Limits = Limits()) -> list[RollResult]:
-    """Roll `expr` n times from one face source (the faces of a seed, or given faces, in turn)."""
+              limits: Limits = Limits(), source: FaceSource | None = None) -> list[RollResult]:
+    """Roll `expr` n times from one face source (the faces of a seed, or given faces, in turn).
+    `source`: go on drawing from a source already in use (`mech roll -`, a line after another);
+    `seed` is then only what the results report."""
     compiled = compile_roll(expr, limits)
     if n > limits.rolls:
         raise limit_error("rolls", f"{n} rolls at once are too many", limits.rolls, None).located(expr, EXPR_FILE)
-    if faces is None and seed is None:
-        seed = new_seed()
-    source = face_source(seed, faces)
+    if source is None:
+        if faces is None and seed is None:
+            seed = new_seed()
+        source = face_source(seed, faces)
+    given = type(source) is GivenFaces
     results = []
     try:
         with CpuTime(limits):
             for _ in range(n):
-                result = compiled.roll(source, seed if faces is None else None)
-                if faces is not None:
+                result = compiled.roll(source, None if given else seed)
+                if given:
                     result.faces_used = source.used
                 results.append(result)
     except MechError as error:  # the time ran out between two rolls

@@ -17,8 +17,9 @@ from . import __version__
 from pathlib import Path
 
 from .api import RunResult, face_source, load_script, new_seed, prob, roll_many
+from .interpreter.peers import peer_notes
 from .interpreter.script import Script, compile_script, source_text
-from .errors import MechError
+from .errors import MechError, Span
 from .limits import Limits
 
 EXAMPLES = """examples:
@@ -27,6 +28,7 @@ EXAMPLES = """examples:
   mech run examples/pbem_ambush.mech --seed 1   fight an encounter, blow by blow
   mech sim examples/pbem_ambush.mech -n 10000   fight it 10,000 times: win rates, rounds
   mech roll 4d6kh3                 roll four d6, keep the highest three
+  mech roll 1d20 + 5               the words are one expression: no quotes needed
   mech roll 7k3 --seed 42          roll-and-keep: seven d10, keep three, 10s explode
   mech roll '6d10!c>=8f1' -n 5     five rolls counting successes (8+) less failures (1s)
   mech roll 7k3 --faces 2,3,5,6,8,9,10,4   use the faces rolled at the table
@@ -34,6 +36,8 @@ EXAMPLES = """examples:
   mech                             the interactive dice table (also: mech repl)
 """
 
+
+SIM_RUNS = 10_000  # `mech sim` without -n: enough for win rates within about a percentage point
 
 # `mech roll -0k1` and `--faces -1,0,1`: an argument that starts with `-` and then reads as dice or a
 # number is a value, not an option.
@@ -96,9 +100,12 @@ def _folder(text: str) -> str:
 
 def _seed(text: str) -> int:
     try:
-        return int(text)
+        seed = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"a seed is a whole number, got {text!r}")
+    if seed < 0:  # Python's generator would take -1 as 1: a second name for the same dice
+        raise argparse.ArgumentTypeError(f"a seed is a whole number of 0 or more, got {text!r}")
+    return seed
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -110,14 +117,17 @@ def build_parser() -> argparse.ArgumentParser:
     roll = commands.add_parser("roll", help="roll dice: mech roll 4d6kh3", epilog=EXAMPLES,
                                formatter_class=argparse.RawDescriptionHelpFormatter,
                                description="Roll a dice expression and show every die.")
-    roll.add_argument("expr", metavar="EXPR", help="a dice expression, e.g. 3d6+2, 4d6kh3, 7k3, '6d10!c>=8'")
+    roll.add_argument("expr", metavar="EXPR", nargs="+",
+                      help="a dice expression, e.g. 3d6+2, 4d6kh3, 7k3, '6d10!c>=8' (its words are joined: "
+                           "mech roll 1d20 + 5); - reads one expression a line from standard input")
     roll.add_argument("-n", type=_positive, default=None, metavar="N", help="roll N times")
     _add_run_options(roll, json_help="print JSON: {expr, total, text} (with -n: {expr, totals})")
 
     prob = commands.add_parser("prob", help="exact odds: mech prob '7k3 >= 25'",
                                description="The exact distribution of a dice expression (or the probability of a "
                                            "comparison), with its mean and sd, as a table with a bar chart.")
-    prob.add_argument("expr", metavar="EXPR", help="a dice expression, e.g. 4d6kh3, 7k3, 'd10 + 6 > d10 + 4'")
+    prob.add_argument("expr", metavar="EXPR", nargs="+",
+                      help="a dice expression, e.g. 4d6kh3, 7k3, 'd10 + 6 > d10 + 4' (its words are joined)")
     prob.add_argument("--json", action="store_true",
                       help="print JSON: {expr, exact, distribution: [[outcome, probability], ...], mean, sd}")
     prob.add_argument("--samples", type=_positive, default=None, metavar="N",
@@ -136,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
                                           "95% intervals, rounds, survival. Run i is seeded from the seed and i, so "
                                           "the numbers are the same for any --jobs.")
     sim.add_argument("file", metavar="FILE", help="the script, with its encounter")
-    sim.add_argument("-n", type=_positive, required=True, metavar="N", help="how many fights")
+    sim.add_argument("-n", type=_positive, default=SIM_RUNS, metavar="N", help=f"how many fights (default {SIM_RUNS:,})")
     sim.add_argument("--seed", type=_seed, default=None, metavar="S", help="the master seed (a fresh one if not given)")
     sim.add_argument("--jobs", type=_positive, default=None, metavar="J",
                      help="worker processes (default: the number of cores)")
@@ -268,28 +278,82 @@ def _write_atomically(path: Path, text: str) -> None:
 
 def run_roll(args) -> int:
     limits = Limits().with_overrides(dict(args.limit))
-    results = roll_many(args.expr, args.n or 1, seed=args.seed, faces=args.faces, limits=limits)
+    expr = " ".join(args.expr)  # `mech roll 1d20 + 5`: the shell's words, one expression
+    if expr == "-":
+        return _roll_lines(args, limits)
+    _say_notes(expr, limits)
+    results = roll_many(expr, args.n or 1, seed=args.seed, faces=args.faces, limits=limits)
+    _print_rolls(args, expr, results)
+    if args.faces is not None and results and results[-1].faces_used < len(args.faces):
+        _unused_faces(len(args.faces) - results[-1].faces_used)
+    return 0
+
+
+def _print_rolls(args, expr: str, results: list) -> None:
     if args.json:
         if args.n is None:
             data = results[0].to_json()
         else:
-            data = {"expr": args.expr, "totals": [r.to_json()["total"] for r in results],
+            data = {"expr": expr, "totals": [r.to_json()["total"] for r in results],
                     "texts": [r.text for r in results]}
             if results[0].seed is not None:
                 data["seed"] = results[0].seed
-        print(json.dumps(data))
+        print(json.dumps(data), flush=True)
     else:
         for result in results:
-            print(result.text)
-    if args.faces is not None and results and results[-1].faces_used < len(args.faces):
-        unused = len(args.faces) - results[-1].faces_used
-        print(f"note: {unused} of the given faces {'was' if unused == 1 else 'were'} not used", file=sys.stderr)
-    return 0
+            print(result.text, flush=True)
+
+
+def _unused_faces(unused: int) -> None:
+    print(f"note: {unused} of the given faces {'was' if unused == 1 else 'were'} not used", file=sys.stderr)
+
+
+def _roll_lines(args, limits: Limits) -> int:
+    """`mech roll -`: each line of standard input an expression, rolled (-n times) and answered as
+    `mech roll EXPR` would; the dice come from one source in turn (the seed's, or the given faces).
+    A line in error is reported as `<stdin>:LINE:COL` and the next lines are still rolled: exit 1."""
+    seed = args.seed if args.seed is not None or args.faces is not None else new_seed()
+    source = face_source(seed, args.faces)
+    failed = False
+    for number, line in enumerate(sys.stdin, start=1):
+        expr = line.strip()
+        if not expr or expr.startswith("#"):
+            continue
+        try:
+            _say_notes(expr, limits)
+            results = roll_many(expr, args.n or 1, seed=seed if args.faces is None else None, limits=limits,
+                                source=source)
+        except MechError as error:
+            print(_on_line(error, line.rstrip("\r\n"), number).render(), file=sys.stderr, flush=True)
+            failed = True
+            continue
+        _print_rolls(args, expr, results)
+    if args.faces is not None and source.used < len(args.faces):
+        _unused_faces(len(args.faces) - source.used)
+    return 1 if failed else 0
+
+
+def _on_line(error: MechError, line: str, number: int) -> MechError:
+    """An expression's error, placed on its line of standard input."""
+    error.filename = "<stdin>"
+    if error.span is not None:
+        shift = len(line) - len(line.lstrip())  # the expression was rolled stripped
+        error.span = Span(number, error.span.col + shift, error.span.start + shift, error.span.end + shift)
+        error.source = "\n" * (number - 1) + line
+    return error
+
+
+def _say_notes(expr: str, limits: Limits) -> None:
+    """The one-line notes for another roller's spelling that means something else here (peers.py)."""
+    for note in peer_notes(expr, limits):
+        print(f"note: {note}", file=sys.stderr)
 
 
 def run_prob(args) -> int:
     limits = Limits().with_overrides(dict(args.limit))
-    result = prob(args.expr, samples=args.samples, seed=args.seed, limits=limits)
+    expr = " ".join(args.expr)
+    _say_notes(expr, limits)
+    result = prob(expr, samples=args.samples, seed=args.seed, limits=limits)
     print(json.dumps(result.to_json()) if args.json else "\n".join(result.text()))
     return 0
 

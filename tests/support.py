@@ -118,18 +118,23 @@ def dice_token_strategies(max_half: int) -> tuple:
     """Valid text for the dice terminals of the grammar that hypothesis cannot draw from their
     regexes (lookarounds): (small numbers as text, {terminal: strategy})."""
     small = st.integers(0, 12).map(str)
-    signed = st.one_of(small, st.integers(1, 3).map(lambda n: f"-{n}"))
-    cond = st.one_of(small, st.builds("".join, st.tuples(st.sampled_from([">=", "<=", ">", "<", "="]), signed)))
+    signed = st.one_of(small, st.builds(lambda minus, n: f"{minus}{n}", st.sampled_from("-−–"), st.integers(1, 3)))
+    compare = [">=", "<=", ">", "<", "="]
+    cond = st.one_of(small, st.builds("".join, st.tuples(st.sampled_from(compare), signed)))
     half = st.builds(lambda n, h: f"{n}{'.5' if h else ''}", st.integers(0, max_half), st.booleans())
     return small, {
         "POOL": st.builds(lambda a, b: f"{a}k{b}", half, half),
         "DIE_D": st.just("d"),
         "DIE_F": st.just("dF"),
-        "KEEP": st.builds("".join, st.tuples(st.sampled_from(["k", "kh", "kl", "dh", "dl"]), small)),
-        "EXPLODE": st.builds("".join, st.tuples(st.sampled_from(["!", "!!", "!p"]), st.one_of(st.just(""), cond))),
-        "REROLL": st.builds("".join, st.tuples(st.sampled_from(["r", "ro"]), cond)),
+        # other rollers' spellings too (README, "Dice notation"): a keep without a count, by value
+        "KEEP": st.one_of(st.builds("".join, st.tuples(st.sampled_from(["k", "kh", "kl", "dh", "dl"]),
+                                                       st.one_of(st.just(""), small))),
+                          st.builds("".join, st.tuples(st.sampled_from(["k", "d"]), st.sampled_from(compare), signed))),
+        "EXPLODE": st.builds("".join, st.tuples(st.sampled_from(["!", "!!", "!p", "x", "xo"]),
+                                                st.one_of(st.just(""), cond))),
+        "REROLL": st.builds("".join, st.tuples(st.sampled_from(["r", "ro", "rr", "ra"]), cond)),
         "CLAMP": st.builds("".join, st.tuples(st.sampled_from(["mi", "ma"]), signed)),
-        "COUNT": cond.map(lambda c: "c" + c),
+        "COUNT": st.builds("".join, st.tuples(st.sampled_from(["c", "cs", "cf"]), cond)),
         "FAIL": cond.map(lambda c: "f" + c),
     }
 

@@ -32,7 +32,7 @@ def _strategies() -> dict:
                                  "none", "explode", "x"]),
         "STRING": st.sampled_from(['""', '"hit"']),
         "COMP_OP": spaced("<=", ">=", "==", "!=", "<", ">"),
-        "ADD_OP": st.sampled_from([" + ", " - ", "-", "+"]),
+        "ADD_OP": st.sampled_from([" + ", " - ", "-", "+", " − ", "–"]),  # minus as a document writes it too
         "MUL_OP": spaced("//", "*", "/", "%"),
         "COMMENT": st.just(" "),
         "__IGNORE_1": st.just(" "),
@@ -91,5 +91,5 @@ def test_prob_gives_a_distribution_or_a_clear_error(text):
     assert all(p >= 0 for _, p in result.distribution)
     assert total + result.truncated == 1
     if result.truncated > BOUND:  # only where the explosion_depth limit stopped the explosions first
-        assert "!" in text or "k" in text
+        assert "!" in text or "k" in text or "x" in text
     assert result.to_json()["exact"] == (result.truncated == 0)

@@ -168,7 +168,7 @@ def _grammar_strategies() -> dict:
         # operators with spaces, so that tokens never run together into other tokens
         "COMP_OP": spaced("<=", ">=", "==", "!=", "<", ">"),
         "AUG_OP": spaced("+=", "-="),
-        "ADD_OP": st.sampled_from([" + ", " - ", "-", "+"]),
+        "ADD_OP": st.sampled_from([" + ", " - ", "-", "+", " − ", "–"]),  # minus as a document writes it too
         "MUL_OP": spaced("//", "*", "/", "%"),
         "EQUAL": spaced("="),
         "__ANON_0": spaced("=>"),

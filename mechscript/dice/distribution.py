@@ -221,8 +221,12 @@ def mix(parts: list[tuple[Fraction, Dist]]) -> Dist:
 # ---- dice terms ----
 
 # A die's state: its value, and whether `c` and `f` marked it (the engine's SUCCESS and FAILURE).
+# A die dropped by value (`k>3`, `d<3`) is DROPPED: it adds nothing, and later modifiers pass it by.
+DROPPED = (None, False, False)
+
+
 def _value(state) -> Outcome:
-    return state[0]
+    return 0 if state is DROPPED else state[0]
 
 
 def raw_die(die: Die) -> Dist:
@@ -260,8 +264,16 @@ def _compound_chain(raw: Dist, test, depth: int, work: Work, span) -> Dist:
 
 
 def _element(states: Dist, modifier: Modifier, raw: Dist, die: Die, targets, limits: Limits, work: Work) -> Dist:
-    """One modifier that changes each die on its own (r ro mi ma !! c f), as engine.py does."""
+    """One modifier that changes each die on its own (r ro mi ma !! c f cf, k d by value), as engine.py does."""
+    dropped = states.weights.get(DROPPED)
+    if dropped:  # the dropped dice stay as they are; the modifier changes the others
+        standing = Dist({s: w for s, w in states.weights.items() if s is not DROPPED}, states.denom)
+        return mix([(1, _element(standing, modifier, raw, die, targets, limits, work)),
+                    (1, Dist({DROPPED: dropped}, states.denom))])
     kind = modifier.kind
+    if kind in ("k", "d"):
+        test, keep = modifier.condition.test, kind == "k"
+        return states.map(lambda s: s if test(s[0]) == keep else DROPPED)
     if kind == "mi":
         low = modifier.count
         return states.map(lambda s: (low, s[1], s[2]) if s[0] < low else s)
@@ -269,7 +281,7 @@ def _element(states: Dist, modifier: Modifier, raw: Dist, die: Die, targets, lim
         high = modifier.count
         return states.map(lambda s: (high, s[1], s[2]) if s[0] > high else s)
     test = trigger_condition(modifier, die).test  # an `r` or `!!` that would never stop is an error
-    if kind == "c":
+    if kind == "c" or kind == "cf":  # a `cf` failure counts one, as a success does (it stands alone)
         return states.map(lambda s: (s[0], s[1] or test(s[0]), s[2]))
     if kind == "f":
         return states.map(lambda s: (s[0], s[1], s[2] or test(s[0])))
@@ -311,7 +323,8 @@ def _element(states: Dist, modifier: Modifier, raw: Dist, die: Die, targets, lim
     return Dist(dict(out), states.denom * chain.denom).reduced()
 
 
-_ELEMENTWISE = {"r", "ro", "mi", "ma", "!!", "c", "f"}
+_ELEMENTWISE = {"r", "ro", "mi", "ma", "!!", "c", "cf", "f", "k", "d"}
+_COUNTS = ("c", "cf")  # modifiers that make the total a count
 
 
 def dice_dist(count: int, die: Die, modifiers: tuple, limits: Limits, work: Work, span: Span | None = None,
@@ -345,7 +358,7 @@ def _dice_dist(count: int, die: Die, modifiers: tuple, limits: Limits, work: Wor
     # sum of `count` dice has as many outcomes as the range of its totals.
     faces = faces_of(die)
     work.spend(len(faces) * (3 + len(modifiers)), span)
-    if count > 1 and not any(m.kind == "c" for m in modifiers):
+    if count > 1 and not any(m.kind in _COUNTS for m in modifiers):
         work.spend(2 * count * math.ceil(max(faces) - min(faces) + 1), span)
     raw = raw_die(die)
     states = raw.map(lambda f: (f, False, False))
@@ -357,32 +370,58 @@ def _dice_dist(count: int, die: Die, modifiers: tuple, limits: Limits, work: Wor
     while i < len(mods) and mods[i].kind in _ELEMENTWISE:
         if mods[i].kind == "f" and not counting:
             raise failures_first(mods[i])
-        counting = counting or mods[i].kind == "c"
+        counting = counting or mods[i].kind in _COUNTS
         states = _element(states, mods[i], raw, die, per_chain, limits, work)
         i += 1
     if i == len(mods):
         return repeat_add(_contributions(states, counting), count, work, span)
     modifier = mods[i]
     rest = mods[i + 1:]
-    if modifier.kind in ("!", "!p"):
+    if modifier.kind in ("!", "!p", "xo"):
         return _exploding(states, modifier, rest, raw, die, count, counting, per_chain, limits, work, span)
-    # 2. keep a slice of the sorted dice; after it, only changes that keep the order (mi, ma) and
-    # counting, which touch the kept dice alone
-    low, high = 0, count
+    if modifier.kind == "ra":
+        return _reroll_add(states, modifier, rest, raw, die, count, counting, per_chain, limits, work, span)
+    # 2. keep a slice of the sorted dice; after it, only changes that keep the order (mi, ma),
+    # counting and keeping or dropping by value, which touch the kept dice alone
+    keeps = []
     after = []
     for modifier in mods[i:]:
         kind = modifier.kind
         if kind in KEEPS:
-            low, high = kept_slice(low, high, kind, modifier.count)
-        elif kind in ("mi", "ma", "c", "f"):
+            keeps.append((kind, modifier.count))
+        elif kind in ("mi", "ma", "c", "cf", "f", "k", "d"):
             if kind == "f" and not counting:
                 raise failures_first(modifier)
-            counting = counting or kind == "c"
+            counting = counting or kind in _COUNTS
             after.append(modifier)
         else:
             raise Unsupported(f"`{modifier}` after keeping or dropping dice is not computed exactly",
                               modifier.span, hint=SAMPLING_HINT)
-    return _keep_slice(states, after, raw, die, count, low, high, counting, per_chain, limits, work, span)
+    dropped = states.weights.get(DROPPED)
+    if not dropped:
+        low, high = _slice(keeps, count)
+        return _keep_slice(states, after, raw, die, count, low, high, counting, per_chain, limits, work, span)
+    # Some dice were dropped by value before the slice: the slice is of the m dice that stand, m of
+    # `count` with the chance of a binomial, each standing die drawn from the standing states.
+    standing = Dist({s: w for s, w in states.weights.items() if s is not DROPPED}, states.denom)
+    parts = []
+    for m in range(count + 1):
+        low, high = _slice(keeps, m)
+        share = Fraction(math.comb(count, m) * dropped ** (count - m), states.denom ** (count - m))
+        if m == 0 or high <= low:  # nothing is kept: a total of 0, with the chance of m standing dice
+            kept = Dist({0: standing.mass() ** m}, standing.denom ** m)
+        else:
+            kept = _keep_slice(standing, after, raw, die, m, low, high, counting, per_chain, limits, work, span)
+        parts.append((share, kept))
+    return mix(parts)
+
+
+def _slice(keeps: list, count: int) -> tuple[int, int]:
+    """The positions of the sorted dice (lowest first) that the keeps and drops leave of `count` dice."""
+    low, high = 0, count
+    for kind, n in keeps:
+        low, high = kept_slice(low, high, kind, n)
+    return low, high
 
 
 SAMPLING_HINT = "estimate it by sampling: `mech prob EXPR --samples 100000`, or in a script " \
@@ -392,7 +431,7 @@ SAMPLING_HINT = "estimate it by sampling: `mech prob EXPR --samples 100000`, or 
 def _contributions(states: Dist, counting: bool) -> Dist:
     """What each die adds to the total: its value, or when counting, success (1) less failure (1)."""
     if counting:
-        return states.map(lambda s: int(s[1]) - int(s[2]))
+        return states.map(lambda s: int(s[1]) - int(s[2]))  # DROPPED: 0 - 0
     return states.map(_value)
 
 
@@ -405,7 +444,8 @@ def _apply_each(states: Dist, modifiers, raw, die, target, limits, work) -> Dist
 def _exploding(states: Dist, modifier: Modifier, rest: list, raw: Dist, die: Die, count: int, counting: bool,
                target: Fraction, limits: Limits, work: Work, span) -> Dist:
     """`!` and `!p`: each die that meets the condition adds a fresh die (`!p`: counting one less),
-    which may explode in turn. What follows must change each die on its own."""
+    which may explode in turn; `xo`: adds one fresh die, which does not. What follows must change
+    each die on its own."""
     condition = trigger_condition(modifier, die)
     counts_after = counting
     for later in rest:
@@ -414,7 +454,7 @@ def _exploding(states: Dist, modifier: Modifier, rest: list, raw: Dist, die: Die
                               later.span, hint=SAMPLING_HINT)
         if later.kind == "f" and not counts_after:
             raise failures_first(later)
-        counts_after = counts_after or later.kind == "c"
+        counts_after = counts_after or later.kind in _COUNTS
     test, less = condition.test, 1 if modifier.kind == "!p" else 0
 
     def element(state) -> Dist:  # what one die of a chain adds, once the later modifiers changed it
@@ -426,15 +466,57 @@ def _exploding(states: Dist, modifier: Modifier, rest: list, raw: Dist, die: Die
     stop = mix([(Fraction(w, raw.denom), element((f - less, False, False)))
                     for f, w in raw.weights.items() if not test(f)])
     # chain: what the fresh dice of one exploding die add: stop + go_on (+) chain, followed `depth` deep
-    depth = _chain_depth(Fraction(trigger_mass, raw.denom), target, limits)
-    chain = stop
-    for _ in range(depth):
-        chain = mix([(1, stop), (1, add(go_on, chain, work, modifier.span))])
+    if modifier.kind == "xo":  # one fresh die, whatever it shows
+        chain = mix([(1, stop), (1, go_on)]) if trigger_mass else stop
+    else:
+        depth = _chain_depth(Fraction(trigger_mass, raw.denom), target, limits)
+        chain = stop
+        for _ in range(depth):
+            chain = mix([(1, stop), (1, add(go_on, chain, work, modifier.span))])
     parts = []
     for state, w in states.weights.items():
         own = element(state)
-        parts.append((Fraction(w, states.denom), add(own, chain, work, modifier.span) if test(state[0]) else own))
+        triggers = state is not DROPPED and test(state[0])
+        parts.append((Fraction(w, states.denom), add(own, chain, work, modifier.span) if triggers else own))
     return repeat_add(mix(parts), count, work, span)
+
+
+def _reroll_add(states: Dist, modifier: Modifier, rest: list, raw: Dist, die: Die, count: int, counting: bool,
+                target: Fraction, limits: Limits, work: Work, span) -> Dist:
+    """`ra` (d20's reroll and add): if any die meets the condition, one fresh die is added (the die
+    stays). The dice are alike and independent, so the total is the sum of `count` dice, plus a
+    fresh die unless none met it. What follows must change each die on its own."""
+    counts_after = counting
+    for later in rest:
+        if later.kind not in _ELEMENTWISE:
+            raise Unsupported(f"`{later}` after `{modifier}` is not computed exactly", later.span, hint=SAMPLING_HINT)
+        if later.kind == "f" and not counts_after:
+            raise failures_first(later)
+        counts_after = counts_after or later.kind in _COUNTS
+    test = trigger_condition(modifier, die).test
+
+    def element(state) -> Dist:
+        return _contributions(_apply_each(Dist.constant(state), rest, raw, die, target, limits, work), counts_after)
+
+    def meets(state) -> bool:
+        return state is not DROPPED and test(state[0])
+
+    each = mix([(Fraction(w, states.denom), element(state)) for state, w in states.weights.items()])
+    missing = mix([(Fraction(w, states.denom), element(state)) for state, w in states.weights.items()
+                   if not meets(state)] or [(0, Dist.constant(0))])
+    fresh = mix([(Fraction(w, raw.denom), element((f, False, False))) for f, w in raw.weights.items()])
+    all_dice = repeat_add(each, count, work, span)
+    none_met = repeat_add(missing, count, work, span)  # a sub-distribution: none of the dice met it
+    some_met = _less(all_dice, none_met)
+    return mix([(1, none_met), (1, add(some_met, fresh, work, modifier.span))])
+
+
+def _less(a: Dist, b: Dist) -> Dist:
+    """The sub-distribution a - b, for b a part of a (each weight of b at most a's)."""
+    denom = math.lcm(a.denom, b.denom)
+    fa, fb = denom // a.denom, denom // b.denom
+    out = {x: w * fa - b.weights.get(x, 0) * fb for x, w in a.weights.items()}
+    return Dist({x: w for x, w in out.items() if w}, denom)
 
 
 def _keep_slice(states: Dist, after: list, raw: Dist, die: Die, count: int, low: int, high: int, counting: bool,

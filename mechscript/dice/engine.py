@@ -109,10 +109,10 @@ def sampler(count: int, die: Die, modifiers: Sequence[Modifier]):
         kind, n = modifier.kind, modifier.count
         if kind in KEEPS:
             low, high = kept_slice(low, high, kind, n)
-        elif kind in ("c", "f") and die <= 1000 and (kind == "c" or success is not None):
+        elif kind in ("c", "cf", "f") and die <= 1000 and (kind != "f" or success is not None):
             success = success or [False] * (die + 1)
             failure = failure or [False] * (die + 1)
-            marks = success if kind == "c" else failure
+            marks = failure if kind == "f" else success  # a `cf` failure counts one, as a success does
             for face in range(1, die + 1):
                 marks[face] = marks[face] or modifier.condition.test(face)
         else:
@@ -145,7 +145,7 @@ def roll_dice(source: FaceSource, count: int, die: Die, modifiers: Sequence[Modi
         kind = modifier.kind
         if kind in KEEPS:
             _keep(values, flags, kind, modifier.count)
-        elif kind in ("!", "!!", "!p", "r", "ro"):
+        elif kind in ("!", "!!", "!p", "xo", "r", "ro", "ra"):
             _extra_dice(source, values, flags, die, modifier, tally)
         elif kind == "mi":
             for i, value in enumerate(values):
@@ -157,7 +157,12 @@ def roll_dice(source: FaceSource, count: int, die: Die, modifiers: Sequence[Modi
                 if not flags[i] & INACTIVE and value > modifier.count:
                     values[i] = modifier.count
                     flags[i] |= LOWERED
-        elif kind in ("c", "f"):
+        elif kind in ("k", "d"):  # by value: keep the dice meeting the condition, or drop them
+            test, keep = modifier.condition.test, kind == "k"
+            for i, value in enumerate(values):
+                if not flags[i] & INACTIVE and test(value) != keep:
+                    flags[i] |= DROPPED
+        elif kind in ("c", "f", "cf"):
             if kind == "f" and not counting:
                 raise failures_first(modifier)
             counting = True
@@ -166,8 +171,12 @@ def roll_dice(source: FaceSource, count: int, die: Die, modifiers: Sequence[Modi
                 if not flags[i] & INACTIVE and modifier.condition.test(value):
                     flags[i] |= bit
     if counting:
-        total = sum(1 for f in flags if f & SUCCESS and not f & INACTIVE) - \
-            sum(1 for f in flags if f & FAILURE and not f & INACTIVE)
+        # `cf` counts its failures (the builder lets it stand alone); `c` counts successes less `f`'s failures
+        failures = sum(1 for f in flags if f & FAILURE and not f & INACTIVE)
+        if any(m.kind == "cf" for m in modifiers):
+            total = failures
+        else:
+            total = sum(1 for f in flags if f & SUCCESS and not f & INACTIVE) - failures
     else:
         total = sum(v for v, f in zip(values, flags) if not f & INACTIVE)
     return DiceRoll(values, flags, total, counting, span)
@@ -189,10 +198,13 @@ def _keep(values: list, flags: list[int], kind: str, n: int) -> None:
 
 def _extra_dice(source: FaceSource, values: list, flags: list[int], die: Die, modifier: Modifier,
                 tally: Tally) -> None:
-    """Explosions (`!`, `!!`, `!p`) and rerolls (`r`, `ro`), drawn in rounds."""
+    """Explosions (`!`, `!!`, `!p`, `xo` once) and rerolls (`r`, `ro` once, `ra` once and added), drawn in
+    rounds."""
     kind = modifier.kind
     test = trigger_condition(modifier, die).test
     pending = [i for i, (v, f) in enumerate(zip(values, flags)) if not f & INACTIVE and test(v)]
+    if kind == "ra":  # d20's reroll and add: the first die that matches adds one die, and stays
+        pending = pending[:1]
     limits = tally.limits
     # rerolls have their own bound, far above explosions': `1d20r<20` rerolls 19 times in 20
     name, most = ("rerolls", limits.rerolls) if kind[0] == "r" else ("explosion_depth", limits.explosion_depth)
@@ -215,7 +227,7 @@ def _extra_dice(source: FaceSource, values: list, flags: list[int], die: Die, mo
             continue
         # The extra die goes right after the die that asked for it.
         extra = dict(zip(pending, new_faces))
-        parent_flag = REROLLED if kind[0] == "r" else EXPLODED
+        parent_flag = REROLLED if kind in ("r", "ro") else EXPLODED
         child_flag = PENETRATING if kind == "!p" else 0
         new_values, new_flags, pending = [], [], []
         for i, (value, f) in enumerate(zip(values, flags)):
@@ -226,7 +238,7 @@ def _extra_dice(source: FaceSource, values: list, flags: list[int], die: Die, mo
                 face = extra[i]
                 new_values.append(face - 1 if child_flag else face)
                 new_flags.append(child_flag)
-                if kind != "ro" and test(face):
+                if kind in ("!", "!p", "r") and test(face):  # `ro`, `ra` and `xo` roll once
                     pending.append(len(new_values) - 1)
             else:
                 new_flags.append(f)

@@ -5,7 +5,7 @@ distributions (distribution.py)."""
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import Span
 
@@ -30,11 +30,16 @@ class Condition:
 class Modifier:
     """One dice modifier, e.g. `kh3` (kind "kh", count 3) or `!>=5` (kind "!", condition >=5)."""
 
-    kind: str  # kh kl dh dl ! !! !p r ro mi ma c f
+    # kh kl dh dl (a count), k d (keep or drop by value), ! !! !p xo (explode, explode once),
+    # r ro ra (reroll, once, once and add), mi ma, c f cf (count successes, failures, failures alone)
+    kind: str
     count: int | None
     condition: Condition | None
     span: Span | None = None
+    written: str | None = field(default=None, compare=False)  # as the user wrote it (`x>=5` is kind `!`)
 
     def __str__(self) -> str:
-        """As written: `kh3`, `!>=5`, `!`."""
+        """As written: `kh3`, `!>=5`, `!`, `x>=5`."""
+        if self.written is not None:
+            return self.written
         return f"{self.kind}{self.count if self.count is not None else self.condition or ''}"

@@ -13,7 +13,18 @@ from ..errors import MechError, Span, did_you_mean
 
 # A modifier token is one word of the notation (`kh3`, `!>=5`, `ro<2`); these split it into its
 # parts. The grammar has already decided where each token starts and ends.
-_MODIFIER = re.compile(r"(kh|kl|dh|dl|k|!!|!p|!|ro|r|mi|ma|c|f)(>=|<=|>|<|=)?(-?\d+)?$")
+_MODIFIER = re.compile(r"(kh|kl|dh|dl|k|d|!!|!p|!|xo|x|rr|ra|ro|r|mi|ma|cs|cf|c|f)(>=|<=|>|<|=)?([-−–]?\d+)?$")
+
+# Other rollers' spellings that mean what a mechscript modifier means (README, "Dice notation").
+_SYNONYMS = {"k": "kh", "x": "!", "rr": "r", "cs": "c"}
+
+# A minus may be written `-`, U+2212 (−) or an en dash (–), as text pasted from a document has it.
+MINUS_SIGNS = "-−–"
+
+
+def plain_minus(text: str) -> str:
+    """`text` with each minus sign written `-`."""
+    return text.replace("−", "-").replace("–", "-")
 
 
 def token_span(token: Token) -> Span:
@@ -69,7 +80,7 @@ class AstBuilder(Transformer):
 
     def augmented(self, meta, children):
         target, op, value = children
-        return ast.Assign(meta_span(meta), self._target(target), str(op), value)
+        return ast.Assign(meta_span(meta), self._target(target), plain_minus(str(op)), value)
 
     @staticmethod
     def _target(node):
@@ -208,7 +219,7 @@ class AstBuilder(Transformer):
             return ast.Name(token_span(children[0]), str(children[0]))
         *sign, number = children
         value = parse_number(number)
-        return ast.Number(meta_span(meta), -value if sign and str(sign[0]) == "-" else value)
+        return ast.Number(meta_span(meta), -value if sign and str(sign[0]) in MINUS_SIGNS else value)
 
     def gear_item(self, meta, children):
         word, name, kind = children
@@ -385,11 +396,11 @@ class AstBuilder(Transformer):
 
     def unary(self, meta, children):
         op, operand = children
-        return ast.Unary(meta_span(meta), str(op), operand)
+        return ast.Unary(meta_span(meta), plain_minus(str(op)), operand)
 
     def binop(self, meta, children):
         left, op, right = children
-        return ast.BinOp(meta_span(meta), str(op), left, right)
+        return ast.BinOp(meta_span(meta), plain_minus(str(op)), left, right)
 
     def compare(self, meta, children):
         left, op, right = children
@@ -427,6 +438,8 @@ class AstBuilder(Transformer):
         if isinstance(child, Token):
             if child.type == "PERCENT":
                 return "%"
+            if str(child) == "00":  # `d00` is d100, as in Roll20 and most printed tables
+                return ast.Number(token_span(child), 100)
             return ast.Number(token_span(child), parse_number(child))
         return child
 
@@ -435,27 +448,44 @@ class AstBuilder(Transformer):
         _touching(count, die)
         if isinstance(count, Token):
             count = ast.Number(token_span(count), parse_number(count))
-        return ast.Dice(meta_span(meta), count, sides, tuple(self._modifier(m) for m in modifiers))
+        return ast.Dice(meta_span(meta), count, sides, _counted_once(tuple(self._modifier(m) for m in modifiers)))
 
     def fudge_dice(self, meta, children):
         count, die, *modifiers = children
         _touching(count, die)
         if isinstance(count, Token):
             count = ast.Number(token_span(count), parse_number(count))
-        return ast.Dice(meta_span(meta), count, "F", tuple(self._modifier(m) for m in modifiers))
+        return ast.Dice(meta_span(meta), count, "F", _counted_once(tuple(self._modifier(m) for m in modifiers)))
 
     @staticmethod
     def _modifier(token: Token) -> ast.Modifier:
-        kind, op, number = _MODIFIER.match(token).groups()
+        text = str(token)
+        kind, op, number = _MODIFIER.match(text).groups()
         span = token_span(token)
         if number is not None:
+            number = plain_minus(number)
             parse_number(Token(token.type, number, token.start_pos, token.line, token.column, end_pos=token.end_pos))
-        if kind in ("kh", "kl", "dh", "dl", "k"):
-            return ast.Modifier("kh" if kind == "k" else kind, int(number), None, span)
+        written = plain_minus(text)
+        if kind in ("k", "d") and op is not None:  # keep or drop the dice meeting a condition (d20's `k>3`)
+            return ast.Modifier(kind, None, ast.Condition(op, int(number)), span, written)
+        kind = _SYNONYMS.get(kind, kind)
+        if kind in ("kh", "kl", "dh", "dl"):  # without a count, one die (Roll20, Foundry: `2d20kl`)
+            return ast.Modifier(kind, 1 if number is None else int(number), None, span, written)
         if kind in ("mi", "ma"):
-            return ast.Modifier(kind, int(number), None, span)
+            return ast.Modifier(kind, int(number), None, span, written)
         condition = ast.Condition(op or "=", int(number)) if number is not None else None
-        return ast.Modifier(kind, None, condition, span)
+        return ast.Modifier(kind, None, condition, span, written)
+
+
+def _counted_once(modifiers: tuple) -> tuple:
+    """`cf` (Foundry) counts failures on their own; with `c` or `f` on the same dice it would count
+    two ways at once, so it stands alone."""
+    kinds = {m.kind for m in modifiers}
+    if "cf" in kinds and kinds & {"c", "f"}:
+        alone = next(m for m in modifiers if m.kind == "cf")
+        raise MechError(f"`{alone}` counts failures on their own, not with successes", alone.span,
+                        hint="to take failures from successes, count them with `f` after `c`: `6d10c>=8f1`")
+    return modifiers
 
 
 def _kind_word(word: Token, allowed: tuple) -> str:

@@ -14,6 +14,7 @@ from ..interpreter.builtins import BUILTINS
 from ..errors import MechError, did_you_mean
 from ..limits import Limits
 from ..interpreter.names import KIND_WORDS
+from ..interpreter.peers import peer_notes
 from ..interpreter.session import Session, Shown
 from . import display
 from .display import Fragments
@@ -47,24 +48,28 @@ COMMANDS = {
 
 @dataclass
 class Reply:
-    lines: list[tuple[bool, Fragments]] = field(default_factory=list)  # (is an error, fragments)
+    lines: list[tuple[bool, Fragments]] = field(default_factory=list)  # (for standard error, fragments)
     quit: bool = False
-
-    @property
-    def failed(self) -> bool:
-        return any(is_error for is_error, _ in self.lines)
+    failed: bool = False  # an error was said (a note goes to standard error too, but is no error)
 
     def say(self, text: str, style: str = "") -> Reply:
         self.lines.extend((False, [(style, line)]) for line in text.split("\n"))
         return self
 
+    def note(self, text: str) -> Reply:
+        """A one-line note, on standard error when reading from a pipe, as `mech roll` says it."""
+        self.lines.append((True, [("class:note", f"note: {text}")]))
+        return self
+
     def fail(self, text: str, hint: str | None = None) -> Reply:
+        self.failed = True
         self.lines.append((True, [("class:error", text)]))
         if hint:
             self.lines.append((True, [("", f"  hint: {hint}")]))
         return self
 
     def error(self, problem: MechError) -> Reply:
+        self.failed = True
         self.lines.extend((True, line) for line in display.error(problem))
         return self
 
@@ -89,14 +94,14 @@ class Commands:
                                     hint=did_you_mean(name, COMMANDS) or "commands: " + " ".join(COMMANDS))
             return command(argument.strip())
         try:
-            return self._entry(self.session.enter(text))
+            return self._entry(self.session.enter(text), _notes(text, self.limits, program=True))
         except (KeyboardInterrupt, RecursionError, MemoryError):
             raise
         except Exception:  # a bug in mechscript: say so, and keep the session
             return Reply().fail("internal error (this is a bug in mechscript; please report it with what you typed)")
 
-    def _entry(self, entry) -> Reply:
-        reply = Reply()
+    def _entry(self, entry, notes: Reply | None = None) -> Reply:
+        reply = notes or Reply()
         for item in entry.output:
             if type(item) is not Shown:
                 reply.say(item)
@@ -183,19 +188,22 @@ class Commands:
             seed = int(argument)
         except ValueError:
             return Reply().fail(f"a seed is a whole number, not `{argument}`", hint=":seed 7")
+        if seed < 0:  # as `mech --seed`: Python's generator would take -1 as 1
+            return Reply().fail(f"a seed is a whole number of 0 or more, not `{argument}`", hint=":seed 7")
         self.session.reseed(seed)
         return Reply().say(f"seed {seed}", "class:note")
 
     def _prob(self, argument: str) -> Reply:
         if not argument:
             return Reply().fail("`:prob` needs an expression: :prob 7k3 >= 25")
+        reply = _notes(argument, self.limits)
         try:
             result = prob(argument, limits=self.limits)
         except MechError as error:
             if self.session.names() & set(re.findall(r"[A-Za-z_]\w*", argument)):
                 error.hint = f"`:prob` reads dice alone, as `mech prob`; with the session's names, type prob({argument})"
-            return Reply().error(error)
-        return Reply().say("\n".join(result.text()))
+            return reply.error(error)
+        return reply.say("\n".join(result.text()))
 
     def _run(self, argument: str) -> Reply:
         if self.session.encounter is None:
@@ -217,6 +225,14 @@ class Commands:
 
     def _quit(self, argument: str) -> Reply:
         return Reply(quit=True)
+
+
+def _notes(text: str, limits: Limits, program: bool = False) -> Reply:
+    """A reply starting with the notes for another roller's spelling in `text` (interpreter/peers.py)."""
+    reply = Reply()
+    for note in peer_notes(text, limits, program):
+        reply.note(note)
+    return reply
 
 
 def _definition(path: Path, line: int) -> list[str]:
