@@ -4,6 +4,7 @@ error, 3 an internal error (a bug in mechscript: please report it)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import os
@@ -16,7 +17,7 @@ from fractions import Fraction
 from . import __version__
 from pathlib import Path
 
-from .api import RunResult, face_source, load_script, new_seed, prob, roll_many
+from .api import RunResult, face_source, load_script, new_seed, prob, rolls_of
 from .interpreter.script import Script, compile_script, source_text
 from .errors import MechError
 from .limits import Limits
@@ -267,22 +268,29 @@ def _write_atomically(path: Path, text: str) -> None:
 
 
 def run_roll(args) -> int:
+    """Each roll is shown as it comes, and only its total and text are kept for the JSON: the
+    rolls of `-n 100000` are never all held at once."""
     limits = Limits().with_overrides(dict(args.limit))
-    results = roll_many(args.expr, args.n or 1, seed=args.seed, faces=args.faces, limits=limits)
+    totals, texts, last = [], [], None
+    with contextlib.closing(rolls_of(args.expr, args.n or 1, seed=args.seed, faces=args.faces,
+                                     limits=limits)) as rolls:
+        for last in rolls:
+            if not args.json:
+                print(last.text)
+            elif args.n is None:
+                data = last.to_json()
+            else:
+                totals.append(last.to_json()["total"])
+                texts.append(last.text)
     if args.json:
-        if args.n is None:
-            data = results[0].to_json()
-        else:
-            data = {"expr": args.expr, "totals": [r.to_json()["total"] for r in results],
-                    "texts": [r.text for r in results]}
-            if results[0].seed is not None:
-                data["seed"] = results[0].seed
-        print(json.dumps(data))
-    else:
-        for result in results:
-            print(result.text)
-    if args.faces is not None and results and results[-1].faces_used < len(args.faces):
-        unused = len(args.faces) - results[-1].faces_used
+        if args.n is not None:
+            data = {"expr": args.expr, "totals": totals, "texts": texts}
+            if last.seed is not None:
+                data["seed"] = last.seed
+        json.dump(data, sys.stdout)  # written in pieces: the texts are not copied into one more string
+        print()
+    if args.faces is not None and last.faces_used < len(args.faces):
+        unused = len(args.faces) - last.faces_used
         print(f"note: {unused} of the given faces {'was' if unused == 1 else 'were'} not used", file=sys.stderr)
     return 0
 
