@@ -263,3 +263,18 @@ def test_a_run_the_written_code_leaves_to_python_gives_the_closures_error(rule):
     with pytest.raises(MechError):
         fight_once(script, seed)
     assert QuietFight(script).fight(seed) is None
+
+
+def test_the_written_code_counts_a_comparison_of_lists_a_step_an_item():
+    # issue 22, item 3: the written code compares lists of unknown type with values.equal, which
+    # counts their items against the steps: 2,000 comparisons of 1,000 items pass the steps limit,
+    # where they were 2,000 steps
+    rule = "fn pbem.damage_power(att, weapon) {\n let a = range(1000)\n let b = range(1000)\n let n = 0\n" \
+           " repeat 2000 { if a == b { n += 1 } }\n return att.firepower\n}"
+    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    seed = run_seed(7, 0)
+    with pytest.raises(MechError, match="the limit `steps` is 1000000"):
+        fight_once(script, seed)
+    assert QuietFight(script).fight(seed) is None  # written (no Unsupported), and stopped by its budget
+    fits = compiled(f"use pbem\n{rule.replace('repeat 2000', 'repeat 20')}\n{CHARACTERS}{encounter()}")
+    assert QuietFight(fits).fight(seed) == fight_once(fits, seed)

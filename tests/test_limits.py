@@ -489,3 +489,33 @@ def test_samples_in_a_script_count_against_the_runs_dice():
         mechscript.run(text, seed=1)
     assert "the limit `total_dice` is 1000000" in info.value.message
     assert (info.value.span.line, info.value.span.col) == (1, 10)
+
+
+# ---- comparing lists: a step an item (issue 22, item 3, the table's row "`==` of two
+# 10^5-element lists inside a loop": a comparison was one step, whatever its length; over 30 s) ----
+
+@pytest.mark.parametrize("back_end", BACK_ENDS)
+def test_comparing_long_lists_in_a_loop_is_counted(back_end):
+    text = "fn f() {\n    let a = range(100000)\n    let b = range(100000)\n    let n = 0\n" \
+           "    repeat 1000 { if a == b { n += 1 } }\n    return n\n}\nsay f()\n"
+    error = run_on(back_end, text, Limits())
+    assert isinstance(error, MechError), error.log
+    assert error.message == "the script ran more than 1000000 steps; the limit `steps` is 1000000"
+    assert (error.span.line, error.span.col) == (5, 22)  # the `==`
+    assert error.log == []
+
+
+@pytest.mark.parametrize("back_end", BACK_ENDS)
+@pytest.mark.parametrize("compared, steps, said", [
+    ("[1, 2, 3] == [1, 2, 3]", 3, "true"),
+    ("[1, 2, 3] != [1, 2, 4]", 3, "true"),        # all the items are counted, as `contains` counts them
+    ("[[1, 2], [3]] == [[1, 2], [3]]", 2 + 2 + 1, "true"),
+    ("[1, 2] == [1]", 1, "false"),                # of different lengths: told apart at once
+    ("[] == []", 1, "true"),
+    ("[] == [1]", 1, "false"),
+    ("{a: 1, b: [5, 6]} == {a: 1, b: [5, 6]}", 2 + 2, "true"),
+])
+def test_a_comparison_counts_a_step_an_item(back_end, compared, steps, said):
+    ran = run_on(back_end, f"fn f() = {compared}\nsay f()\n", Limits())
+    assert ran.log == [said]
+    assert ran.steps == 1 + steps  # the call, and the comparison
