@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-from .dice.engine import DiceRoll, sampler
+from .dice.engine import BatchDice, DiceRoll, sampler
 from .interpreter import ast
 from .dice.faces import FaceSource, GivenFaces, RandomFaces
 from .dice.rollkeep import KeepRoll, Pool
@@ -58,7 +58,7 @@ class RollResult:
 class CompiledRoll:
     """An expression parsed once, to be rolled many times."""
 
-    __slots__ = ("expr", "node", "limits", "code", "_sample", "_direct")
+    __slots__ = ("expr", "node", "limits", "code", "_sample", "_direct", "direct_dice")
 
     def __init__(self, expr: str, limits: Limits = Limits()):
         self.expr = expr
@@ -71,25 +71,31 @@ class CompiledRoll:
             raise error.located(expr, EXPR_FILE) from None
         except RecursionError:
             raise too_deep().located(expr, EXPR_FILE) from None
-        self._direct = _direct_sampler(self.node, limits)
+        self._direct, self.direct_dice = _direct_sampler(self.node, limits)
 
-    def evaluate(self, source: FaceSource) -> tuple[object, list]:
-        """The value and the rolls made, faces drawn from `source`."""
+    def evaluate(self, source: FaceSource, batch: BatchDice | None = None) -> tuple[object, list]:
+        """The value and the rolls made, faces drawn from `source`; the dice rolled are counted in
+        `batch` when it is one of many."""
         ev = Evaluation(source, self.limits)
         try:
             value = self.code(ev)
             if type(value) is Pool:  # a pool left standing at the end is rolled
                 value = ev.roll_pool(value)
+            if batch is not None:
+                batch.spend(ev.dice, self.node.span)
         except MechError as error:
             raise error.located(self.expr, EXPR_FILE) from None
         except RecursionError:
             raise too_deep().located(self.expr, EXPR_FILE) from None
         return value, ev.rolls
 
-    def total(self, source: FaceSource):
-        """Just the value, as a number or a bool (for sampling many times; nothing is shown)."""
+    def total(self, source: FaceSource, batch: BatchDice | None = None):
+        """Just the value, as a number or a bool (for sampling many times; nothing is shown); the
+        dice rolled are counted in `batch` when given."""
         if self._direct is not None:  # a lone `4d6kh3`: straight from the faces
             try:
+                if batch is not None:
+                    batch.spend(self.direct_dice, self.node.span)
                 return self._direct(source)
             except MechError as error:
                 error.span = error.span or self.node.span
@@ -99,28 +105,32 @@ class CompiledRoll:
             value = self._sample(ev)
             if type(value) is Pool:
                 value = ev.roll_pool(value)
+            if batch is not None:
+                batch.spend(ev.dice, self.node.span)
         except MechError as error:
             raise error.located(self.expr, EXPR_FILE) from None
         return value.total if type(value) is DiceRoll or type(value) is KeepRoll else value
 
-    def roll(self, source: FaceSource, seed: int | None = None) -> RollResult:
-        value, rolls = self.evaluate(source)
+    def roll(self, source: FaceSource, seed: int | None = None, batch: BatchDice | None = None) -> RollResult:
+        value, rolls = self.evaluate(source, batch)
         total = value.total if type(value) in (DiceRoll, KeepRoll) else value
         return RollResult(self.expr, total, expression_text(self.expr, value, rolls), rolls, seed)
 
 
 def _direct_sampler(node, limits: Limits):
     """When the whole expression is one dice term of known size (`3d6`, `4d6kh3`), the engine's
-    sampler of it: its total needs no evaluation state at all."""
+    sampler of it: its total needs no evaluation state at all; and the dice it rolls each time.
+    (None, None) when there is none."""
     if type(node) is not ast.Dice or type(node.sides) not in (ast.Number, str):
-        return None
+        return None, None
     count = 1 if node.count is None else node.count.value if type(node.count) is ast.Number else None
     if type(count) is not int or count > limits.dice_per_roll or count > limits.total_dice:
-        return None
+        return None, None
     die = {"%": 100, "F": None}.get(node.sides) if type(node.sides) is str else node.sides.value
     if type(die) is not int or not 1 <= die <= limits.die_sides:
-        return None
-    return sampler(count, die, node.modifiers)
+        return None, None
+    direct = sampler(count, die, node.modifiers)
+    return direct, None if direct is None else count
 
 
 @functools.lru_cache(maxsize=256)
@@ -140,25 +150,32 @@ def roll_many(expr: str, n: int, seed: int | None = None, faces: Sequence | None
     """Roll `expr` n times from one face source (the faces of a seed, or given faces, in turn).
     `source`: go on drawing from a source already in use (`mech roll -`, a line after another);
     `seed` is then only what the results report."""
+    return list(rolls_of(expr, n, seed, faces, limits, source))
+
+
+def rolls_of(expr: str, n: int, seed: int | None = None, faces: Sequence | None = None,
+             limits: Limits = Limits(), source: FaceSource | None = None):
+    """`roll_many`, one roll at a time (`mech roll -n N` shows each as it comes: N rolls are not
+    held at once). The dice of all n count against `Limits.sample_dice`."""
     compiled = compile_roll(expr, limits)
     if n > limits.rolls:
-        raise limit_error("rolls", f"{n} rolls at once are too many", limits.rolls, None).located(expr, EXPR_FILE)
+        raise limit_error("rolls", f"{n} rolls at once are too many", limits.rolls,
+                          compiled.node.span).located(expr, EXPR_FILE)
     if source is None:
         if faces is None and seed is None:
             seed = new_seed()
         source = face_source(seed, faces)
     given = type(source) is GivenFaces
-    results = []
+    batch = BatchDice(limits, n) if n > 1 else None
     try:
         with CpuTime(limits):
             for _ in range(n):
-                result = compiled.roll(source, None if given else seed)
+                result = compiled.roll(source, None if given else seed, batch)
                 if given:
                     result.faces_used = source.used
-                results.append(result)
+                yield result
     except MechError as error:  # the time ran out between two rolls
         raise error.located(expr, EXPR_FILE) from None
-    return results
 
 
 @dataclass

@@ -4,6 +4,7 @@ error, 3 an internal error (a bug in mechscript: please report it)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import os
@@ -16,7 +17,7 @@ from fractions import Fraction
 from . import __version__
 from pathlib import Path
 
-from .api import RunResult, face_source, load_script, new_seed, prob, roll_many
+from .api import RollResult, RunResult, face_source, load_script, new_seed, prob, roll_many, rolls_of
 from .interpreter.peers import peer_notes
 from .interpreter.script import Script, compile_script, source_text
 from .errors import MechError, Span
@@ -277,31 +278,40 @@ def _write_atomically(path: Path, text: str) -> None:
 
 
 def run_roll(args) -> int:
+    """Each roll is shown as it comes, and only its total and text are kept for the JSON: the
+    rolls of `-n 100000` are never all held at once."""
     limits = Limits().with_overrides(dict(args.limit))
     expr = " ".join(args.expr)  # `mech roll 1d20 + 5`: the shell's words, one expression
     if expr == "-":
         return _roll_lines(args, limits)
     _say_notes(expr, limits)
-    results = roll_many(expr, args.n or 1, seed=args.seed, faces=args.faces, limits=limits)
-    _print_rolls(args, expr, results)
-    if args.faces is not None and results and results[-1].faces_used < len(args.faces):
-        _unused_faces(len(args.faces) - results[-1].faces_used)
+    with contextlib.closing(rolls_of(expr, args.n or 1, seed=args.seed, faces=args.faces,
+                                     limits=limits)) as rolls:
+        last = _print_rolls(args, expr, rolls)
+    if args.faces is not None and last is not None and last.faces_used < len(args.faces):
+        _unused_faces(len(args.faces) - last.faces_used)
     return 0
 
 
-def _print_rolls(args, expr: str, results: list) -> None:
-    if args.json:
-        if args.n is None:
-            data = results[0].to_json()
+def _print_rolls(args, expr: str, rolls) -> "RollResult | None":
+    """The rolls as they come (text), or their JSON once all are made; the last roll."""
+    totals, texts, last, data = [], [], None, None
+    for last in rolls:
+        if not args.json:
+            print(last.text, flush=True)
+        elif args.n is None:
+            data = last.to_json()
         else:
-            data = {"expr": expr, "totals": [r.to_json()["total"] for r in results],
-                    "texts": [r.text for r in results]}
-            if results[0].seed is not None:
-                data["seed"] = results[0].seed
-        print(json.dumps(data), flush=True)
-    else:
-        for result in results:
-            print(result.text, flush=True)
+            totals.append(last.to_json()["total"])
+            texts.append(last.text)
+    if args.json:
+        if args.n is not None:
+            data = {"expr": expr, "totals": totals, "texts": texts}
+            if last is not None and last.seed is not None:
+                data["seed"] = last.seed
+        json.dump(data, sys.stdout)  # written in pieces: the texts are not copied into one more string
+        print(flush=True)
+    return last
 
 
 def _unused_faces(unused: int) -> None:

@@ -30,6 +30,7 @@ class Limits:
     nesting: int = 200                  # depth of nested parentheses and operators
     modifiers: int = 20                 # modifiers on one dice term (`4d6r1kh3` has 2)
     rolls: int = 100_000                # times one `mech roll -n N` may roll
+    sample_dice: int = 10_000_000       # dice rolled by all the rolls of one `mech roll -n N` or `mech prob --samples N`
     steps: int = 1_000_000              # loop rounds, calls and list and string work of one run of a script
     loop_iterations: int = 100_000      # rounds of one loop (`while`, `for`, `repeat`)
     recursion: int = 200                # depth of nested function calls

@@ -15,6 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from .dice.distribution import BOUND, Dist
+from .dice.engine import BatchDice
 from .dice.faces import RandomFaces
 from .errors import MechError
 from .interpreter.evaluator import Evaluation
@@ -134,16 +135,22 @@ def prob(expr: str, samples: int | None = None, seed: int | None = None, limits:
 
 def _estimate(expr: str, samples: int, seed: int | None, limits: Limits) -> ProbResult:
     from .api import compile_roll, new_seed
-    if samples > limits.rolls:
-        raise limit_error("rolls", f"{samples} samples are too many", limits.rolls, None).located(expr, EXPR_FILE)
     compiled = compile_roll(expr, limits)
+    if samples > limits.rolls:
+        raise limit_error("rolls", f"{samples} samples are too many", limits.rolls,
+                          compiled.node.span).located(expr, EXPR_FILE)
+    if compiled.direct_dice is not None and compiled.direct_dice * samples > limits.sample_dice:
+        # a lone `1000d6` rolls as many dice each time: refused before the first
+        raise limit_error("sample_dice", f"{samples} rolls of {compiled.direct_dice} dice are more than "
+                          f"{limits.sample_dice} dice", limits.sample_dice, compiled.node.span).located(expr, EXPR_FILE)
     seed = new_seed() if seed is None else seed
     source = RandomFaces(seed)
+    batch = BatchDice(limits, samples)
     counts: dict = {}
     try:
         with CpuTime(limits):
             for _ in range(samples):
-                total = compiled.total(source)
+                total = compiled.total(source, batch)
                 counts[total] = counts.get(total, 0) + 1
     except MechError as error:  # the time ran out between two rolls
         raise error.located(expr, EXPR_FILE) from None

@@ -319,3 +319,18 @@ def test_tables_looked_up_by_name_are_written_as_dict_look_ups_and_fought_the_sa
     source = QuietFight(script).source
     assert ".rows[None].keyed[" in source and ".keyed[" in source.replace(".rows[None].keyed[", "")
     assert_same_fights(script, 30)
+
+
+def test_the_written_code_counts_a_comparison_of_lists_a_step_an_item():
+    # issue 22, item 3: the written code compares lists of unknown type with values.equal, which
+    # counts their items against the steps: 2,000 comparisons of 1,000 items pass the steps limit,
+    # where they were 2,000 steps
+    rule = "fn pbem.damage_power(att, weapon) {\n let a = range(1000)\n let b = range(1000)\n let n = 0\n" \
+           " repeat 2000 { if a == b { n += 1 } }\n return att.firepower\n}"
+    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    seed = run_seed(7, 0)
+    with pytest.raises(MechError, match="the limit `steps` is 1000000"):
+        fight_once(script, seed)
+    assert QuietFight(script).fight(seed) is None  # written (no Unsupported), and stopped by its budget
+    fits = compiled(f"use pbem\n{rule.replace('repeat 2000', 'repeat 20')}\n{CHARACTERS}{encounter()}")
+    assert QuietFight(fits).fight(seed) == fight_once(fits, seed)

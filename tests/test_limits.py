@@ -165,7 +165,7 @@ def test_seconds_stops_a_run_at_its_loop_and_leaves_no_timer(back_end):
 def test_seconds_stops_rolls_and_odds(how):
     """No loop round or call of a script to stop at: the rolls stop wherever they are, without a
     place, or at the roll running if the error passes through the code of a roll (`_at`)."""
-    many = Limits(seconds=0.2, rolls=10 ** 9)
+    many = Limits(seconds=0.2, rolls=10 ** 9, sample_dice=HIGH)
     with deadline(HANG_GUARD), pytest.raises(MechError) as info:
         if how == "roll":
             mechscript.roll_many("3d6 + 1", 10 ** 9, seed=1, limits=many)
@@ -272,17 +272,19 @@ SOURCE_LIMIT = "the limit `source_bytes` is 2000000"
 # interpreter is the parent instead, and os.wait4 gives the peak of that one child.
 MEASURE = """
 import os, subprocess, sys
-process = subprocess.Popen([sys.executable, "-m", "mechscript", *sys.argv[1:]], stderr=open(os.environ["ERR"], "wb"))
+process = subprocess.Popen([sys.executable, "-m", "mechscript", *sys.argv[1:]], stdout=open(os.environ["OUT"], "wb"),
+                           stderr=open(os.environ["ERR"], "wb"))
 _, status, usage = os.wait4(process.pid, 0)
 print(os.waitstatus_to_exitcode(status), usage.ru_maxrss * 1024)
 """
 
 
 def peak_rss_of_mech(argv: list[str], cwd: Path) -> tuple[int, str, int]:
-    """`mech ARGV` run by a fresh Python: (exit status, standard error, its peak resident memory in bytes)."""
+    """`mech ARGV` run by a fresh Python: (exit status, standard error, its peak resident memory in
+    bytes); its standard output is left in cwd/stdout.txt."""
     err = cwd / "stderr.txt"
     done = subprocess.run([sys.executable, "-c", MEASURE, *argv], cwd=cwd, capture_output=True, text=True,
-                          timeout=HANG_GUARD, env={**os.environ, "ERR": str(err)})
+                          timeout=HANG_GUARD, env={**os.environ, "ERR": str(err), "OUT": str(cwd / "stdout.txt")})
     code, peak = map(int, done.stdout.split())
     return code, err.read_text(), peak
 
@@ -411,3 +413,109 @@ def test_a_script_of_many_functions_is_parsed_and_compiled_without_a_garbage_col
         gc.callbacks.remove(seen)
     assert len(collections) <= 2 and gc.isenabled()
     assert script.filename == "t.mech"
+
+
+# ---- a batch of rolls: `sample_dice` counts the dice of all its rolls (issue 22, item 5, the
+# table's rows "`mech prob '1000d6!' --samples 100000`" and "`mech roll 1000d1000000 -n 100000`":
+# each roll was bounded, the batch not: over 30 s, and 3.2 GB for the roll) ----
+
+SAMPLE_HINT = "  hint: raise it with --limit sample_dice=N (Python: Limits(sample_dice=N))"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss is in KB on Linux")
+@pytest.mark.parametrize("argv, head", [
+    (["prob", "1000d6!", "--samples", "100000", "--seed", "1"],
+     "<expr>:1:1: 100000 rolls would roll about 120045000 dice (the first 100 rolled 120045), more than 10000000; "
+     "the limit `sample_dice` is 10000000"),
+    (["roll", "1000d1000000", "-n", "100000", "--seed", "1"],
+     "<expr>:1:1: 100000 rolls would roll about 100000000 dice (the first 100 rolled 100000), more than 10000000; "
+     "the limit `sample_dice` is 10000000"),
+    (["roll", "1000d1000000", "-n", "100000", "--seed", "1", "--json"],
+     "<expr>:1:1: 100000 rolls would roll about 100000000 dice (the first 100 rolled 100000), more than 10000000; "
+     "the limit `sample_dice` is 10000000"),
+], ids=["prob_samples", "roll_n", "roll_n_json"])
+def test_a_batch_of_huge_rolls_stops_after_its_first_rolls(argv, head, tmp_path):
+    code, err, peak = peak_rss_of_mech(argv, tmp_path)
+    assert code == 1, err
+    assert err.splitlines()[0] == head, err
+    assert err.splitlines()[-1] == SAMPLE_HINT
+    out = (tmp_path / "stdout.txt").read_text()
+    if "--json" in argv or argv[0] == "prob":
+        assert out == ""
+    else:  # the text of each roll is shown as it comes: the 99 before the one that stopped the batch
+        assert len(out.splitlines()) == 99 and all(len(line.split()) == 1003 for line in out.splitlines())
+    assert peak < 200_000_000, f"peak memory {peak} bytes"
+
+
+def test_a_batch_stops_when_its_dice_pass_the_limit():
+    # 3 dice a roll, on course for 1,200 dice: under twice the limit, so it runs until it passes it
+    with pytest.raises(MechError) as info:
+        mechscript.roll_many("3d6 + 0", 400, seed=1, limits=Limits(sample_dice=1000))
+    assert info.value.message == "334 rolls rolled more than 1000 dice in all; the limit `sample_dice` is 1000"
+    assert (info.value.span.line, info.value.span.col) == (1, 1)
+    assert len(mechscript.roll_many("3d6 + 0", 333, seed=1, limits=Limits(sample_dice=1000))) == 333
+    with pytest.raises(MechError, match="334 rolls rolled more than 1000 dice in all"):
+        mechscript.prob("3d6 + 0", samples=400, seed=1, limits=Limits(sample_dice=1000))
+
+
+def test_explosions_count_in_the_batch():
+    # every given face a 6 but the last of each roll: `1d6!` rolls 3 dice a time, 4 rolls 12 dice
+    faces = [6, 6, 1] * 4
+    assert [r.total for r in mechscript.roll_many("1d6!", 4, faces=faces, limits=Limits(sample_dice=12))] == [13] * 4
+    with pytest.raises(MechError, match="4 rolls rolled more than 11 dice in all"):
+        mechscript.roll_many("1d6!", 4, faces=faces, limits=Limits(sample_dice=11))
+
+
+@pytest.mark.parametrize("samples, fits", [(100, True), (101, False)])
+def test_a_lone_dice_term_is_refused_before_its_first_roll(samples, fits, monkeypatch):
+    # `10d6` rolls 10 dice each time: 101 samples are 1,010 dice, refused before any is rolled
+    rolled = []
+    roll = RandomFaces.roll
+    monkeypatch.setattr(RandomFaces, "roll", lambda self, n, die: rolled.append(n) or roll(self, n, die))
+    if fits:
+        assert mechscript.prob("10d6", samples=samples, seed=1, limits=Limits(sample_dice=1000)).samples == 100
+        assert sum(rolled) == 1000
+        return
+    with pytest.raises(MechError) as info:
+        mechscript.prob("10d6", samples=samples, seed=1, limits=Limits(sample_dice=1000))
+    assert info.value.message == "101 rolls of 10 dice are more than 1000 dice; the limit `sample_dice` is 1000"
+    assert rolled == []
+
+
+def test_samples_in_a_script_count_against_the_runs_dice():
+    # `prob(x, samples: N)` rolls with the run's own dice: `total_dice` bounds them all
+    text = "say prob(1000d6! > 3500, samples: 100000)\n"
+    with pytest.raises(MechError) as info:
+        mechscript.run(text, seed=1)
+    assert "the limit `total_dice` is 1000000" in info.value.message
+    assert (info.value.span.line, info.value.span.col) == (1, 10)
+
+
+# ---- comparing lists: a step an item (issue 22, item 3, the table's row "`==` of two
+# 10^5-element lists inside a loop": a comparison was one step, whatever its length; over 30 s) ----
+
+@pytest.mark.parametrize("back_end", BACK_ENDS)
+def test_comparing_long_lists_in_a_loop_is_counted(back_end):
+    text = "fn f() {\n    let a = range(100000)\n    let b = range(100000)\n    let n = 0\n" \
+           "    repeat 1000 { if a == b { n += 1 } }\n    return n\n}\nsay f()\n"
+    error = run_on(back_end, text, Limits())
+    assert isinstance(error, MechError), error.log
+    assert error.message == "the script ran more than 1000000 steps; the limit `steps` is 1000000"
+    assert (error.span.line, error.span.col) == (5, 22)  # the `==`
+    assert error.log == []
+
+
+@pytest.mark.parametrize("back_end", BACK_ENDS)
+@pytest.mark.parametrize("compared, steps, said", [
+    ("[1, 2, 3] == [1, 2, 3]", 3, "true"),
+    ("[1, 2, 3] != [1, 2, 4]", 3, "true"),        # all the items are counted, as `contains` counts them
+    ("[[1, 2], [3]] == [[1, 2], [3]]", 2 + 2 + 1, "true"),
+    ("[1, 2] == [1]", 1, "false"),                # of different lengths: told apart at once
+    ("[] == []", 1, "true"),
+    ("[] == [1]", 1, "false"),
+    ("{a: 1, b: [5, 6]} == {a: 1, b: [5, 6]}", 2 + 2, "true"),
+])
+def test_a_comparison_counts_a_step_an_item(back_end, compared, steps, said):
+    ran = run_on(back_end, f"fn f() = {compared}\nsay f()\n", Limits())
+    assert ran.log == [said]
+    assert ran.steps == 1 + steps  # the call, and the comparison

@@ -56,6 +56,36 @@ class Tally:
                               self.limits.total_dice, span)
 
 
+class BatchDice:
+    """Counts the dice of a batch of `planned` rolls (`mech roll -n N`, `mech prob --samples N`)
+    against `Limits.sample_dice`: each roll is bounded by `total_dice`, but N of them were not, and
+    10^5 rolls of `1000d6!` ran for minutes. The batch stops once its dice pass the limit, or
+    sooner, from its `ON_COURSE`th roll on, once its rolls so far, as many again as are planned,
+    would roll more than twice the limit: a roll of many dice takes about a microsecond a die, so
+    the limit's 10^7 dice would take 10 s to reach. (In a script, `prob(x, samples: N)` rolls with
+    the run's own dice, all counted against the run's `total_dice`.)"""
+
+    ON_COURSE = 100  # rolls before the course of the batch is judged: enough for a mean of the dice a roll
+
+    __slots__ = ("limits", "planned", "dice", "rolls")
+
+    def __init__(self, limits: Limits, planned: int):
+        self.limits, self.planned = limits, planned
+        self.dice = self.rolls = 0
+
+    def spend(self, n: int, span: Span | None) -> None:
+        """One more roll of the batch, which rolled `n` dice."""
+        self.dice += n
+        self.rolls += 1
+        most = self.limits.sample_dice
+        if self.dice > most:
+            raise limit_error("sample_dice", f"{self.rolls} rolls rolled more than {most} dice in all", most, span)
+        if self.rolls >= self.ON_COURSE and self.dice * self.planned > 2 * most * self.rolls:
+            raise limit_error("sample_dice", f"{self.planned} rolls would roll about "
+                              f"{self.dice * self.planned // self.rolls} dice (the first {self.rolls} rolled "
+                              f"{self.dice}), more than {most}", most, span)
+
+
 def faces_of(die: Die) -> Sequence:
     return range(1, die + 1) if type(die) is int else die
 

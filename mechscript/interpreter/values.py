@@ -302,8 +302,12 @@ def plain(value):
 
 def equal(a, b, ev=None, depth: int = 0) -> bool:
     """`==`: numbers by value (a roll by its total), everything else by kind and content.
-    Comparing lists and records counts a step an item against the run's limits (`ev`), so values
-    that share parts, or hold themselves, cannot make it endless."""
+    Comparing lists and records counts a step an item against the run's limits (`ev`), all the
+    items of a list at once before the first (as `contains` does), and again for the items of each
+    list inside: so a comparison of long lists in a loop is counted as the work it is (two lists of
+    10^5 numbers were a step a comparison), and values that share parts, or hold themselves, cannot
+    make it endless. (Strings compare as Python's == does, uncounted: a copy of memory, far below a
+    step a character.)"""
     a, b = plain(a), plain(b)
     kind = type(a)
     if kind is bool or type(b) is bool:
@@ -311,14 +315,16 @@ def equal(a, b, ev=None, depth: int = 0) -> bool:
     if kind in (list, Record) and type(b) is kind:
         if a is b:
             return True
+        size = len(a) if kind is list else len(a.fields)
+        same_size = size == (len(b) if kind is list else len(b.fields))
         if ev is not None:
-            ev.step(None, 1)
+            ev.step(None, size if same_size and size else 1)  # of different sizes: told apart at once
             if depth > ev.limits.nesting:
-                            raise limit_error("nesting", f"these values have lists or records nested more than "
+                raise limit_error("nesting", f"these values have lists or records nested more than "
                                   f"{ev.limits.nesting} deep", ev.limits.nesting, None)
         if kind is list:
-            return len(a) == len(b) and all(equal(x, y, ev, depth + 1) for x, y in zip(a, b))
-        return a.fields.keys() == b.fields.keys() and all(equal(v, b.fields[k], ev, depth + 1)
+            return same_size and all(equal(x, y, ev, depth + 1) for x, y in zip(a, b))
+        return same_size and a.fields.keys() == b.fields.keys() and all(equal(v, b.fields[k], ev, depth + 1)
                                                           for k, v in a.fields.items())
     if kind in (int, Fraction) and type(b) in (int, Fraction):
         return a == b
