@@ -75,6 +75,7 @@ class Chunk:
     sides: list | None = None
     failure: str | None = None      # the failed run's error, as the user would read it
     failed_seed: int | None = None
+    failure_rolled: bool = True     # whether a die was drawn before it: else every seed fails the same way
     no_encounter: bool = False      # the script declares none: no run of it can be fought
 
 
@@ -197,6 +198,7 @@ def _fight_chunk(batch: Batch, seed: int, start: int, stop: int, script: Script 
             break
         except MechError as error:
             chunk.failure, chunk.failed_seed = error.render(), s
+            chunk.failure_rolled = getattr(error, "rolled", True)
             break
         except MemoryError:
             chunk.outcomes = []  # room to say so
@@ -301,6 +303,8 @@ class _Stream:
         if chunk.no_encounter:
             raise NothingToSimulate()
         if chunk.failure is not None:
+            if not chunk.failure_rolled:  # no die drawn before it (a sheet a module refuses): no seed to replay
+                raise RunError(chunk.failure)
             index = chunk.start + len(chunk.outcomes)
             raise MechError(f"run {index + 1} of the batch failed; replay it with `mech run {self.batch.filename} "
                             f"--seed {chunk.failed_seed}`:\n{chunk.failure}")
@@ -314,6 +318,17 @@ class _Stream:
     def result(self, seed: int) -> SimResult:
         tally = self.tally if self.tally is not None else Tally([])
         return SimResult(self.encounter, seed, tally, self.n, self.interrupted or tally.runs < self.n)
+
+
+class RunError(MechError):
+    """A run's error as the worker rendered it, which is `mech run`'s: every run has it, whatever its seed."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.text = text
+
+    def render(self) -> str:
+        return self.text
 
 
 def default_jobs() -> int:

@@ -44,8 +44,13 @@ class NothingToSimulate(MechError):
 
 def fight_once(script: Script, seed: int):
     """One run fought whole: (winner, rounds, {name: (standing, {numeric state})}), the encounter's
-    name, its sides."""
-    ev = script.run(RandomFaces(seed), quiet=True)
+    name, its sides. Its error says in `rolled` whether a die was drawn before it."""
+    faces = RandomFaces(seed)
+    try:
+        ev = script.run(faces, quiet=True)
+    except MechError as error:
+        error.rolled = faces.drawn()  # whether the seed matters to it: the batch names the seed only if so
+        raise
     if ev.result is None:
         raise NothingToSimulate()
     return outcome(ev)
