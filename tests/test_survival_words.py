@@ -15,8 +15,9 @@ ROOT = Path(__file__).resolve().parent.parent
 WORDS = {
     "pbem_ambush.mech": "active at the end: not retreated, unconscious or dead",
     "transformers_duel.mech": "active or recovering at the end: not knocked out, dying or dead",
-    "robomacs_spartacus.mech": "active at the end: not unconscious, scrambled, wrecked, destroyed or merged, "
-                               "and a Robo's pilot active too",
+    "robomacs_spartacus.mech": "active at the end: not recalled, shut down, scrambled, wrecked, destroyed, merged "
+                               "or unformed; a Robo's pilot active too, not stunned, unconscious, in shock, dying "
+                               "or dead",
     "neojove_duel.mech": "active at the end: not shot down or withdrawn",
 }
 
