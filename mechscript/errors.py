@@ -72,6 +72,11 @@ class MechError(Exception):
         return self.render() if self.source is not None else self.message
 
 
+class Failed(MechError):
+    """The error of a script's own `fail(...)`: a rule refusing what it was given. One raised while a
+    character is made (by its kind's formulas, in a module) is said at the character's declaration."""
+
+
 def _excerpt(filename: str, message: str, source: str, span: Span) -> tuple[str, str, str]:
     """`FILE:LINE:COL: message`, the line and a caret under the spot (a long line cut around it)."""
     line_text = _line(source, span.line)

@@ -13,7 +13,7 @@ from fractions import Fraction
 from ..dice.engine import DiceRoll
 from ..dice.rollkeep import KeepRoll, Pool
 from ..numbers import normal
-from ..errors import MechError
+from ..errors import Failed, MechError
 from ..limits import limit_error
 from .show import roll_text
 from .values import Character, Encounter, equal, format_value, plain, type_name
@@ -206,7 +206,7 @@ def _ended(ev, args, options, call):
          'fail(message, character): an error about that character\'s sheet, shown at its declaration: '
          'fail("a Brute Squad has no Personalities", c)')
 def _fail(ev, args, options, call):
-    error = MechError(format_value(args[0], ev.limits), call.span)
+    error = Failed(format_value(args[0], ev.limits), call.span)
     if len(args) == 2:
         if type(args[1]) is not Character:
             raise MechError(f"`fail`'s second argument is the character the error is about, not {type_name(args[1])}",

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from . import ast
-from ..errors import MechError, Span, did_you_mean
+from ..errors import Failed, MechError, Span, did_you_mean
 from ..limits import limit_error
 from .names import KIND_WORDS, Binding, StaticScope
 from .values import Character, Encounter, Function, Kind, Module, Record, Scope, Table, equal, format_value, plain, \
@@ -246,8 +246,9 @@ def _compile_entries(compiler, info: KindInfo, entries: list[ast.Entry], owner_s
         declared = (name, owner_span, *declared_in)
         try:
             made = make_character(ev, kind, name, values, items)
-        except MechError as error:
-            # the kind's formulas (a module's) refused this sheet: said at its declaration, the module's line below
+        except Failed as error:
+            # the kind's formulas (a module's) refused this sheet with `fail`: said at its declaration, the
+            # module's line below (a module's own mistake, a default outside its range, stays at the module)
             if error.source is not None and error.filename != declared_in[1]:
                 error.for_character(*declared)
             raise
