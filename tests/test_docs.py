@@ -14,8 +14,8 @@ How the examples are run (docs/language.md says the same to its readers):
   after it, up to the next `$` line, are what it prints (standard output, then standard error). When
   they end with a line `...`, they are the first lines of what it prints (a long fight), and it must
   succeed. A command with no lines after it must succeed.
-- README.md's ```mech blocks `use duel`, the module of examples/: each is saved in (a copy of)
-  examples/ and run like a doc example.
+- README.md's ```mech blocks: each is saved in a new, empty folder and run like a doc example (a
+  reader saves them anywhere). The README's JSON shapes are the keys the commands give.
 - examples/: every script runs with `mech run FILE --seed 1` (the real command, in a subprocess) and
   exits 0. A module, a file that another example `use`s, only defines rules: it is checked with
   `mech check FILE` instead.
@@ -28,6 +28,7 @@ the real command as well, to show the two agree.
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import shlex
@@ -242,11 +243,44 @@ README_SCRIPTS = [b for b in fenced_blocks(README) if b.kind in SCRIPT_KINDS]
 
 
 @pytest.mark.parametrize("block", README_SCRIPTS, ids=lambda b: f"README.md:{b.line}")
-def test_readme_script(block: Block, examples_copy: Path):
-    status, printed = run_doc_script(block, examples_copy)
+def test_readme_script(block: Block, tmp_path: Path):
+    # saved in a new, empty folder, as a reader who has only installed mechscript would (issue 21, item 7)
+    status, printed = run_doc_script(block, tmp_path)
     assert status == (1 if block.kind == "mech-error" else 0), f"README.md line {block.line}:\n{printed}"
     if block.output is not None:
         assert printed.splitlines() == block.output.text.splitlines(), f"README.md line {block.line} prints:\n{printed}"
+
+
+# The JSON shapes README.md gives, each as written there, with a command whose JSON (at that path in it)
+# has exactly those keys, no more and no fewer.
+README_SHAPES = [
+    ('`{"expr", "total", "text", "seed"}`', "roll 3d6 --seed 1 --json", ()),
+    ('`{"expr", "totals", "texts", "seed"}`', "roll 3d6 -n 2 --seed 1 --json", ()),
+    ('`{"log", "result", "seed"}`', "run examples/pbem_ambush.mech --seed 1 --json", ()),
+    ('`"result": {"winner", "rounds", "characters"}`', "run examples/pbem_ambush.mech --seed 1 --json", ("result",)),
+    ('`{"expr", "exact", "distribution": [[outcome, probability], ...], "mean", "sd", "truncated", "bound", '
+     '"estimated"}`', "prob 2d6 --json", ()),
+    ('`{"runs", "encounter", "seed", "winners", "rounds", "characters", "survival"}`',
+     "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1", ()),
+    ('`"winners": {side or "draw": {"count", "rate", "ci95"}}`',
+     "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1", ("winners", "draw")),
+    ('`"rounds": {"mean", "histogram"}`', "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1", ("rounds",)),
+    ('`"characters": {name: {"survival_rate", "survival_ci95", "mean"}}`',
+     "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1", ("characters", "Punch")),
+]
+
+
+@pytest.mark.parametrize("shape, command, path", README_SHAPES, ids=[s[0][:40] for s in README_SHAPES])
+def test_readme_json_shapes_are_the_output_s(shape, command, path):
+    readme = " ".join(README.read_text(encoding="utf-8").split())  # a shape may be wrapped over lines
+    assert shape in readme, f"README.md no longer gives {shape}: change this test with it"
+    status, printed = mech(shlex.split(command), ROOT)
+    assert status == 0, printed
+    data = json.loads(printed)
+    for key in path:
+        data = data[key]
+    inner = shape.rsplit("{", 1)[1] if path else shape  # the innermost braces hold the keys of `path`
+    assert set(re.findall(r'"(\w+)"', inner)) == set(data), f"README.md says {shape}; `mech {command}` gives {list(data)}"
 
 
 # ---- examples/ ----

@@ -209,9 +209,10 @@ def test_seconds_stops_a_run_of_a_batch_in_a_worker_process(tmp_path):
                          capture_output=True, text=True, timeout=HANG_GUARD)
     assert ran.returncode == 1, ran.stderr
     lines = ran.stderr.splitlines()
-    assert "of the batch failed; replay it with `mech run" in lines[0], ran.stderr
+    # the spin comes before the fight's first die, so every run has it: no seed to replay (issue 21, item 4)
+    assert "replay it" not in ran.stderr, ran.stderr
     line = script.read_text(encoding="utf-8").splitlines().index("while true {") + 1
-    assert lines[1] == f"{script}:{line}:1: it took more than 0.5 s of CPU time; the limit `seconds` is 0.5", ran.stderr
+    assert lines[0] == f"{script}:{line}:1: it took more than 0.5 s of CPU time; the limit `seconds` is 0.5", ran.stderr
 
 
 def test_seconds_is_not_enforced_off_the_main_thread():

@@ -104,3 +104,15 @@ def test_ctrl_c_stops_an_entry_that_runs_and_the_session_goes_on(tmp_path):
         child.sendcontrol("d")
         screen.wait_for_exit()
     assert child.exitstatus == 0
+
+
+def test_underscore_then_exit_as_in_python(tmp_path):
+    # issue 21, item 5: a Python user's words at the real `mech` in a terminal
+    with mech_in_a_terminal(tmp_path) as (child, screen):
+        child.send("6 * 7\r")
+        screen.wait_for("42")
+        child.send("_ + 1\r")
+        screen.wait_for("43")
+        child.send("exit\r")
+        screen.wait_for_exit()
+    assert child.exitstatus == 0

@@ -18,7 +18,7 @@ from mechscript.limits import Limits
 from mechscript.interpreter.script import compile_script
 from mechscript.sim.batch import Batch, SimResult, run_seed, simulate
 from mechscript.sim.stats import Tally
-from mechscript.sim.prepared import Prepared, fight_once
+from mechscript.sim.prepared import Prepared, fight_once, run_once, survival
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 WITH_ENCOUNTERS = ["neojove_duel", "neojove_frigate", "pbem_ambush", "robomacs_spartacus", "transformers_duel",
@@ -91,17 +91,19 @@ def same_batch(script, n: int = 30, seed: int = 7) -> str:
         prepared = simulate(Batch.of(script), n, seed).to_json()
     except MechError as error:
         prepared = error.render()
-    tally, failed = None, None
+    tally, failed, words = None, None, None
     for index in range(n):
         try:
+            ev = run_once(script, run_seed(seed, index))
             outcome, name, sides = fight_once(script, run_seed(seed, index))
         except MechError as error:
             failed = index, run_seed(seed, index), error.render()
             break
         tally = tally or Tally(sides)
         tally.add(outcome)
+        words = words or survival(ev.encounter)  # what `survives` counts, in the rules' words
     if failed is None:
-        assert prepared == SimResult(name, seed, tally, n).to_json()
+        assert prepared == SimResult(name, seed, tally, n, survival=words).to_json()
     else:
         index, failed_seed, message = failed
         assert f"run {index + 1} of the batch failed" in prepared and f"--seed {failed_seed}" in prepared

@@ -104,6 +104,10 @@ class RandomFaces:
             faces += self._getrandbits(n << 3).to_bytes(n, "little").translate(table).replace(b"\0", b"")
         return faces[:n]
 
+    def drawn(self) -> bool:
+        """Whether any face (any random bit) was drawn yet: an error before the first is the same for every seed."""
+        return self._random.getstate() != random.Random(self.seed).getstate()
+
     def _large(self, sides: int) -> int:
         bits = (sides - 1).bit_length()
         draw = self._random.getrandbits

@@ -13,10 +13,10 @@ from fractions import Fraction
 from ..dice.engine import DiceRoll
 from ..dice.rollkeep import KeepRoll, Pool
 from ..numbers import normal
-from ..errors import MechError
+from ..errors import Failed, MechError
 from ..limits import limit_error
 from .show import roll_text
-from .values import Encounter, equal, format_value, plain, type_name
+from .values import Character, Encounter, equal, format_value, plain, type_name
 
 
 class Builtin:
@@ -202,9 +202,18 @@ def _ended(ev, args, options, call):
     return ended(ev, args[0], call.span)
 
 
-@builtin("fail", 1, 1, 'fail(message): stop the script with this message as its error: fail("no such side")')
+@builtin("fail", 1, 2, 'fail(message): stop the script with this message as its error: fail("no such side"); '
+         'fail(message, character): an error about that character\'s sheet, shown at its declaration: '
+         'fail("a Brute Squad has no Personalities", c)')
 def _fail(ev, args, options, call):
-    raise MechError(format_value(args[0], ev.limits), call.span)
+    error = Failed(format_value(args[0], ev.limits), call.span)
+    if len(args) == 2:
+        if type(args[1]) is not Character:
+            raise MechError(f"`fail`'s second argument is the character the error is about, not {type_name(args[1])}",
+                            call.args[1].span)
+        if args[1].declared is not None:  # a character made by Python has no declaration to point at
+            error.for_character(*args[1].declared)
+    raise error
 
 
 @builtin("breakdown", 1, 1, 'breakdown(roll): a roll as text with its dice, as `mech roll` shows it: '

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from . import ast
-from ..errors import MechError, Span, did_you_mean
+from ..errors import Failed, MechError, Span, did_you_mean
 from ..limits import limit_error
 from .names import KIND_WORDS, Binding, StaticScope
 from .values import Character, Encounter, Function, Kind, Module, Record, Scope, Table, equal, format_value, plain, \
@@ -234,6 +234,8 @@ def _compile_entries(compiler, info: KindInfo, entries: list[ast.Entry], owner_s
         raise MechError(f"missing {'stat' if len(missing) == 1 else 'stats'} of {info.name}: {', '.join(missing)}",
                         owner_span, hint="add " + "  ".join(f"{stat} ..." for stat in missing))
 
+    declared_in = (compiler.source_text, compiler.filename)
+
     def build(ev, kind, name):
         if type(kind) is not Kind:
             raise MechError(f"a character is made from a kind, and this is {type_name(kind)}", owner_span)
@@ -241,7 +243,17 @@ def _compile_entries(compiler, info: KindInfo, entries: list[ast.Entry], owner_s
         items: dict[str, list] = {}
         for slot, item_name, build_item in gear:
             items.setdefault(slot, []).append(build_item(ev, _gear_kind(kind, slot, owner_span), item_name))
-        return make_character(ev, kind, name, values, items)
+        declared = (name, owner_span, *declared_in)
+        try:
+            made = make_character(ev, kind, name, values, items)
+        except Failed as error:
+            # the kind's formulas (a module's) refused this sheet with `fail`: said at its declaration, the
+            # module's line below (a module's own mistake, a default outside its range, stays at the module)
+            if error.source is not None and error.filename != declared_in[1]:
+                error.for_character(*declared)
+            raise
+        made.declared = declared
+        return made
     return build
 
 

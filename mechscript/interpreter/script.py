@@ -301,8 +301,13 @@ def source_text(data: bytes, limits: Limits, what: str, span: Span | None = None
         raise MechError(f"cannot read {what}: it is not UTF-8 text (byte {error.start + 1})", span) from None
 
 
+# Standard modules the rules modules share, not meant for scripts: `use` reads them, but neither
+# completion nor a hint offers them.
+INTERNAL_MODULES = frozenset({"fights"})
+
+
 def standard_modules() -> list[str]:
-    return sorted(path.stem for path in STDLIB.glob("*.mech"))
+    return sorted(path.stem for path in STDLIB.glob("*.mech") if path.stem not in INTERNAL_MODULES)
 
 
 def module_names(folder: Path, folders=()) -> list[str]:

@@ -26,6 +26,8 @@ from .script import ModuleLoader, ModulePath, Run, ScriptCompiler, declared_name
 from .values import Character, Encounter, Record, Scope
 
 ENTRY_FILE = "<repl>"
+LAST = "_"  # the name of the last value shown
+_LAST_BINDING = Binding("let", None)
 
 
 @dataclass
@@ -130,7 +132,19 @@ class Session:
         finally:
             ev.scope, ev.depth = self.scope, 0  # even after Ctrl-C in the middle of a function
             entry.output = _in_order(ev.log, ev.shown)
+            self._keep_last(ev.shown)
         return entry
+
+    def _keep_last(self, shown: list) -> None:
+        """`_` is the last value shown (none is not shown, so it does not change `_`), as in Python's
+        REPL; a name `_` the user defines hides it until the session is reset."""
+        values = [item.value for _, item in shown if item.value is not None]
+        binding = self.static.names.get(LAST)
+        if not values or binding is not None and binding is not _LAST_BINDING:
+            return
+        if binding is None:
+            self.static.names[LAST] = _LAST_BINDING
+        self.scope.vars[LAST] = values[-1]
 
     def _fresh_limits(self) -> SessionRun:
         """Limits count per entry: steps, dice, output lines (and CPU time: CpuTime around each)."""
@@ -238,6 +252,7 @@ def _copy(value, copies: dict):
     if kind is Character:
         if id(value) not in copies:
             copy = copies[id(value)] = Character(value.name, value.kind, {})
+            copy.declared = value.declared
             copy.fields.update({name: _copy(item, copies) for name, item in value.fields.items()})
         return copies[id(value)]
     if kind is list:

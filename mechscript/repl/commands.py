@@ -16,7 +16,8 @@ from ..limits import Limits
 from ..interpreter.names import KIND_WORDS
 from ..interpreter.peers import peer_notes
 from ..interpreter.session import Session, Shown
-from . import display
+from ..interpreter.values import Kind
+from . import display, topics
 from .display import Fragments
 from .lexer import keywords
 
@@ -26,13 +27,14 @@ Type dice or mechscript. An expression shows its value, a roll its dice (dropped
 Definitions stay for the whole session; defining a name again replaces it. A line with an open
 bracket goes on to the next: a block ends with its `}`.
 Commands:
-  :help [NAME]   this help, or what a built-in function, rule or name is
+  :help [NAME]   this help, or what a built-in function, rule, kind or name is;
+                 :help notation (the dice), :help kh, :help explode, :help functions (the built-ins)
   :load FILE     run a script in the session: its definitions stay
   :seed [N]      show the seed, or roll from seed N (its first roll is `mech roll --seed N`'s)
   :prob EXPR     the exact odds of EXPR, with a chart (of dice alone: prob(EXPR) sees the session's names)
   :run           fight the session's encounter (on copies of its characters: run it again and again)
   :reset         a new session: no names, a fresh seed
-  :quit          leave (or Ctrl-D); Ctrl-C cancels the line being typed
+  :quit          leave (or Ctrl-D, quit, exit); Ctrl-C cancels the line being typed
 Tab completes names, Up and Down go through the history."""
 
 COMMANDS = {
@@ -44,6 +46,10 @@ COMMANDS = {
     ":reset": ":reset         a new session: no names, a fresh seed",
     ":quit": ":quit          leave (or Ctrl-D)",
 }
+
+
+# What a Python user types to leave or get help: `quit`, `exit()`, `help`, `help(floor)`, `help("kh")`
+_PYTHON_WORDS = re.compile(r"(quit|exit|help)(?:\(\s*\)|\((.+)\))?")
 
 
 @dataclass
@@ -86,6 +92,11 @@ class Commands:
         stripped = text.strip()
         if not stripped:
             return Reply()
+        if (python := _PYTHON_WORDS.fullmatch(stripped)) and python[1] not in self.session.names():
+            # `quit`, `exit`, `help` and `help(kh)` as Python's REPL takes them, unless the session defined the name
+            if python[1] != "help":
+                return Reply(quit=True)
+            return self._help((python[2] or "").strip().strip("\"'"))
         if stripped.startswith(":"):
             name, _, argument = stripped.partition(" ")
             command = getattr(self, "_" + name[1:], None) if name in COMMANDS else None
@@ -127,8 +138,13 @@ class Commands:
             return Reply().say(COMMANDS[command])
         if name in BUILTINS:
             return Reply().say(BUILTINS[name].doc)
+        if name in ("functions", "builtins", "built-ins"):
+            return Reply().say(topics.functions())
         if name in keywords():
             return Reply().say(f"`{name}` is a word of the language: docs/language.md describes it")
+        module, binding = self._find(name)
+        if binding is None and (text := topics.notation(name)) is not None:
+            return Reply().say(text)
         return self._help_name(name)
 
     def _help_name(self, name: str) -> Reply:
@@ -142,12 +158,20 @@ class Commands:
         signature = f"fn {member}({', '.join(binding.params)})" if binding.kind == "fn" else f"{what} {member}"
         if module is None:
             value = self.session.value(name)
+            if binding.kind == "kind" and type(value) is Kind:
+                fields = topics.kind_fields(value.schema.source_text, value.schema.filename, binding.span.line, member)
+                if fields is not None:
+                    return Reply().say(f"{signature}: a {what} of this session, with these fields:\n" + "\n".join(fields))
             text = display.describe(value, self.limits) if value is not None and binding.kind != "fn" else None
             return Reply().say(f"{signature}: a {what} of this session" + (f"\n{text}" if text else ""))
         reply = Reply().say(f"{signature}: a {what} of module `{module.name}` ({module.path.name}"
                             f":{binding.span.line})" if binding.span else f"{signature}: of module `{module.name}`")
         if binding.span is not None:
             reply.say("\n".join(_definition(module.path, binding.span.line)), "class:note")
+            source = topics.read(module.path) if binding.kind == "kind" else None
+            fields = topics.kind_fields(source, str(module.path), binding.span.line, member) if source else None
+            if fields:
+                reply.say("its fields (a character gives its stats; the rest is worked out):\n" + "\n".join(fields))
         return reply
 
     def _find(self, name: str):

@@ -1,6 +1,7 @@
 """Tab completion at the prompt: the language's words, the built-ins and the session's names; the
-modules after `use`; a character's stats and state (a record's fields, a module's rules, a table's
-rows) after `name.`; commands after `:`, and files after `:load`."""
+modules after `use` (not the internal ones); a character's stats and state (a record's fields, a
+module's rules, a table's rows) after `name.`; commands after `:`, and files after `:load`. Each
+completion says what it is: a stat, a derived value, state, gear, a rule, an option, a kind..."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from ..interpreter.evaluator import CONSTANTS
 from ..interpreter.names import KIND_WORDS
 from ..interpreter.script import field_names, module_names
 from ..interpreter.session import Session
+from ..interpreter.values import Character, Function, Kind, Module, Table
 from .commands import COMMANDS
 from .lexer import keywords
 
@@ -38,7 +40,8 @@ class MechCompleter(Completer):
         if match := _USE.search(text):
             yield from _starting(match.group(1), self._modules(), "module")
         elif match := _FIELD.search(text):
-            yield from _starting(match.group(2), self._fields(match.group(1)), "field")
+            fields = self._fields(match.group(1))
+            yield from _starting(match.group(2), fields, fields)
         elif match := _WORD.search(text):
             yield from _starting(match.group(), *self._names())
 
@@ -60,20 +63,44 @@ class MechCompleter(Completer):
                 binding = session.static.resolve(name, None)
             except MechError:  # defined by two modules used: it needs its module's name
                 continue
-            kinds[name] = KIND_WORDS[binding.kind]  # a name of names() always resolves
+            # a name of names() always resolves; a module's own functions and variables are its rules and options
+            own = name in session.static.names
+            kinds[name] = KIND_WORDS[binding.kind] if own else MODULE_WORDS.get(binding.kind, KIND_WORDS[binding.kind])
         return sorted(kinds), kinds
 
     def _modules(self) -> list[str]:
         session = self.session()
         return module_names(session.folder, session.module_path.folders)
 
-    def _fields(self, name: str) -> list[str]:
+    def _fields(self, name: str) -> dict[str, str]:
+        """The names `name.` reads, each with what it is: a character's stat, derived value, state or
+        gear; a module's rule, option, kind or table; a record's field; a table's row."""
         session = self.session()
         value = session.value(name)
         if value is not None:
-            return [field for field in field_names(value) if not field.startswith("_")]
+            return {field: _field_word(value, field) for field in field_names(value) if not field.startswith("_")}
         binding = session.static.names.get(name)  # a module used but not run yet
-        return list(binding.module.exports) if binding is not None and binding.kind == "module" else []
+        if binding is None or binding.kind != "module":
+            return {}
+        return {member: MODULE_WORDS.get(b.kind, KIND_WORDS[b.kind]) for member, b in binding.module.exports.items()}
+
+
+# What a module's names are to a script: its functions are rules (a script may replace them), its
+# variables options (an encounter may set them).
+MODULE_WORDS = {"fn": "rule", "let": "option"}
+_VALUE_WORDS = {Function: "rule", Kind: "kind", Table: "table", Character: "character", Module: "module"}
+
+
+def _field_word(value, field: str) -> str:
+    kind = type(value)
+    if kind is Character:
+        words = {item[1]: item[0] for item in value.kind.schema.items}  # stat, derived, state, gear
+        return words.get(field, "own")  # name, side, kind
+    if kind is Module:
+        return _VALUE_WORDS.get(type(value.scope.vars.get(field)), "option")
+    if kind is Table:
+        return "row"
+    return "field"  # a record's, an encounter's, a roll's
 
 
 def _starting(prefix: str, candidates, meta: str | dict = ""):

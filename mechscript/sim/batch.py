@@ -26,7 +26,7 @@ from ..backend.quiet import QuietFight
 from ..errors import MechError
 from ..limits import Limits
 from ..interpreter.script import Script, compile_script
-from .prepared import NothingToSimulate, Prepared, fight_once
+from .prepared import NothingToSimulate, Prepared, outcome, run_once, survival
 from .stats import Tally
 
 
@@ -75,7 +75,9 @@ class Chunk:
     sides: list | None = None
     failure: str | None = None      # the failed run's error, as the user would read it
     failed_seed: int | None = None
+    failure_rolled: bool = True     # whether a die was drawn before it: else every seed fails the same way
     no_encounter: bool = False      # the script declares none: no run of it can be fought
+    survival: str | None = None     # what `survives` counts, by the encounter's rules
 
 
 def _start_worker(batch: Batch, parent: int) -> None:
@@ -189,20 +191,25 @@ def _fight_chunk(batch: Batch, seed: int, start: int, stop: int, script: Script 
         s = run_seed(seed, index)
         try:
             fought = prepared.fight(s) if prepared is not None else None
+            encounter = prepared.encounter if fought is not None else None
             if fought is None:  # not set up once, or the run failed: fought whole, for its error as `mech run` has it
-                fought = fight_once(script, s)
-            outcome, chunk.encounter, chunk.sides = fought
+                ev = run_once(script, s)
+                fought, encounter = outcome(ev), ev.encounter
+            result, chunk.encounter, chunk.sides = fought
+            if chunk.survival is None:
+                chunk.survival = survival(encounter)
         except NothingToSimulate:
             chunk.no_encounter = True
             break
         except MechError as error:
             chunk.failure, chunk.failed_seed = error.render(), s
+            chunk.failure_rolled = getattr(error, "rolled", True)
             break
         except MemoryError:
             chunk.outcomes = []  # room to say so
             chunk.failure, chunk.failed_seed = out_of_memory(script).render(), s
             break
-        chunk.outcomes.append(outcome)
+        chunk.outcomes.append(result)
     return chunk
 
 
@@ -213,10 +220,13 @@ class SimResult:
     tally: Tally
     requested: int
     partial: bool = False
+    survival: str | None = None   # what `survives` counts: the rules' `standing` at the end, in words
 
     def to_json(self) -> dict:
         data = {"encounter": self.encounter, "seed": self.seed, **self.tally.to_json()}
         data = {"runs": data.pop("runs"), **data}
+        if self.survival is not None:
+            data["survival"] = self.survival
         if self.partial:
             data["partial"] = True
             data["requested"] = self.requested
@@ -295,25 +305,39 @@ class _Stream:
         self.batch, self.n, self.progress = batch, n, progress
         self.tally: Tally | None = None
         self.encounter = ""
+        self.survival: str | None = None
         self.interrupted = False
 
     def add(self, chunk: Chunk) -> None:
         if chunk.no_encounter:
             raise NothingToSimulate()
         if chunk.failure is not None:
+            if not chunk.failure_rolled:  # no die drawn before it (a sheet a module refuses): no seed to replay
+                raise RunError(chunk.failure)
             index = chunk.start + len(chunk.outcomes)
             raise MechError(f"run {index + 1} of the batch failed; replay it with `mech run {self.batch.filename} "
                             f"--seed {chunk.failed_seed}`:\n{chunk.failure}")
         if self.progress is not None:  # told first: a Ctrl-C while it draws leaves this chunk out
             self.progress((self.tally.runs if self.tally else 0) + len(chunk.outcomes), self.n)
         if self.tally is None and chunk.encounter is not None:
-            self.tally, self.encounter = Tally(chunk.sides), chunk.encounter
+            self.tally, self.encounter, self.survival = Tally(chunk.sides), chunk.encounter, chunk.survival
         for outcome in chunk.outcomes:
             self.tally.add(outcome)
 
     def result(self, seed: int) -> SimResult:
         tally = self.tally if self.tally is not None else Tally([])
-        return SimResult(self.encounter, seed, tally, self.n, self.interrupted or tally.runs < self.n)
+        return SimResult(self.encounter, seed, tally, self.n, self.interrupted or tally.runs < self.n, self.survival)
+
+
+class RunError(MechError):
+    """A run's error as the worker rendered it, which is `mech run`'s: every run has it, whatever its seed."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.text = text
+
+    def render(self) -> str:
+        return self.text
 
 
 def default_jobs() -> int:

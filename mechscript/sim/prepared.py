@@ -45,10 +45,32 @@ class NothingToSimulate(MechError):
 def fight_once(script: Script, seed: int):
     """One run fought whole: (winner, rounds, {name: (standing, {numeric state})}), the encounter's
     name, its sides."""
-    ev = script.run(RandomFaces(seed), quiet=True)
+    return outcome(run_once(script, seed))
+
+
+def run_once(script: Script, seed: int) -> Run:
+    """One run fought whole, as `mech run --seed` fights it. Its error says in `rolled` whether a
+    die was drawn before it."""
+    faces = RandomFaces(seed)
+    try:
+        ev = script.run(faces, quiet=True)
+    except MechError as error:
+        error.rolled = faces.drawn()  # whether the seed matters to it: the batch names the seed only if so
+        raise
     if ev.result is None:
         raise NothingToSimulate()
-    return outcome(ev)
+    return ev
+
+
+# What `survives` counts when the rules do not say (a module's `let survival = "..."` says it)
+SURVIVAL = "standing at the end, by the rules' `standing`"
+
+
+def survival(encounter: Encounter) -> str:
+    """What a character's `survives` counts in a batch of this encounter: its module's `survival`
+    (each standard module says what its `standing` reads at the end), or SURVIVAL."""
+    said = encounter.characters[0].kind.home.vars.get("survival")
+    return said if type(said) is str else SURVIVAL
 
 
 def outcome(ev: Run):

@@ -32,6 +32,8 @@ def text_report(data: dict) -> list[str]:
     for name, character in data["characters"].items():
         means = "  ".join(f"{key} {value:.2f}" for key, value in character["mean"].items())
         lines.append(f"  {name:<{width}}  survives {character['survival_rate']:6.1%}  {means}".rstrip())
+    if data.get("survival"):
+        lines.append(f"  (survives: {data['survival']})")
     return lines
 
 
