@@ -1150,3 +1150,12 @@ def test_sheet_points_checked_gives_a_henchman_130_and_a_brute_squad_100(tmp_pat
     assert sheet_check(tmp_path, transformer("Jazz", role='"henchman"'), 'sheet_points: "checked"')["log"][0].startswith("Test: ")
     error = sheet_check(tmp_path, transformer("Jazz", role='"brute"'), 'sheet_points: "checked"', code=1)
     assert "Jazz spends 128 Character Points, above the 100 it has (rule text 000 L267)" in error
+
+
+def test_l1159_l1320_civilian_and_warrior_make_their_skillsets_cost_1(tmp_path):
+    # Criminal is a Civil Skillset (L456-501), Firearms a Martial one (L503-538): 2 each, or 1 with the Advantage
+    log = spent(tmp_path, "skillset Criminal", "skillset Firearms", "advantage Civilian { points 4 }")
+    assert "skillsets: 3," in log
+    log = spent(tmp_path, "skillset Criminal", "skillset Firearms", "advantage Warrior { points 2 }")
+    assert "skillsets: 3," in log
+    assert "skillsets: 4," in spent(tmp_path, "skillset Criminal", "skillset Firearms")
