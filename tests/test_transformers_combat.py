@@ -944,7 +944,7 @@ def test_l386_a_nullify_called_shot_disables_but_never_destroys(tmp_path):
 
 # ---- falls (L392) ----
 
-STARSCREAM = transformer("Starscream", major=5, elevation=6, **DUMMY)
+FLYER = transformer("Starscream", major=5, elevation=6, **DUMMY)
 FALL_FACES = [9, 9, 9, 1] + [9, 9, 8, 1] + [9, 8, 1, 1, 1] + [1, 1, 1] + [7, 6, 5, 4, 3, 2] + ONES
 
 
@@ -952,7 +952,7 @@ def test_l392_a_flyer_knocked_out_falls_its_elevations(tmp_path):
     # 5 Major, Courage 5: a hit's 1.5 Major more Knocks Out (L161), and one up 6 Elevations falls (PROPOSAL): Impact
     # Damage 6 (the Elevations, at most 15) k the Base Impact Damage, Size 5 / 2 + 1 = 3.5 (L392): 6k3.5, keep 4 and
     # halve one (L28): 7 6 5 4/2 = 20; Knocked Out, its Durability counts 0 (L164): failed by 20, 2 Major
-    script = fight(JAZZ_SHOOTS, STARSCREAM, first="Jazz", second="Starscream", extra=NO_AD)
+    script = fight(JAZZ_SHOOTS, FLYER, first="Jazz", second="Starscream", extra=NO_AD)
     log = run_json(tmp_path, script, FALL_FACES)["log"]
     assert log[3:9] == [
         "  phase 22: Jazz attacks Starscream with Blaster: 4k2.5: 9 9 8/2 (1) = 22 vs PD 5: hit",
@@ -966,18 +966,18 @@ def test_l392_a_flyer_knocked_out_falls_its_elevations(tmp_path):
 
 def test_l1485_velocity_reducers_take_4k0_or_8k0_off_a_fall(tmp_path):
     # 4 points: -8k0: 6k3.5 - 8k0 has no dice left to roll, an automatic failure (L24): no damage
-    script = fight(JAZZ_SHOOTS, STARSCREAM.replace(" }\n", '  equipment "Velocity Reducers" { points 4 } }\n'),
+    script = fight(JAZZ_SHOOTS, FLYER.replace(" }\n", '  equipment "Velocity Reducers" { points 4 } }\n'),
                    first="Jazz", second="Starscream", extra=NO_AD)
     log = run_json(tmp_path, script, FALL_FACES)["log"]
     assert log[7:9] == ["    Starscream falls 6 Elevations (L392): Impact Damage -2k3.5: automatic failure (Velocity Reducers -8k0, L1485)",
                         "    no damage"]
-    said = run_json(tmp_path, "use transformers\n" + STARSCREAM.replace(" }\n", '  equipment Velocity_Reducers { points 2 } }\n')
+    said = run_json(tmp_path, "use transformers\n" + FLYER.replace(" }\n", '  equipment Velocity_Reducers { points 2 } }\n')
                     + "Starscream.traits = sheet_of(Starscream)\nsay crash_pool(Starscream, 20).notation\n", [])["log"]
     assert said == ["13k3.5"]         # a crash: 15 (at most) - 2k0 (L1485)
 
 
 def test_on_the_ground_no_one_falls(tmp_path):
-    script = fight(JAZZ_SHOOTS, STARSCREAM.replace("elevation 6", "elevation 0"), first="Jazz", second="Starscream", extra=NO_AD)
+    script = fight(JAZZ_SHOOTS, FLYER.replace("elevation 6", "elevation 0"), first="Jazz", second="Starscream", extra=NO_AD)
     log = run_json(tmp_path, script, FALL_FACES)["log"]
     assert not any("falls" in line for line in log)
 
