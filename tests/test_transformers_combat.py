@@ -871,3 +871,291 @@ def test_l1256_martial_artist_and_l1205_heavyweight(tmp_path):
     said = run_json(tmp_path, "use transformers\n" + BONECRUSHER + transformer("Heavy", "advantage Heavyweight { points 1 }", strength=6)
                     + "Heavy.traits = sheet_of(Heavy)\nsay wrestles(Bonecrusher, Heavy)\n", [])["log"]
     assert said == ["squeeze"]
+
+
+# ---- Nullify Effects (L386) ----
+
+SHOCKWAVE = transformer("Shockwave", conc("Shooting", 1), 'armament Nullray { damage 3k2  effect "nullify" }', rank=1)
+JAZZ_SHOOTS = transformer("Jazz", conc("Shooting", 1), "armament Blaster { damage 3k2 }", rank=1)
+NO_AD = "fn transformers.wants_active_defense(def, att, total) = false\n"
+
+
+def test_l386_a_readied_nullify_cancels_the_foes_action(tmp_path):
+    # The default tactics: one with a Nullify armament readies its action while a foe is in reach (L386 "performed as
+    # part of a Held, Readied, or Interrupt Action"), keeps it readied at its own next phase (PROPOSAL), and fires it
+    # before the foe's action. The Nullray's damage roll 5k2 (3k2 + Firepower Dice 2.5, rolled 5k2) is the TN (A24);
+    # Jazz's Durability 2 fails by 15: "there is no effect to whatever action the Nullify Effect was targeting"
+    script = fight(SHOCKWAVE, JAZZ_SHOOTS, first="Shockwave", second="Jazz", extra=NO_AD)
+    faces = [9, 9, 9, 5, 5, 1] + [9, 9, 8, 1] + [9, 8, 1, 1, 1] + [1, 1, 1] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[2:10] == [
+        "  initiative: Shockwave 3k2.5: 9 9 9/2 = 22; Jazz 3k2.5: 5 5 1/2 = 10",
+        "  phase 22: Shockwave readies its action",
+        "  phase 12: Shockwave keeps its action readied (Nullify, L386)",
+        "  phase 10: Shockwave acts on its readied action, before Jazz",
+        "  phase 10: Shockwave attacks Jazz with Nullray: 4k2.5: 9 9 8/2 (1) = 22 vs PD 5: hit",
+        "    Nullify Effect (L386): TN 5k2: 9 8 (1 1 1) = 17",
+        "    Jazz Durability 3k2.5: 1 1 1/2 = 2 vs 17: fails by 15, its action has no effect (L386)",
+        "  phase 10: Jazz's action has no effect (Nullify, L386)",
+    ]
+
+
+def test_l386_a_nullify_resisted_lets_the_action_stand(tmp_path):
+    # Durability 9 9 9/2 = 22 above 17: Jazz shoots as he meant to
+    script = fight(SHOCKWAVE, JAZZ_SHOOTS, first="Shockwave", second="Jazz", extra=NO_AD)
+    faces = [9, 9, 9, 5, 5, 1] + [9, 9, 8, 1] + [9, 8, 1, 1, 1] + [9, 9, 9] + [1, 1, 1, 1] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[8:10] == ["    Jazz Durability 3k2.5: 9 9 9/2 = 22 vs 17: it resists (L386)",
+                         "  phase 10: Jazz attacks Shockwave with Blaster: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss"]
+
+
+def test_l386_a_nullify_on_an_ordinary_action_targets_no_action(tmp_path):
+    # A tactic that never readies: Shockwave's own action, the Nullray its only armament and so kept (pick_weapon
+    # takes no Nullify), is a punch; given the Nullray by a tactic, the hit finds no action to cancel (PROPOSAL)
+    extra = NO_AD + ("fn transformers.readies(c, enc) = false\n"
+                     "fn transformers.pick_weapon(c, target) = c.armament[0]\n")
+    script = fight(SHOCKWAVE, JAZZ_SHOOTS, first="Shockwave", second="Jazz", extra=extra)
+    faces = [9, 9, 9, 5, 5, 1] + [9, 9, 8, 1] + [9, 8, 1, 1, 1] + [1, 1, 1] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[5] == "    Jazz Durability 3k2.5: 1 1 1/2 = 2 vs 17: fails by 15, but no action of its was the target (L386)"
+    assert log[6] == "  phase 12: Shockwave attacks Jazz with Nullray: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss"
+
+
+def test_l386_a_nullify_ends_continuous_effects_its_roll_beats(tmp_path):
+    # L386 with L355: a Continuous Effect ends when the Nullify's roll beats its last damage (above it, L43)
+    script = ("use transformers\n" + JAZZ_SHOOTS
+              + 'Jazz.burning = [{start: 4k2, round: 1, name: "Napalm", last: 12}, {start: 3k1, round: 2, name: "Acid", last: 13}]\n'
+              "nullify_burning(Jazz, 13)\nsay len(Jazz.burning)\n")
+    log = run_json(tmp_path, script, [])["log"]
+    assert log == ["    the Nullify ends Napalm's Continuous Effect on Jazz: 13 vs 12 (L386, L355)", "1"]
+
+
+def test_l386_a_nullify_called_shot_disables_but_never_destroys(tmp_path):
+    # A called shot (2 Boosts, +10 TN, L59) with the Nullray, 4k2 + 2.5k0 rolled 6k2: 10+5 and 9 = 24; Durability 2
+    # fails by 22, more than 20, which would destroy the System (L322): a Nullify disables it
+    extra = NO_AD + ("fn transformers.readies(c, enc) = false\nfn transformers.pick_weapon(c, target) = c.armament[0]\n"
+                     'fn transformers.called_shot_at(att, def, weapon) = match att.name { "Shockwave" => {system: "movement", extra: 0}; else => none }\n')
+    script = fight(SHOCKWAVE.replace("damage 3k2", "damage 4k2"), JAZZ_SHOOTS, first="Shockwave", second="Jazz", extra=extra)
+    faces = [9, 9, 9, 5, 5, 1] + [9, 9, 9, 9] + [10, 9, 1, 1, 1, 1, 5] + [1, 1, 1] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[4:6] == ["    damage 6k2: 15 9 (1 1 1 1) = 24 at Jazz's movement",
+                        "    Jazz Durability 3k2.5: 1 1 1/2 = 2 vs 24: fails by 22, its movement is disabled (L322)"]
+
+
+# ---- falls (L392) ----
+
+FLYER = transformer("Starscream", major=5, elevation=6, **DUMMY)
+FALL_FACES = [9, 9, 9, 1] + [9, 9, 8, 1] + [9, 8, 1, 1, 1] + [1, 1, 1] + [7, 6, 5, 4, 3, 2] + ONES
+
+
+def test_l392_a_flyer_knocked_out_falls_its_elevations(tmp_path):
+    # 5 Major, Courage 5: a hit's 1.5 Major more Knocks Out (L161), and one up 6 Elevations falls (PROPOSAL): Impact
+    # Damage 6 (the Elevations, at most 15) k the Base Impact Damage, Size 5 / 2 + 1 = 3.5 (L392): 6k3.5, keep 4 and
+    # halve one (L28): 7 6 5 4/2 = 20; Knocked Out, its Durability counts 0 (L164): failed by 20, 2 Major
+    script = fight(JAZZ_SHOOTS, FLYER, first="Jazz", second="Starscream", extra=NO_AD)
+    log = run_json(tmp_path, script, FALL_FACES)["log"]
+    assert log[3:9] == [
+        "  phase 22: Jazz attacks Starscream with Blaster: 4k2.5: 9 9 8/2 (1) = 22 vs PD 5: hit",
+        "    damage 5k2: 9 8 (1 1 1) = 17",
+        "    Starscream Durability 3k2.5: 1 1 1/2 = 2 vs Minor 17: fails by 15, 1.5 Major (now 6.5)",
+        "    Starscream is knocked out: Major above its Courage (L161)",
+        "    Starscream falls 6 Elevations (L392): Impact Damage 6k3.5: 7 6 5 4/2 (3 2) = 20",
+        "    Starscream Durability Knocked Out, counts as 0 vs Minor 20: fails by 20, 2 Major (now 8.5)",
+    ]
+
+
+def test_l1485_velocity_reducers_take_4k0_or_8k0_off_a_fall(tmp_path):
+    # 4 points: -8k0: 6k3.5 - 8k0 has no dice left to roll, an automatic failure (L24): no damage
+    script = fight(JAZZ_SHOOTS, FLYER.replace(" }\n", '  equipment "Velocity Reducers" { points 4 } }\n'),
+                   first="Jazz", second="Starscream", extra=NO_AD)
+    log = run_json(tmp_path, script, FALL_FACES)["log"]
+    assert log[7:9] == ["    Starscream falls 6 Elevations (L392): Impact Damage -2k3.5: automatic failure (Velocity Reducers -8k0, L1485)",
+                        "    no damage"]
+    said = run_json(tmp_path, "use transformers\n" + FLYER.replace(" }\n", '  equipment Velocity_Reducers { points 2 } }\n')
+                    + "Starscream.traits = sheet_of(Starscream)\nsay crash_pool(Starscream, 20).notation\n", [])["log"]
+    assert said == ["13k3.5"]         # a crash: 15 (at most) - 2k0 (L1485)
+
+
+def test_on_the_ground_no_one_falls(tmp_path):
+    script = fight(JAZZ_SHOOTS, FLYER.replace("elevation 6", "elevation 0"), first="Jazz", second="Starscream", extra=NO_AD)
+    log = run_json(tmp_path, script, FALL_FACES)["log"]
+    assert not any("falls" in line for line in log)
+
+
+# ---- the Leadership Die (L285) ----
+
+LEADERS = (transformer("Bumblebee", **DUMMY) + transformer("Optimus", speed=1, rank=8)
+           + transformer("Megatron", conc("Shooting", 1), "armament Blaster { damage 3k2 }", rank=1))
+LEADERSHIP_FACES = [1, 1, 9, 9, 9] + [9, 9, 8, 1] + [7, 5, 1, 1, 1] + [4, 3, 2] + [9] + ONES
+
+
+def test_l285_the_leaders_leadership_die_saves_a_member_s_durability_check(tmp_path):
+    # leadership_die true: each side's leader (the highest Rank, L283) has one Leadership Die for its group. Bumblebee
+    # (half an Energon Die: none to spend, L99) misses his Durability Check by 4; the default `leadership_after` gives
+    # him Optimus's, an exploding d10 after the roll (L101): 8 + 9 = 17 above 12
+    script = ("use transformers\n" + NO_AD + LEADERS
+              + encounter("Test", "Bumblebee, Optimus", "Megatron", "leadership_die: true"))
+    log = run_json(tmp_path, script, LEADERSHIP_FACES)["log"]
+    assert log[1:3] == ["  Optimus leads autobots: a Leadership Die (L285)", "  Megatron leads decepticons: a Leadership Die (L285)"]
+    assert log[6:8] == ["    damage 5k2: 7 5 (1 1 1) = 12",
+                        "    Bumblebee Durability 3k2.5: 4 3 2/2 = 8 + 9 with Optimus's Leadership Die (L285) vs Minor 12: holds"]
+
+
+def test_l285_no_leadership_die_by_default(tmp_path):
+    script = "use transformers\n" + NO_AD + LEADERS + encounter("Test", "Bumblebee, Optimus", "Megatron")
+    log = run_json(tmp_path, script, LEADERSHIP_FACES)["log"]
+    assert log[5] == "    Bumblebee Durability 3k2.5: 4 3 2/2 = 8 vs Minor 12: fails by 4, 1 Major (now 1)"
+
+
+def test_l285_a_leadership_die_before_an_attack_is_1k1(tmp_path):
+    # A tactic spending it on Megatron's attack: 3.5k2.5 + 1k1 = 4.5k3.5, rolled 5k3.5 (L28); the die is gone after
+    extra = NO_AD + 'fn transformers.leadership_before(c, roll, tn) = roll == "attack"\n'
+    script = ("use transformers\n" + extra + LEADERS + encounter("Test", "Bumblebee, Optimus", "Megatron", "leadership_die: true"))
+    log = run_json(tmp_path, script, [1, 1, 9, 9, 9] + [1, 1, 1, 1, 1] + ONES)["log"]
+    assert log[5] == "  phase 22: Megatron attacks Bumblebee with Blaster: 5k3.5: 1 1 1 1/2 (1) = 3 (with Megatron's Leadership Die, L285) vs PD 5: miss"
+    assert log[6] == "  phase 12: Megatron attacks Bumblebee with Blaster: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss"
+
+
+# ---- emitters and layers (L346) ----
+
+def emitter_fight(*settings: str, area: str = "emitter", extra: str = "") -> str:
+    jazz = transformer("Jazz", conc("Shooting", 1), f'armament Flamer {{ damage 3k3  area "{area}" }}', rank=1)
+    targets = "".join(transformer(name, **DUMMY, **({"hex": n} if n else {})) for n, name in enumerate("ABCD"))
+    return fight(jazz, targets, first="Jazz", second="A, B, C, D", settings=["distance: 2", *settings], extra=NO_AD + extra)
+
+
+EMITTER_FACES = [9, 9, 9, 1, 1, 1, 1] + [9, 9, 8, 1] + [9, 8, 7, 2, 1] + [9, 9, 9] * 4 + ONES
+
+
+def test_l346_an_emitter_has_three_base_hexes_and_radiates_on(tmp_path):
+    # A at 2 hexes, B 3, C 4, D 5. PROPOSAL (emitter_base "target"): the base hexes are the target's and the two
+    # beyond it, then a die less a hex (L342). Damage 3k3 + Firepower Dice 2.5: 5.5k3, rolled 5k3 (L28): 9 8 7 = 24
+    log = run_json(tmp_path, emitter_fight(), EMITTER_FACES)["log"]
+    assert log[4:18] == [
+        "  phase 22: Jazz fires Flamer at A's hex (emitter, L348): 4k2.5: 9 9 8/2 (1) = 22",
+        "    vs A's PD 5: hit", "    vs B's PD 5: hit", "    vs C's PD 5: hit", "    vs D's PD 5: hit",
+        "    damage 5k3: 9 8 7 (2 1) = 24",
+        "    A, in the base hex: 24", "    A Durability 3k2.5: 9 9 9/2 = 22 vs Minor 24: fails by 2, 1 Major (now 1)",
+        "    B, in the base hex: 24", "    B Durability 3k2.5: 9 9 9/2 = 22 vs Minor 24: fails by 2, 1 Major (now 1)",
+        "    C, in the base hex: 24", "    C Durability 3k2.5: 9 9 9/2 = 22 vs Minor 24: fails by 2, 1 Major (now 1)",
+        "    D, 1 hex out: 17", "    D Durability 3k2.5: 9 9 9/2 = 22 vs Minor 17: holds",
+    ]
+
+
+def test_emitter_base_beside_starts_the_base_hexes_beside_the_attacker(tmp_path):
+    # Hexes 1-3 from Jazz are the base: A (2) and B (3) in it, C one hex out (17), D two (9)
+    log = run_json(tmp_path, emitter_fight('emitter_base: "beside"'), EMITTER_FACES)["log"]
+    assert log[10:17:2] == ["    A, in the base hex: 24", "    B, in the base hex: 24", "    C, 1 hex out: 17", "    D, 2 hexes out: 9"]
+
+
+def test_c12_a_layer_needs_a_house_rule(tmp_path):
+    error = run_json(tmp_path, emitter_fight(area="layer"), EMITTER_FACES, code=1)
+    assert "the text of Layers is cut off (rule text 000 L346, digest C12)" in error
+    # a house rule that makes a layer of the target's hex alone
+    extra = "fn transformers.layer_lost(origin, dir, c) = match c.hex == origin { true => 0; else => -1 }\n"
+    log = run_json(tmp_path, emitter_fight(area="layer", extra=extra), EMITTER_FACES)["log"]
+    assert log[4:8] == ["  phase 22: Jazz fires Flamer at A's hex (layer, L348): 4k2.5: 9 9 8/2 (1) = 22",
+                        "    vs A's PD 5: hit", "    damage 5k3: 9 8 7 (2 1) = 24", "    A, in the base hex: 24"]
+
+
+# ---- Mega-Size melee as a Spray (L1786, E39) ----
+
+def sweep_fight(*settings: str) -> str:
+    trypticon = transformer("Trypticon", conc("Brawling", 1), strength=10, skill=6, rank=1, mega=3)
+    targets = "".join(transformer(name, **DUMMY, **({"hex": n} if n else {})) for n, name in enumerate("ABCD"))
+    return fight(trypticon, targets, first="Trypticon", second="A, B, C, D", settings=["distance: 1", *settings], extra=NO_AD)
+
+
+SWEEP_FACES = [9, 9, 9, 9, 1, 1, 1, 1, 1] + [9, 9, 8, 7, 6, 1] + [9, 8, 7, 6, 5, 4, 3, 2] + [9] * 30 + ONES * 3
+
+
+def test_l1786_a_mega_size_3_melee_attack_is_a_spray_of_3_hexes(tmp_path):
+    # E39: 3^(3 - 2) = 3 hexes, from A's onward: A, B, C; D, a fourth hex on, is out of it. The attack: Skill 6 - 2
+    # (L1774): 2 dice + 3 (L1776) + Brawling 1 = 6k5, melee +5 +3k0 (L1784): 9k5+5, one roll against each PD (L348).
+    # Damage: Strength Dice 5 + 3 k 2.5 + 1.5 (L1786): 8k4; a die less a hex (a Spray, L346); Effect Augmentation 15
+    # (L1800)
+    log = run_json(tmp_path, sweep_fight(), SWEEP_FACES)["log"]
+    assert log[4:10] == [
+        "  phase 36: Trypticon sweeps fists through A's hex (Mega-Size melee, a spray of 3 hexes, L1786): 9k5+5: 9 9 9 8 8 (7 7 6 1) = 48",
+        "    vs A's PD 5: hit",
+        "    vs B's PD 5: hit",
+        "    vs C's PD 5: hit",
+        "    damage 8k4: 9 9 9 6 (5 4 3 2) = 33",
+        "    A, in the base hex: 33",
+    ]
+    assert "    B, 1 hex out: 27" in log and "    C, 2 hexes out: 18" in log
+    assert not any(line.startswith("    D") or line.startswith("    vs D") for line in log[4:20])
+
+
+def test_mega_melee_attack_is_a_normal_attack(tmp_path):
+    # One target, with the damage Boost an area attack may not take (L57): 8k4 + 1k0
+    log = run_json(tmp_path, sweep_fight('mega_melee: "attack"'), SWEEP_FACES)["log"]
+    assert log[4:6] == ["  phase 36: Trypticon attacks A with fists: 9k5+5: 9 9 9 8 8 (7 7 6 1) = 48 vs PD 5 + 5 (1 Boost): hit",
+                        "    damage 9k4: 9 9 9 9 (6 5 4 3 2) = 36"]
+
+
+# ---- the sheet's totals: the 160 Character Points (L438) ----
+
+SPENT = 'say "{points_spent(Jazz)}"\n'
+
+
+def spent(tmp_path, *entries: str, **values) -> str:
+    return run_json(tmp_path, "use transformers\n" + transformer("Jazz", *entries, **values) + SPENT, [])["log"][0]
+
+
+def test_l438_points_spent_counts_each_part_of_the_sheet(tmp_path):
+    # Tech Specs 5: 4 x 4 each (L442), 8 of them: 128. E25: Criminal and Spy (2 each, L454) both give Stealth, so Stealth
+    # 2 costs nothing more (L452); Shooting 2 (Firearms' Level 1 + 1 bought, L542: 1); Autofire 1, an Advanced one: 2
+    # (L542); Dodge 2 with 1 `chosen` from Physical (L521): 1. Evasive 5, Cool 4, a Blaster at 3, a Mode at 4
+    log = spent(tmp_path, "skillset Criminal", "skillset Spy", "skillset Firearms", "skillset Physical",
+                conc("Stealth", 2), conc("Shooting", 2), conc("Autofire", 1), "concentration Dodge { level 2  chosen 1 }",
+                "advantage Evasive { points 5 }", "personality Cool { points 4 }",
+                "armament Blaster { damage 3k2  points 3 }", 'transformation Car { type "vehicle"  points 4 }')
+    assert log == ("{tech_specs: 128, skillsets: 8, concentrations: 4, advantages: 5, equipment: 3, personalities: 4, "
+                   "transformations: 4, mega: 0, total: 156}")
+
+
+def test_a_negative_personality_gives_points_back_and_mega_size_costs_10_x_4_to_the_ms(tmp_path):
+    # Indecisive -4 (L1024); Mega-Size 1: 40 (E49, L1832)
+    log = spent(tmp_path, "personality Indecisive { points -4 }", strength=10, mega=1)
+    assert log.endswith("personalities: -4, transformations: 0, mega: 40, total: 184}")     # 128 + 20 - 4 + 40
+
+
+def test_chosen_levels_beyond_what_the_skillsets_give_are_refused(tmp_path):
+    script = "use transformers\n" + transformer("Jazz", "skillset Artist", "concentration Acting { level 3  chosen 3 }") + SPENT
+    assert ("Jazz's Concentrations take 3 Levels from Skillsets whose Concentrations are chosen, and its Artist, "
+            "Profession, Scholar and Physical Skillsets give 2 (rule text 000 L459-L521)") in run_json(tmp_path, script, [], code=1)
+
+
+def sheet_check(tmp_path, jazz: str, *settings: str, code: int = 0):
+    script = fight(jazz, transformer("Dummy", **DUMMY), first="Jazz", second="Dummy", settings=settings)
+    return run_json(tmp_path, script, ONES, code=code)
+
+
+def test_sheet_points_checked_refuses_a_sheet_above_its_160_points(tmp_path):
+    # Tech Specs 6: 20 each, 160; Evasive 5 more: 165 > 160
+    jazz = transformer("Jazz", "advantage Evasive { points 5 }", **dict.fromkeys(
+        ("strength", "intelligence", "speed", "endurance", "rank", "courage", "firepower", "skill"), 6))
+    error = sheet_check(tmp_path, jazz, 'sheet_points: "checked"', code=1)
+    assert ("Jazz spends 165 Character Points, above the 160 it has (rule text 000 L438): Tech Specs 160, Skillsets 0, "
+            "Concentrations 0, Advantages 5") in error
+    # unchecked, the default: it fights
+    assert sheet_check(tmp_path, jazz)["log"][0].startswith("Test: ")
+    # with 5 Character Points earned since (L1740) it fits
+    assert sheet_check(tmp_path, jazz.replace("speed 6", "speed 6  earned 5"), 'sheet_points: "checked"')["log"][0].startswith("Test: ")
+
+
+def test_sheet_points_checked_gives_a_henchman_130_and_a_brute_squad_100(tmp_path):
+    # Tech Specs 5: 128 (L256: a Henchman has 130; L267: a Brute Squad 100)
+    assert sheet_check(tmp_path, transformer("Jazz", role='"henchman"'), 'sheet_points: "checked"')["log"][0].startswith("Test: ")
+    error = sheet_check(tmp_path, transformer("Jazz", role='"brute"'), 'sheet_points: "checked"', code=1)
+    assert "Jazz spends 128 Character Points, above the 100 it has (rule text 000 L267)" in error
+
+
+def test_l1159_l1320_civilian_and_warrior_make_their_skillsets_cost_1(tmp_path):
+    # Criminal is a Civil Skillset (L456-501), Firearms a Martial one (L503-538): 2 each, or 1 with the Advantage
+    log = spent(tmp_path, "skillset Criminal", "skillset Firearms", "advantage Civilian { points 4 }")
+    assert "skillsets: 3," in log
+    log = spent(tmp_path, "skillset Criminal", "skillset Firearms", "advantage Warrior { points 2 }")
+    assert "skillsets: 3," in log
+    assert "skillsets: 4," in spent(tmp_path, "skillset Criminal", "skillset Firearms")
