@@ -101,7 +101,8 @@ def test_completion_says_what_a_character_s_names_are():
     assert menu["strength"] == "stat" and menu["speed"] == "stat" and menu["skill"] == "stat"
     assert menu["size"] == "derived" and menu["status"] == "state"
     assert dict(menu_of(terminal, screens[1:2])) == {"side": "own", "size": "derived"}
-    assert dict(menu_of(terminal, screens[2:])) == {"advantage": "gear", "afflicted": "state", "armament": "gear"}
+    assert dict(menu_of(terminal, screens[2:])) == {"advantage": "gear", "afflicted": "state", "against": "state",
+                                                      "armament": "gear"}
 
 
 def test_completion_says_what_a_module_s_names_are():
@@ -109,7 +110,8 @@ def test_completion_says_what_a_module_s_names_are():
     terminal.run("use transformers" + ENTER, ("transformers.fa" + TAB, "option"),
                  lambda: screens.append(terminal.display()), CTRL_C,
                  ("transformers.Tr" + TAB, "kind"), lambda: screens.append(terminal.display()), CTRL_C, CTRL_D)
-    assert dict(menu_of(terminal, screens[:1])) == {"fatigue_roll": "option", "fatigued": "rule"}
+    assert dict(menu_of(terminal, screens[:1])) == {"fatigue_roll": "option", "fatigued": "rule",
+                                                      "fall": "rule"}
     assert dict(menu_of(terminal, screens[1:])) == {"Trait": "kind", "Transformer": "kind"}
 
 
