@@ -334,3 +334,11 @@ def test_the_written_code_counts_a_comparison_of_lists_a_step_an_item():
     assert QuietFight(script).fight(seed) is None  # written (no Unsupported), and stopped by its budget
     fits = compiled(f"use pbem\n{rule.replace('repeat 2000', 'repeat 20')}\n{CHARACTERS}{encounter()}")
     assert QuietFight(fits).fight(seed) == fight_once(fits, seed)
+
+
+@pytest.mark.parametrize("name", ["name", "kind", "side", "declared", "fields"])
+def test_a_field_named_as_a_character_s_own_attribute_is_read_through_fields(name):
+    # values.Character keeps these as attributes of its own (slots), which would hide a field of the name
+    from mechscript.backend.writer import Writer
+    assert Writer.attr("c", name) == f"c.fields[{name!r}]"
+    assert Writer.attr("c", "hp") == "c.hp"

@@ -12,6 +12,11 @@ from ..checker.types import CharT, ListT, RecordT, RollT, RowT, TableT
 from ..interpreter import ast
 from ..interpreter.evaluator import CONSTANTS
 from ..interpreter.script import declared_name
+from ..interpreter.values import Character
+
+# A character's attributes of its own (values.Character's slots and `fields`): a field of the same
+# name is read through `fields`, not as the attribute
+_OWN_ATTRIBUTES = frozenset(Character.__slots__) - {"__dict__"} | {"fields"}
 
 
 class Unsupported(Exception):
@@ -157,7 +162,7 @@ class Writer:
         """A field of a character or record read or written as the Python attribute it is
         (values.py), or through `fields` where the name is no plain attribute of its own."""
         if name.isidentifier() and not keyword.iskeyword(name) and not name.startswith("_") and \
-                name not in ("fields", "name", "kind", "side"):
+                name not in _OWN_ATTRIBUTES:
             return f"{value}.{name}"
         return f"{value}.fields[{name!r}]"
 
