@@ -35,6 +35,7 @@ class MechError(Exception):
         self.filename = "<expr>"
         # (name, span, source, filename) of the character whose sheet this error is about
         self.character: tuple | None = None
+        self.rolled = True  # whether a die was drawn before it, so that its seed matters (sim/prepared.py)
 
     def located(self, source: str, filename: str) -> "MechError":
         """Attach the source text the span points into (done once, where the source is known)."""

@@ -34,27 +34,27 @@ def test_each_module_says_what_survives_counts(example, tmp_path):
     assert lines[lines.index("characters (survival, and the mean of their end state)") + 1].split()[1] == "survives"
 
 
-def test_a_retreated_character_does_not_survive_and_the_words_say_so(tmp_path):
-    # pbem's `standing` is `active`: a house rule making everyone retreat at once leaves no one standing
-    script = tmp_path / "retreat.mech"
+def _ambush_with(tmp_path, rules: str) -> dict:
+    """`mech sim --json` of the pbem ambush with house `rules` after its `use pbem`."""
+    script = tmp_path / "ambush.mech"
     ambush = (ROOT / "examples" / "pbem_ambush.mech").read_text(encoding="utf-8")
-    script.write_text(ambush.replace("use pbem\n", 'use pbem\nfn pbem.play_round(enc, order, only) {\n'
-                                     '    for c in enc.characters { c.status = "retreated" }\n}\n', 1), encoding="utf-8")
+    script.write_text(ambush.replace("use pbem\n", "use pbem\n" + rules, 1), encoding="utf-8")
     ran = mech_forked(["sim", str(script), "-n", "4", "--seed", "1", "--jobs", "1", "--json"], tmp_path)
     assert ran.code == 0, ran.err
-    data = json.loads(ran.out)
+    return json.loads(ran.out)
+
+
+def test_a_retreated_character_does_not_survive_and_the_words_say_so(tmp_path):
+    # pbem's `standing` is `active`: a house rule making everyone retreat at once leaves no one standing
+    data = _ambush_with(tmp_path, 'fn pbem.play_round(enc, order, only) {\n'
+                              '    for c in enc.characters { c.status = "retreated" }\n}\n')
     assert all(c["survival_rate"] == 0.0 for c in data["characters"].values())
     assert "not retreated" in data["survival"]
 
 
 def test_a_script_replacing_standing_says_its_own_words(tmp_path):
-    script = tmp_path / "own.mech"
-    ambush = (ROOT / "examples" / "pbem_ambush.mech").read_text(encoding="utf-8")
-    script.write_text(ambush.replace("use pbem\n", 'use pbem\nfn pbem.standing(c) = c.status != "dead"\n'
-                                     'pbem.survival = "not dead at the end"\n', 1), encoding="utf-8")
-    ran = mech_forked(["sim", str(script), "-n", "4", "--seed", "1", "--jobs", "1", "--json"], tmp_path)
-    assert ran.code == 0, ran.err
-    assert json.loads(ran.out)["survival"] == "not dead at the end"
+    data = _ambush_with(tmp_path, 'fn pbem.standing(c) = c.status != "dead"\npbem.survival = "not dead at the end"\n')
+    assert data["survival"] == "not dead at the end"
 
 
 def test_rules_that_say_nothing_get_the_general_words(tmp_path):

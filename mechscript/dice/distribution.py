@@ -441,20 +441,25 @@ def _apply_each(states: Dist, modifiers, raw, die, target, limits, work) -> Dist
     return states
 
 
+def _counting_after(rest: list, counting: bool, what: str) -> bool:
+    """Whether the total is a count once the modifiers `rest` that follow `what` (an explosion, a
+    reroll and add) are applied; each must change a die on its own to be computed exactly."""
+    for later in rest:
+        if later.kind not in _ELEMENTWISE:
+            raise Unsupported(f"`{later}` after {what} is not computed exactly", later.span, hint=SAMPLING_HINT)
+        if later.kind == "f" and not counting:
+            raise failures_first(later)
+        counting = counting or later.kind in _COUNTS
+    return counting
+
+
 def _exploding(states: Dist, modifier: Modifier, rest: list, raw: Dist, die: Die, count: int, counting: bool,
                target: Fraction, limits: Limits, work: Work, span) -> Dist:
     """`!` and `!p`: each die that meets the condition adds a fresh die (`!p`: counting one less),
     which may explode in turn; `xo`: adds one fresh die, which does not. What follows must change
     each die on its own."""
     condition = trigger_condition(modifier, die)
-    counts_after = counting
-    for later in rest:
-        if later.kind not in _ELEMENTWISE:
-            raise Unsupported(f"`{later}` after an explosion (`{modifier.kind}`) is not computed exactly",
-                              later.span, hint=SAMPLING_HINT)
-        if later.kind == "f" and not counts_after:
-            raise failures_first(later)
-        counts_after = counts_after or later.kind in _COUNTS
+    counts_after = _counting_after(rest, counting, f"an explosion (`{modifier.kind}`)")
     test, less = condition.test, 1 if modifier.kind == "!p" else 0
 
     def element(state) -> Dist:  # what one die of a chain adds, once the later modifiers changed it
@@ -486,13 +491,7 @@ def _reroll_add(states: Dist, modifier: Modifier, rest: list, raw: Dist, die: Di
     """`ra` (d20's reroll and add): if any die meets the condition, one fresh die is added (the die
     stays). The dice are alike and independent, so the total is the sum of `count` dice, plus a
     fresh die unless none met it. What follows must change each die on its own."""
-    counts_after = counting
-    for later in rest:
-        if later.kind not in _ELEMENTWISE:
-            raise Unsupported(f"`{later}` after `{modifier}` is not computed exactly", later.span, hint=SAMPLING_HINT)
-        if later.kind == "f" and not counts_after:
-            raise failures_first(later)
-        counts_after = counts_after or later.kind in _COUNTS
+    counts_after = _counting_after(rest, counting, f"`{modifier}`")
     test = trigger_condition(modifier, die).test
 
     def element(state) -> Dist:

@@ -170,7 +170,7 @@ def roll_dice(source: FaceSource, count: int, die: Die, modifiers: Sequence[Modi
 
     values = list(values)
     flags = [0] * count
-    counting = False
+    counting = failures_alone = False
     for modifier in modifiers:
         kind = modifier.kind
         if kind in KEEPS:
@@ -196,6 +196,7 @@ def roll_dice(source: FaceSource, count: int, die: Die, modifiers: Sequence[Modi
             if kind == "f" and not counting:
                 raise failures_first(modifier)
             counting = True
+            failures_alone = failures_alone or kind == "cf"
             bit = SUCCESS if kind == "c" else FAILURE
             for i, value in enumerate(values):
                 if not flags[i] & INACTIVE and modifier.condition.test(value):
@@ -203,7 +204,7 @@ def roll_dice(source: FaceSource, count: int, die: Die, modifiers: Sequence[Modi
     if counting:
         # `cf` counts its failures (the builder lets it stand alone); `c` counts successes less `f`'s failures
         failures = sum(1 for f in flags if f & FAILURE and not f & INACTIVE)
-        if any(m.kind == "cf" for m in modifiers):
+        if failures_alone:
             total = failures
         else:
             total = sum(1 for f in flags if f & SUCCESS and not f & INACTIVE) - failures

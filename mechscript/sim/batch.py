@@ -203,7 +203,7 @@ def _fight_chunk(batch: Batch, seed: int, start: int, stop: int, script: Script 
             break
         except MechError as error:
             chunk.failure, chunk.failed_seed = error.render(), s
-            chunk.failure_rolled = getattr(error, "rolled", True)
+            chunk.failure_rolled = error.rolled
             break
         except MemoryError:
             chunk.outcomes = []  # room to say so
