@@ -342,3 +342,72 @@ def test_a_field_named_as_a_character_s_own_attribute_is_read_through_fields(nam
     from mechscript.backend.writer import Writer
     assert Writer.attr("c", name) == f"c.fields[{name!r}]"
     assert Writer.attr("c", "hp") == "c.hp"
+
+
+REMEMBERING = '''use pbem
+let boost = 0
+fn power(c) {                 # from the sheet alone: remembered
+    let p = 0
+    for s in [c.firepower, c.strength] { p += s }
+    return p
+}
+fn health(c) {                # reads state: each call works it out
+    let h = 0
+    for s in [c.hp, c.endurance] { h += s }
+    return h
+}
+fn lucky(c) {                 # rolls: never remembered
+    if d6 > 5 { return 1 }
+    return 0
+}
+fn boosted(c) {               # reads an option a rule assigns
+    if boost > 1 { return c.firepower + 1 }
+    return c.firepower
+}
+fn either(x) {                # a parameter that may be true or a number (True == 1 in a dict's keys)
+    if x == true { return 1 }
+    return x
+}
+fn pbem.damage_power(att, weapon) {
+    boost = (boost + 1) % 3
+    return floor((power(att) + health(att)) / 4) + lucky(att) + boosted(att) - either(true) + either(1) - 1
+}
+'''
+
+
+def test_a_rule_that_works_out_the_same_from_the_sheet_is_remembered_and_fought_the_same():
+    # memo.py: `power` is worked out once per character; the others read what a fight changes
+    # (state, an option a rule assigns), roll, or take a key a dict would mix up
+    script = compiled(REMEMBERING + CHARACTERS + encounter())
+    quiet = QuietFight(script)
+    assert "s_power" in quiet.remembered
+    assert not {"s_health", "s_lucky", "s_boosted", "s_either", "s__pbem_damage_power"} & quiet.remembered
+    assert_same_fights(script, 150)
+
+
+def test_a_remembered_rule_answers_from_its_memo_without_running_again():
+    quiet = QuietFight(compiled(REMEMBERING + CHARACTERS + encounter()))
+    assert quiet.fight(run_seed(1, 0)) is not None   # a run: its answers are kept for the next
+    punch = quiet.encounter.characters[0]
+    power = quiet.namespace["s_power"]
+    body, memo = (cell.cell_contents for cell in power.__closure__)
+    assert memo[punch] == punch.fields["firepower"] + punch.fields["strength"]
+    calls = []
+    power.__closure__[0].cell_contents = lambda c: calls.append(c) or -1   # the body, were it run again
+    assert power(punch) == memo[punch] and calls == []
+
+
+@pytest.mark.parametrize("rule", [
+    # fails for one character only: the failing call leaves nothing in the memo, and the run's
+    # error is the closures'
+    'fn power(c) {\n let p = 0\n for s in [c.firepower] { p += s }\n'
+    ' if c.name == "Ransack" { fail("no power for {c.name}") }\n return p\n}',
+])
+def test_a_remembered_rule_that_fails_gives_the_closures_error(rule, tmp_path):
+    text = f"use pbem\n{rule}\nfn pbem.damage_power(att, weapon) = power(att)\n{CHARACTERS}{encounter()}"
+    script = compiled(text)
+    quiet = QuietFight(script)
+    assert "s_power" in quiet.remembered
+    seed = next(s for s in (run_seed(2, i) for i in range(100)) if quiet.fight(s) is None)
+    with pytest.raises(MechError, match="no power for Ransack"):
+        fight_once(script, seed)

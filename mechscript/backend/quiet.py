@@ -40,6 +40,7 @@ from ..limits import CpuTime
 from .access import builtin_impls
 from .changes import changed_sites, may_change
 from .emit import Emitter
+from .memo import Remembered, wrappers
 from .narration import Purity, has_pools
 from .runtime import Bail, WrittenRun, bail, fresh, mutable
 from .writer import ModuleText, Unsupported
@@ -221,6 +222,14 @@ class QuietFight:
         exec(compile(source, f"<mechscript quiet {self.script.filename}>", "exec"), namespace)
         for name, python in bound.items():
             namespace[name] = namespace[python]
+        # what the rules work out again and again from a sheet is worked out once (memo.py)
+        remembered = Remembered(list(defs.values()), callee, types, writer.states, writer.changed,
+                                writer.every_assigned, purity.nodes)
+        names = [(name, len(fn.params)) for name, (_, fn) in defs.items() if id(fn) in remembered.ids]
+        self.remembered = {name for name, _ in names}
+        if names:
+            source += wrappers(names)
+            exec(compile(wrappers(names), f"<mechscript remembered {self.script.filename}>", "exec"), namespace)
         self.source = source
         self.assigned = writer.every_assigned
         return namespace

@@ -1,0 +1,179 @@
+"""The `fn`s whose answers a quiet run may remember: what the rules work out again and again from a
+character's sheet (transformers' `level(c, "dodge")`, `tech_spec(c, "speed")`) is worked out once.
+
+A function is remembered when its answer can depend on nothing but its arguments, in every run of
+the process: it rolls no dice and says nothing, assigns only its own locals and pushes only onto
+lists it made; it reads of a character only what no fight changes (stats, derived values, gear:
+never the kind's state, nor the encounter); it reads no list, record or table that some code
+changes in place (changes.py), and no option that a function assigns; and it calls only such
+functions and the builtins that give a value from their arguments alone. The options a run
+restores are the same every run and characters keep their sheets, so the answer stays right
+from one run to the next as well.
+
+Its arguments must be keys of a dict that tell apart what the function tells apart: numbers,
+strings, none, pools and characters (by identity); a parameter that may be both a number and
+true/false is not (Python has True == 1). Its answer must be a value no caller can change: not a
+list or record that some code changes in place.
+
+A remembered call counts no step when its answer is known, like the one-line reads a quiet run
+writes in place of the call (docs/language.md, "What counts a step"). What a run fails on (`fail`,
+a limit) is never remembered: the run bails, and the closures play it.
+"""
+
+from __future__ import annotations
+
+from ..checker import types as T
+from ..interpreter import ast
+from .changes import may_change
+from .narration import PURE_BUILTINS, own_lists, pushed_onto
+
+# the builtins whose value comes from their arguments alone (`fail` never gives one)
+BUILTINS = PURE_BUILTINS | {"pool", "fail"}
+
+# how many answers a function keeps at most: a script making ever new arguments (a number that
+# grows) keeps working, it only stops remembering
+SIZE = 4096
+
+_KEYS = frozenset({T.INT, T.FRACTION, T.STR, T.NONE, T.BOOL})
+_ANSWERS = _KEYS
+_NEVER = (ast.Say, ast.Dice, ast.FnDef, ast.TableDef, ast.KindDef, ast.CharacterDef, ast.EncounterDef)
+
+
+class Remembered:
+    """The functions (by id of FnDef) whose answers a run may remember.
+
+    `functions` are (ModuleText, FnDef) of every top-level `fn` and house rule; `callee(module,
+    call)` the one a call surely reaches, or None; `states` each kind's state names; `changed` the
+    sites code changes in place (None: unknown); `assigned` the global names some function assigns."""
+
+    def __init__(self, functions, callee, types, states: dict, changed, assigned: set, nodes):
+        self.callee, self.types, self.states, self.changed = callee, types, states, changed
+        self.assigned, self.nodes = assigned, nodes
+        self.tables_change = self._tables_change(functions)
+        self.ids = {id(fn) for module, fn in functions if self._signature(fn)}
+        changed_any = True
+        while changed_any:
+            changed_any = False
+            for module, fn in functions:
+                if id(fn) in self.ids and not self._body(module, fn):
+                    self.ids.discard(id(fn))
+                    changed_any = True
+        # worth remembering: a function that does some work (a loop, a choice, a call); a field
+        # read or a sum costs less than the look-up
+        self.ids = {id(fn) for module, fn in functions if id(fn) in self.ids and self._busy(fn)}
+
+    def _tables_change(self, functions) -> bool:
+        for _, fn in functions:
+            for node in self.nodes(fn):
+                if type(node) is ast.Assign and type(node.target) in (ast.Index, ast.Field):
+                    found = self.types.of(node.target.target)
+                    if found.is_any or any(type(atom) in (T.TableT, T.RowT) for atom in found):
+                        return True
+        return False
+
+    def _signature(self, fn: ast.FnDef) -> bool:
+        for found in self.types.params(fn):
+            if found.is_any or found.is_empty:
+                return False
+            if T.BOOL in found and (T.INT in found or T.FRACTION in found):
+                return False
+            if not all(atom in _KEYS or type(atom) in (T.CharT, T.PoolT) for atom in found):
+                return False
+        answer = self.types.returns(fn)
+        if answer.is_any:
+            return False
+        return all(atom in _ANSWERS or type(atom) in (T.CharT, T.PoolT, T.ListT, T.RecordT) for atom in answer) \
+            and not may_change(answer, self.types, self.changed)
+
+    def _body(self, module, fn: ast.FnDef) -> bool:
+        nodes = self.nodes(fn)
+        local = set(fn.params) | {n.name for n in nodes if type(n) in (ast.Let, ast.For)}
+        own = own_lists(fn, nodes)
+        for node in nodes:
+            kind = type(node)
+            if kind in _NEVER:
+                return False
+            if kind is ast.Assign and not (type(node.target) is ast.Name and node.target.id in local):
+                return False
+            if kind is ast.Call and not self._call(module, node, local, own):
+                return False
+            if kind in (ast.Field, ast.Index) and not self._read(node):
+                return False
+            if kind is ast.Name and node.id not in local and not self._global(module, node):
+                return False
+        return True
+
+    def _call(self, module, node: ast.Call, local: set, own: set) -> bool:
+        callee = node.callee
+        if type(callee) is ast.Name and callee.id in local:
+            return False
+        target = self.callee(module, node)
+        if target is not None:
+            return id(target[1]) in self.ids
+        if type(callee) is not ast.Name or module.lookup(callee.id) is not None:
+            return type(callee) is ast.Field and self._module_field(module, callee) is False
+        if callee.id == "push":
+            return pushed_onto(node) in own
+        return callee.id in BUILTINS
+
+    def _module_field(self, module, node) -> "bool | None":
+        """None when `node` is no `module.name`; else whether it names something that is no `fn`."""
+        if type(node) is not ast.Field or type(node.target) is not ast.Name:
+            return None
+        found = module.lookup(node.target.id)
+        if found is None or found[1] != "module":
+            return None
+        return found[0].uses[node.target.id].names.get(node.name) != "fn"
+
+    def _read(self, node) -> bool:
+        """Whether `x.name` or `x[key]` gives the same in every run: no state, nothing changed in place."""
+        found = self.types.of(node.target)
+        if found.is_any or found.is_empty:
+            return False
+        for atom in found:
+            if atom == T.ENCOUNTER or type(atom) in (T.FnT, T.KindT):
+                return False
+            if type(atom) in (T.TableT, T.RowT) and self.tables_change:
+                return False
+            if type(atom) is T.CharT and (type(node) is not ast.Field or node.name in self.states.get(atom.kind, ())):
+                return False
+            if type(atom) is T.ModuleT:
+                return False
+        return not may_change(found, self.types, self.changed)
+
+    def _global(self, module, node: ast.Name) -> bool:
+        """A name that is no local: a `fn`, a module, a table, or an option no function assigns and
+        no code changes in place; a builtin's name."""
+        found = module.lookup(node.id)
+        if found is None:
+            return True
+        text, what = found
+        if what in ("fn", "module"):
+            return True
+        if text.global_name(node.id) in self.assigned:
+            return False
+        return not may_change(self.types.of(node), self.types, self.changed)
+
+    def _busy(self, fn: ast.FnDef) -> bool:
+        return any(type(node) in (ast.For, ast.While, ast.Repeat, ast.Match, ast.If, ast.Call) for node in self.nodes(fn))
+
+
+def wrappers(names: list[tuple[str, int]]) -> str:
+    """Python rebinding each global `name` (a function of `arity` parameters) to one that remembers
+    its answers in a dict of its own."""
+    lines = []
+    for name, arity in names:
+        params = ", ".join(f"a{i}" for i in range(arity))
+        key = "a0" if arity == 1 else f"({params}{',' if arity == 1 else ''})"
+        lines += [
+            f"def _remember_{name}(body, memo):",
+            f"    def {name}({params}):",
+            f"        key = {key}",
+            "        if key in memo: return memo[key]",
+            f"        value = body({params})",
+            f"        if len(memo) < {SIZE}: memo[key] = value",
+            "        return value",
+            f"    return {name}",
+            f"{name} = _remember_{name}({name}, {{}})",
+        ]
+    return "\n".join(lines) + "\n"
