@@ -12,7 +12,7 @@ from collections import defaultdict
 from fractions import Fraction
 
 import mechscript
-from mechscript.dice import exact
+import exact_reference as exact
 from mechscript.dice.engine import DiceRoll, faces_of
 from mechscript.dice.rollkeep import KeepRoll
 

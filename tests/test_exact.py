@@ -1,4 +1,4 @@
-"""Tests for mechscript.dice.exact: exact distributions checked against brute force."""
+"""Tests for tests/exact_reference.py (the small reference of exact dice odds): checked against brute force."""
 
 import time
 from bisect import insort
@@ -8,7 +8,7 @@ from itertools import product
 
 import pytest
 
-from mechscript.dice.exact import (
+from exact_reference import (
     add,
     cdf,
     compounding_d10,

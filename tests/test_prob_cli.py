@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import mechscript
-from mechscript.dice import exact
+import exact_reference as exact
 from support import mech_forked
 
 

@@ -11,7 +11,7 @@ import math
 import pytest
 
 import mechscript
-from mechscript.dice import exact
+import exact_reference as exact
 from mechscript.dice.faces import RandomFaces
 
 SAMPLES = 40_000

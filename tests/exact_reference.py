@@ -1,11 +1,11 @@
-"""Exact probability distributions of dice.
+"""Exact probability distributions of dice: the tests' reference (it was mechscript/dice/exact.py).
 
 A distribution is a plain ``dict`` mapping outcome -> probability, where
 probabilities are ``fractions.Fraction`` and sum to exactly 1.  Every function
 here is pure: it returns a new dict (with keys in ascending order) and never
 mutates its arguments.  Outcomes with probability 0 are never stored.
 
-The exact-odds engine of `mech prob` is distribution.py. This module stays the
+The exact-odds engine of `mech prob` is mechscript/dice/distribution.py. This module is the
 small reference that tests compare sampled rolls (and distribution.py) against:
 a different programme (Fractions throughout, the tail lumped onto one value),
 so it favours being obviously correct over being clever.
