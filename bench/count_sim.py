@@ -69,7 +69,7 @@ def count_system(name: str, runs: int, where: bool) -> dict:
     script = compile_script(path.read_text(), str(path), path.parent, Limits())
     written, closures = QuietFight(script), Prepared.of(script)
     seeds = [run_seed(1, WARM_UP + i) for i in range(runs)]
-    for i in range(WARM_UP):   # the closures' busy functions are written as Python (pycode) by now
+    for i in range(WARM_UP):
         closures.fight(run_seed(1, i))
         written.fight(run_seed(1, i))
         fight_once(script, run_seed(1, i))

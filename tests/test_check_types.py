@@ -219,7 +219,7 @@ _SCALARS = (bool, int, str, type(None), Fraction)
 
 
 class Tracer:
-    """Runs a script under the interpreter (closures only, no pycode) and checks each value an
+    """Runs a script under the interpreter (the closures) and checks each value an
     expression gives, each call's arguments and result, and that a function that drew dice rolls."""
 
     def __init__(self, types):
@@ -263,9 +263,9 @@ class Tracer:
             return traced
 
         def body_traced(self, node):
-            code, frame, python = original_body(self, node)
+            code, frame = original_body(self, node)
             tracer.bodies[id(code)] = node
-            return code, frame, python
+            return code, frame
 
         def call_traced(ev, function, args, span):
             node = tracer.bodies.get(id(function.body))
@@ -284,7 +284,7 @@ class Tracer:
         try:
             limits = Limits()
             text = path.read_text(encoding="utf-8-sig")
-            compiler = script.ScriptCompiler(limits, script.ModuleLoader(limits, python_after=None), text, str(path),
+            compiler = script.ScriptCompiler(limits, script.ModuleLoader(limits), text, str(path),
                                              path.parent)
             code, _ = compiler.compile_program(program)
             compiled = script.Script(code, str(path), text, limits, path.parent)

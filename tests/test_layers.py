@@ -35,3 +35,15 @@ def test_an_import_upward_breaks_the_contract(tmp_path):
     ran = lint(tmp_path)
     assert ran.returncode != 0
     assert "mechscript.dice.faces -> mechscript.sim.stats" in ran.stdout
+
+
+def test_no_module_imports_another_s_private_names():
+    # a `_name` is its module's own business: what another module needs is given a public name
+    import ast
+    found = []
+    for path in sorted((ROOT / "mechscript").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if type(node) is ast.ImportFrom:
+                found += [f"{path.relative_to(ROOT)}:{node.lineno} {alias.name}" for alias in node.names
+                          if alias.name.startswith("_") and not alias.name.endswith("__")]
+    assert found == []

@@ -5,8 +5,8 @@ Steps are counted at each `while` and `repeat` round, at each call of a script f
 nothing by itself. So a limit stops a run at the loop or the call that passes it. `seconds` (CPU
 time) stops what the counts allow; its timer is cleared after every run, roll, REPL entry.
 
-Each case runs on both back ends of functions (the closures, and the Python pycode.py writes
-before the first call), which must agree: tests/test_pycode.py compares them in full.
+Each case runs as `mech run` runs a script; the written code of quiet batches (backend/) keeps its
+own counts, tested against these in tests/test_backend_quiet.py.
 """
 
 from __future__ import annotations
@@ -33,12 +33,11 @@ from support import HANG_GUARD, MECH, deadline, mech_forked
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 HIGH = 10 ** 12  # counts raised out of the way, so that another limit is the one reached
-BACK_ENDS = {"closures": None, "python": 0}
 
 
-def run_on(back_end: str, text: str, limits: Limits):
+def run_on(text: str, limits: Limits):
     """The run of `text` (its Run), or the MechError it stops with."""
-    script = compile_script(text, "t.mech", HERE, limits, python_after=BACK_ENDS[back_end])
+    script = compile_script(text, "t.mech", HERE, limits)
     try:
         return script.run(RandomFaces(1))
     except MechError as error:
@@ -53,8 +52,7 @@ def no_timer_left() -> bool:
 # What counts a step
 # ---------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("back_end", BACK_ENDS)
-def test_statements_count_no_step(back_end):
+def test_statements_count_no_step():
     # 1 call, 3 `while` rounds, a `for` of 4 items, 2 `repeat` rounds, range's 4 items; the lets,
     # assignments, ifs and says around them count nothing
     text = """\
@@ -73,55 +71,50 @@ let a = 1
 a = f()
 say a
 """
-    ran = run_on(back_end, text, Limits())
+    ran = run_on(text, Limits())
     assert ran.log == ["13", "13", "13"]
     assert ran.steps == 1 + 3 + 4 + 2 + 4
 
 
-@pytest.mark.parametrize("back_end", BACK_ENDS)
-def test_a_for_is_charged_its_length_before_its_first_round(back_end):
+def test_a_for_is_charged_its_length_before_its_first_round():
     text = 'fn go(l) {\n    say "start"\n    for x in l { say "round {x}" }\n}\ngo(range(1, 3))\ngo(range(1, 50))\n'
-    error = run_on(back_end, text, Limits(loop_iterations=20))
+    error = run_on(text, Limits(loop_iterations=20))
     assert "a `for` over 50 items is more rounds than one loop may run; the limit `loop_iterations` is 20" \
         in error.message
     assert (error.span.line, error.span.col) == (3, 5)  # the `for`
     assert error.log == ["start", "round 1", "round 2", "round 3", "start"]  # no round of the long one ran
 
 
-@pytest.mark.parametrize("back_end", BACK_ENDS)
-def test_a_for_past_the_steps_stops_before_its_first_round(back_end):
+def test_a_for_past_the_steps_stops_before_its_first_round():
     text = 'let l = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\nsay "start"\nfor x in l { say x }\n'
-    error = run_on(back_end, text, Limits(steps=9))
+    error = run_on(text, Limits(steps=9))
     assert "the limit `steps` is 9" in error.message and error.span.line == 3
     assert error.log == ["start"]
     assert mechscript.run(text, seed=1, limits=Limits(steps=10)).log[-1] == "10"  # its whole length fits
 
 
-@pytest.mark.parametrize("back_end", BACK_ENDS)
-def test_an_endless_while_stops_at_the_loop(back_end):
+def test_an_endless_while_stops_at_the_loop():
     text = "let n = 0\nwhile true {\n    n += 1\n    let m = n * 2\n}\n"
-    rounds = run_on(back_end, text, Limits(loop_iterations=500))
+    rounds = run_on(text, Limits(loop_iterations=500))
     assert "the limit `loop_iterations` is 500" in rounds.message and rounds.span.line == 2
-    steps = run_on(back_end, text, Limits(steps=700, loop_iterations=HIGH))
+    steps = run_on(text, Limits(steps=700, loop_iterations=HIGH))
     assert "the limit `steps` is 700" in steps.message and steps.span.line == 2
 
 
-@pytest.mark.parametrize("back_end", BACK_ENDS)
-def test_runaway_recursion_stops_at_the_call(back_end):
-    error = run_on(back_end, "fn down(n) {\n    return down(n + 1)\n}\nsay down(0)\n", Limits(recursion=50))
+def test_runaway_recursion_stops_at_the_call():
+    error = run_on("fn down(n) {\n    return down(n + 1)\n}\nsay down(0)\n", Limits(recursion=50))
     assert "the limit `recursion` is 50" in error.message
     assert (error.span.line, error.span.col) == (2, 12)
 
 
-@pytest.mark.parametrize("back_end", BACK_ENDS)
-def test_a_loop_of_calls_stops_at_the_round_or_the_call(back_end):
+def test_a_loop_of_calls_stops_at_the_round_or_the_call():
     # a round counts one, its call one: with an even limit the round after the last call passes it,
     # with an odd one the call does
     text = "fn one() = 1\nlet n = 0\nrepeat 100000 { n += one() }\n"
-    at_round = run_on(back_end, text, Limits(steps=1000))
+    at_round = run_on(text, Limits(steps=1000))
     assert "the limit `steps` is 1000" in at_round.message
     assert (at_round.span.line, at_round.span.col) == (3, 1)
-    at_call = run_on(back_end, text, Limits(steps=1001))
+    at_call = run_on(text, Limits(steps=1001))
     assert "the limit `steps` is 1001" in at_call.message
     assert (at_call.span.line, at_call.span.col) == (3, 22)
 
@@ -149,11 +142,10 @@ def test_seconds_from_the_command_line_in_a_subprocess(tmp_path):
     ]
 
 
-@pytest.mark.parametrize("back_end", BACK_ENDS)
-def test_seconds_stops_a_run_at_its_loop_and_leaves_no_timer(back_end):
+def test_seconds_stops_a_run_at_its_loop_and_leaves_no_timer():
     before = signal.getsignal(signal.SIGPROF)
     with deadline(HANG_GUARD):
-        error = run_on(back_end, "fn spin() {\n" + SPIN + "}\nspin()\n", UNCOUNTED)
+        error = run_on("fn spin() {\n" + SPIN + "}\nspin()\n", UNCOUNTED)
     assert "the limit `seconds` is 0.5" in error.message
     assert error.hint == "raise it with --limit seconds=N (Python: Limits(seconds=N))"
     assert error.span.line == 3  # the `while` inside spin
@@ -345,11 +337,10 @@ def test_source_bytes_of_a_repl_entry():
     assert entry.error is not None and "the limit `source_bytes` is 100" in entry.error.message
 
 
-@pytest.mark.parametrize("back_end", BACK_ENDS)
-def test_a_limit_reached_inside_contains_has_its_position(back_end):
+def test_a_limit_reached_inside_contains_has_its_position():
     # issue 22, item 5: comparing lists that share their parts counts steps, and the error had no line:col
     text = "let l = [1]\nlet m = [1]\nrepeat 30 {\n    l = [l, l]\n    m = [m, m]\n}\nsay contains([0, l], m)\n"
-    error = run_on(back_end, text, Limits(steps=20000))
+    error = run_on(text, Limits(steps=20000))
     assert isinstance(error, MechError) and "the limit `steps` is 20000" in error.message
     assert (error.span.line, error.span.col) == (7, 5)
 
@@ -495,18 +486,16 @@ def test_samples_in_a_script_count_against_the_runs_dice():
 # ---- comparing lists: a step an item (issue 22, item 3, the table's row "`==` of two
 # 10^5-element lists inside a loop": a comparison was one step, whatever its length; over 30 s) ----
 
-@pytest.mark.parametrize("back_end", BACK_ENDS)
-def test_comparing_long_lists_in_a_loop_is_counted(back_end):
+def test_comparing_long_lists_in_a_loop_is_counted():
     text = "fn f() {\n    let a = range(100000)\n    let b = range(100000)\n    let n = 0\n" \
            "    repeat 1000 { if a == b { n += 1 } }\n    return n\n}\nsay f()\n"
-    error = run_on(back_end, text, Limits())
+    error = run_on(text, Limits())
     assert isinstance(error, MechError), error.log
     assert error.message == "the script ran more than 1000000 steps; the limit `steps` is 1000000"
     assert (error.span.line, error.span.col) == (5, 22)  # the `==`
     assert error.log == []
 
 
-@pytest.mark.parametrize("back_end", BACK_ENDS)
 @pytest.mark.parametrize("compared, steps, said", [
     ("[1, 2, 3] == [1, 2, 3]", 3, "true"),
     ("[1, 2, 3] != [1, 2, 4]", 3, "true"),        # all the items are counted, as `contains` counts them
@@ -516,7 +505,7 @@ def test_comparing_long_lists_in_a_loop_is_counted(back_end):
     ("[] == [1]", 1, "false"),
     ("{a: 1, b: [5, 6]} == {a: 1, b: [5, 6]}", 2 + 2, "true"),
 ])
-def test_a_comparison_counts_a_step_an_item(back_end, compared, steps, said):
-    ran = run_on(back_end, f"fn f() = {compared}\nsay f()\n", Limits())
+def test_a_comparison_counts_a_step_an_item(compared, steps, said):
+    ran = run_on(f"fn f() = {compared}\nsay f()\n", Limits())
     assert ran.log == [said]
     assert ran.steps == 1 + steps  # the call, and the comparison

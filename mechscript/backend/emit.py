@@ -33,7 +33,7 @@ from ..interpreter import ast
 from ..interpreter.script import declared_name
 from .access import Access
 from .narration import bounded_pushes, narration_only, pushed_to
-from .writer import _BOOLEAN, ModuleText, Unsupported
+from .writer import BOOLEAN, ModuleText, Unsupported
 
 
 class Emitter(Access):
@@ -185,12 +185,12 @@ class Emitter(Access):
 
     def condition(self, node) -> str:
         """The condition's value, tested to be true or false."""
-        if self.surely(node, "bool") or isinstance(node, _BOOLEAN):
+        if self.surely(node, "bool") or isinstance(node, BOOLEAN):
             pure = self.pure(node)
             if pure is not None:
                 return pure
         value = self.expr(node)
-        if not isinstance(node, _BOOLEAN) and not self.surely(node, "bool"):
+        if not isinstance(node, BOOLEAN) and not self.surely(node, "bool"):
             self.line(f"if {value} is not True and {value} is not False: bail()")
         return value
 

@@ -12,7 +12,7 @@ from ..dice.rollkeep import Pool
 from ..interpreter import ast
 from ..numbers import normal
 from ..interpreter.evaluator import CONSTANTS, may_be_pool, may_roll, pool_chain
-from .writer import _BOOLEAN, _COMPARE, _NOT_LITERAL, Unsupported, Writer, is_literal, _literal
+from .writer import BOOLEAN, COMPARE, NOT_LITERAL, Unsupported, Writer, is_literal, literal_value
 
 
 class Expressions(Writer):
@@ -73,7 +73,7 @@ class Expressions(Writer):
             a, b = self.pure(node.left), self.pure(node.right)
             if a is None or b is None:
                 return None
-            literal = _literal(node.right)
+            literal = literal_value(node.right)
             if self.surely(node.left, "int") and self.surely(node.right, "int") or \
                     self.surely(node.left, "str") and self.surely(node.right, "str") or \
                     node.op in ("==", "!=") and (type(literal) is str or self.python_equality(node.left, node.right)):
@@ -82,13 +82,13 @@ class Expressions(Writer):
                 return f"({a} {'is' if node.op == '==' else 'is not'} {b})"
             return None
         if kind is ast.Logic:
-            if not (self.surely(node.left, "bool") or isinstance(node.left, _BOOLEAN)) or \
-                    not (self.surely(node.right, "bool") or isinstance(node.right, _BOOLEAN)):
+            if not (self.surely(node.left, "bool") or isinstance(node.left, BOOLEAN)) or \
+                    not (self.surely(node.right, "bool") or isinstance(node.right, BOOLEAN)):
                 return None
             a, b = self.pure(node.left), self.pure(node.right)
             return None if a is None or b is None else f"({a} {node.op} {b})"
         if kind is ast.Not:
-            if not (self.surely(node.operand, "bool") or isinstance(node.operand, _BOOLEAN)):
+            if not (self.surely(node.operand, "bool") or isinstance(node.operand, BOOLEAN)):
                 return None
             a = self.pure(node.operand)
             return None if a is None else f"(not {a})"
@@ -281,7 +281,7 @@ class Expressions(Writer):
         return total
 
     def e_Compare(self, node):
-        op = _COMPARE[node.op]
+        op = COMPARE[node.op]
         k = self.constant(node)
         # numbers (whole or fractions, Python compares them exactly) and strings as Python compares them
         direct = self.surely(node.left, "number") and self.surely(node.right, "number") or \
@@ -304,7 +304,7 @@ class Expressions(Writer):
     def comparison(self, op: str, a: str, b: str, right, general: str) -> str:
         """`a op b` as the closures work it out (`equal` for == and !=), the cases a literal on the
         right settles written as Python's own operators."""
-        literal = _literal(right)
+        literal = literal_value(right)
         if op in ("==", "!="):
             if literal is None or type(literal) is bool:
                 # none, true and false equal themselves alone (a roll counts as a number)
@@ -325,8 +325,8 @@ class Expressions(Writer):
 
     def e_Logic(self, node):
         stop, go = ("False", "True") if node.op == "and" else ("True", "False")
-        left_bool = isinstance(node.left, _BOOLEAN) or self.surely(node.left, "bool")
-        right_bool = isinstance(node.right, _BOOLEAN) or self.surely(node.right, "bool")
+        left_bool = isinstance(node.left, BOOLEAN) or self.surely(node.left, "bool")
+        right_bool = isinstance(node.right, BOOLEAN) or self.surely(node.right, "bool")
         result = self.temp()
         # a value surely true or false is tested as Python tests it, and used once (inline if pure)
         a = self.value(node.left) if left_bool else self.expr(node.left)
@@ -345,7 +345,7 @@ class Expressions(Writer):
         return result
 
     def e_Not(self, node):
-        if isinstance(node.operand, _BOOLEAN) or self.surely(node.operand, "bool"):
+        if isinstance(node.operand, BOOLEAN) or self.surely(node.operand, "bool"):
             return self.into(f"not {self.value(node.operand)}")
         value = self.expr(node.operand)
         self.line(f"if {value} is not True and {value} is not False: bail()")
@@ -372,9 +372,9 @@ class Expressions(Writer):
     def patterns(self, arm, patterns, arms, subject, result) -> None:
         pattern = self.expr(patterns[0])
         general = f"equal({subject}, {pattern}, EV)"
-        literal = _literal(patterns[0])
-        if literal is _NOT_LITERAL or type(literal) is int:
-            test = general if literal is _NOT_LITERAL else \
+        literal = literal_value(patterns[0])
+        if literal is NOT_LITERAL or type(literal) is int:
+            test = general if literal is NOT_LITERAL else \
                 f"({subject} == {pattern} if type({subject}) is int else {general})"
         else:
             test = self.comparison("==", subject, pattern, patterns[0], general)

@@ -24,18 +24,18 @@ class Unsupported(Exception):
 
 
 # Nodes whose value is true or false whenever they give one (no test of it needed).
-_BOOLEAN = (ast.Compare, ast.Logic, ast.Not)
+BOOLEAN = (ast.Compare, ast.Logic, ast.Not)
 # Nodes that never give a roll-and-keep pool.
 _NEVER_POOL = (ast.Number, ast.String, ast.Compare, ast.Logic, ast.Not, ast.Dice, ast.ListLiteral, ast.Record)
 
-_COMPARE = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "==": "==", "!=": "!="}
+COMPARE = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "==": "==", "!=": "!="}
 
 
-_NOT_LITERAL = object()
+NOT_LITERAL = object()
 
 
-def _literal(node):
-    """The value of a number, plain string, true, false or none written as such; else _NOT_LITERAL."""
+def literal_value(node):
+    """The value of a number, plain string, true, false or none written as such; else NOT_LITERAL."""
     while type(node) is ast.Group:
         node = node.inner
     if type(node) is ast.Number and type(node.value) is int:
@@ -44,7 +44,7 @@ def _literal(node):
         return "".join(node.parts)
     if type(node) is ast.Name and node.id in CONSTANTS:
         return CONSTANTS[node.id]
-    return _NOT_LITERAL
+    return NOT_LITERAL
 
 
 def is_literal(text: str) -> bool:

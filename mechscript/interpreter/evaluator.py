@@ -178,7 +178,7 @@ class Compiler:
 
     def compile_Compare(self, node: ast.Compare):
         left, right, op = self.compile(node.left), self.compile(node.right), node.op
-        compare = _COMPARISONS[op]
+        compare = COMPARISONS[op]
         constant = _constant(node.right)  # `c.status == "active"`: known without a call
 
         def comparison(ev) -> bool:
@@ -380,7 +380,7 @@ def compare_values(ev: Evaluation, node: ast.Compare, a, b) -> bool:
             return equal(a, b, ev) == (op == "==")
         except MechError as error:
             raise _at(error, node.span)
-    compare = _COMPARISONS[op]
+    compare = COMPARISONS[op]
     if type(a) is str and type(b) is str:
         return compare(a, b)
     return compare(ev.number(a, node.left.span), ev.number(b, node.right.span))
@@ -403,7 +403,7 @@ def binary(ev: Evaluation, op: str, a, b, node: ast.Node):
     b = ev.number(b, right_span)
     if b == 0 and op in ("/", "//", "%"):
         raise MechError("division by zero", right_span, hint="the right side of this operator is 0")
-    result = _ARITHMETIC[op](a, b)
+    result = ARITHMETIC[op](a, b)
     size = result.bit_length() if type(result) is int else max(result.numerator.bit_length(),
                                                              result.denominator.bit_length())
     if size > ev.limits.number_bits:
@@ -454,7 +454,7 @@ def _constant(node: ast.Node):
 
 
 _VERBS = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "//": "divide", "%": "take the remainder of"}
-_ARITHMETIC = {
+ARITHMETIC = {
     "+": lambda a, b: normal(a + b),
     "-": lambda a, b: normal(a - b),
     "*": lambda a, b: normal(a * b),
@@ -462,5 +462,5 @@ _ARITHMETIC = {
     "//": lambda a, b: a // b,
     "%": lambda a, b: normal(a % b),
 }
-_COMPARISONS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le,
+COMPARISONS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le,
                 "==": operator.eq, "!=": operator.ne}

@@ -21,7 +21,7 @@ from ..numbers import normal
 from . import ast
 from .builtins import BUILTINS, NOT_ROLLED, round_half_away
 from ..errors import MechError, Span, did_you_mean
-from .evaluator import _ARITHMETIC, _COMPARISONS, FUDGE, may_roll, pool_after_pool, pool_chain
+from .evaluator import ARITHMETIC, COMPARISONS, FUDGE, may_roll, pool_after_pool, pool_chain
 from ..limits import limit_error
 from .values import equal, format_value, type_name
 
@@ -174,7 +174,7 @@ class ExactCompiler:
 
     def compile_Compare(self, node: ast.Compare):
         left, right, op = self.compile(node.left), self.compile(node.right), node.op
-        compare = _COMPARISONS[op]
+        compare = COMPARISONS[op]
 
         def comparison(ev, work):
             a = rolled(left(ev, work), ev, work)
@@ -252,7 +252,7 @@ class ExactCompiler:
         if _rolls_dice(self.host, node.target):
             raise Unsupported("a table or list that rolls dice to be made is not computed exactly", node.target.span,
                               hint=SAMPLING_HINT)
-        from .script import _get_index  # script compiles through this module
+        from .script import get_index  # script compiles through this module
         target, key, span = self.host.compile(node.target), self.compile(node.key), node.key.span
 
         def index(ev, work):
@@ -260,7 +260,7 @@ class ExactCompiler:
             work.spend(len(keys.weights), node.span)
             out: dict = defaultdict(int)
             for k, w in keys.weights.items():
-                out[outcome(_get_index(ev, table, k, span), node.span)] += w
+                out[outcome(get_index(ev, table, k, span), node.span)] += w
             if len({type(x) is str for x in out}) > 1:
                 raise MechError("this look-up gives both strings and numbers, so its outcomes cannot be ordered",
                                 node.span)
@@ -419,7 +419,7 @@ def arithmetic(ev, work: Work, op: str, a, b, node: ast.BinOp) -> Dist | Pool:
         return add(a, b, work, node.span)
     if op == "-":
         return add(a, b.map(lambda x: -x), work, node.span)
-    return combine(a, b, _ARITHMETIC[op], work, node.span)
+    return combine(a, b, ARITHMETIC[op], work, node.span)
 
 
 def exact(host, node: ast.Node):

@@ -28,7 +28,6 @@ from ..errors import MechError, Span, did_you_mean
 from .evaluator import CONSTANTS, Compiler, Evaluation, binary
 from ..limits import CpuTime, Limits, limit_error, source_too_big, too_deep
 from .names import KIND_WORDS, UNSET, Binding, ModuleInfo, StaticScope
-from .pycode import PYTHON_AFTER, PythonBody
 from . import characters
 from .values import KEYED, Character, Encounter, Function, Module, Record, Scope, Table, TableRow, equal, format_value, \
     type_name
@@ -79,13 +78,6 @@ def call_function(ev: Run, function: Function, args: list, span: Span):
     if len(args) != len(function.params):
         raise MechError(f"`{function.name}` takes {_count(len(function.params), 'argument')}, not {len(args)}",
                         span, hint=f"fn {function.name}({', '.join(function.params)})")
-    if function.code is not None:  # it counts its call itself
-        return function.code(ev, function, span, *args)
-    return call_closures(ev, function, args, span)
-
-
-def call_closures(ev: Run, function: Function, args: list, span: Span):
-    """A call of a function's closures (its Python, if any, aside)."""
     ev.depth += 1
     if ev.depth > ev.limits.recursion:
         raise too_deep_calls(ev, span)
@@ -112,7 +104,7 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-# ---- errors and checks of running code, shared with the Python pycode.py writes ----
+# ---- errors and checks of running code ----
 
 def unset(name: str, span: Span) -> MechError:
     return MechError(f"`{name}` has no value yet: its `let` has not run", span)
@@ -205,10 +197,8 @@ class ModuleLoader:
     """Finds, parses and compiles modules once per compilation, and notices circular `use`.
     `path` is where modules may be read (a session changes its `home` from entry to entry)."""
 
-    def __init__(self, limits: Limits, python_after: int | None = PYTHON_AFTER, path: ModulePath | None = None):
+    def __init__(self, limits: Limits, path: ModulePath | None = None):
         self.limits = limits
-        # a function is written as Python (pycode.py) once called this many times; None: never
-        self.python_after = python_after
         self.path = path or ModulePath.of(Path.cwd())
         self.compiled: dict[Path, ModuleInfo] = {}
         self.loading: set[Path] = set()
@@ -554,16 +544,15 @@ class ScriptCompiler(Compiler):
     def compile_FnDef(self, node: ast.FnDef):
         if node.module is not None:
             return self._compile_override(node)
-        function_code, frame, python = self._function_body(node)
+        function_code, frame = self._function_body(node)
         name, params = node.name, node.params
 
         def define(ev):
-            ev.scope.vars[name] = Function(name, params, function_code, ev.scope, frame, python and python.code)
+            ev.scope.vars[name] = Function(name, params, function_code, ev.scope, frame)
         return define
 
     def _function_body(self, node: ast.FnDef):
-        """The code of a function's body as closures, the names its block declares (Function.frame),
-        and the same body written as Python (pycode.py), or None if it cannot be."""
+        """The code of a function's body as closures, and the names its block declares (Function.frame)."""
         outer = self.static
         self.static = StaticScope(outer, function=True)
         for param in node.params:
@@ -573,10 +562,6 @@ class ScriptCompiler(Compiler):
                 body, frame = self.compile(node.body), {}
             else:
                 body, frame = self._block(node.body, shares_parent=True)
-            # written once the closures' compiling has checked every name and call
-            after = self.loader.python_after if self.loader is not None else None
-            python = None if after is None else \
-                PythonBody(node, self.static, self.source_text, self.filename, self.limits, after)
         finally:
             self.static = outer
         source_text, filename = self.source_text, self.filename
@@ -586,7 +571,7 @@ class ScriptCompiler(Compiler):
                     return body(ev)
                 except MechError as error:
                     raise error.located(source_text, filename)
-            return located_expression, frame, python
+            return located_expression, frame
 
         def located_block(ev):
             try:
@@ -594,7 +579,7 @@ class ScriptCompiler(Compiler):
             except MechError as error:
                 raise error.located(source_text, filename)
             return None if returned is None else returned.value
-        return located_block, frame, python
+        return located_block, frame
 
     def _compile_override(self, node: ast.FnDef):
         """`fn pbem.to_hit(att, def) = ...`: a house rule replacing a module's rule everywhere."""
@@ -613,13 +598,12 @@ class ScriptCompiler(Compiler):
             raise MechError(f"`{node.module}.{node.name}` takes {_count(len(rule.params), 'argument')}; "
                             f"its replacement must too, not {len(node.params)}", node.name_span,
                             hint=f"fn {node.module}.{node.name}({', '.join(rule.params)})")
-        function_code, frame, python = self._function_body(node)
+        function_code, frame = self._function_body(node)
         module_name, name, params = node.module, node.name, node.params
 
         def override(ev):
             module = ev.scope.vars[module_name]
-            module.scope.vars[name] = Function(f"{module_name}.{name}", params, function_code, ev.scope, frame,
-                                               python and python.code)
+            module.scope.vars[name] = Function(f"{module_name}.{name}", params, function_code, ev.scope, frame)
         return override
 
     def compile_TableDef(self, node: ast.TableDef):
@@ -1169,15 +1153,13 @@ class Script:
         return ev
 
 
-def compile_script(source_text: str, filename: str, folder: Path, limits: Limits,
-                   python_after: int | None = PYTHON_AFTER, module_path=()) -> Script:
-    """Parse and check a script (and the modules it uses). Raises MechError. Each function is
-    written as Python after `python_after` calls (0: before the first; None: never, closures alone,
-    slower and the same in every result: tests compare the two). `use` reads modules from `folder`
-    (the script's) and its subfolders, the folders of `module_path` and the standard library."""
+def compile_script(source_text: str, filename: str, folder: Path, limits: Limits, module_path=()) -> Script:
+    """Parse and check a script (and the modules it uses). Raises MechError. `use` reads modules
+    from `folder` (the script's) and its subfolders, the folders of `module_path` and the standard
+    library."""
     from .parser import parse_program, quick_collector
     program = parse_program(source_text, filename, limits)
-    loader = ModuleLoader(limits, python_after, ModulePath.of(folder, module_path))
+    loader = ModuleLoader(limits, ModulePath.of(folder, module_path))
     compiler = ScriptCompiler(limits, loader, source_text, filename, folder)
     try:
         with quick_collector():  # as parsing: a big script's objects are all alive while it is compiled

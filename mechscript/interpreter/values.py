@@ -44,12 +44,11 @@ class Function:
     scope holds the parameters and, beside them, the names its body block declares (`frame`:
     each name UNSET until its `let` runs)."""
 
-    __slots__ = ("name", "params", "body", "scope", "frame", "code")
+    __slots__ = ("name", "params", "body", "scope", "frame")
 
-    def __init__(self, name: str, params: list[str], body, scope: Scope, frame: dict | None = None, code=None):
+    def __init__(self, name: str, params: list[str], body, scope: Scope, frame: dict | None = None):
         self.name, self.params, self.body, self.scope = name, params, body, scope
         self.frame = frame or None
-        self.code = code  # the body written as Python (pycode.py), run in place of `body`; None if it is not
 
 
 class Record:
