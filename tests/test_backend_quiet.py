@@ -411,3 +411,45 @@ def test_a_remembered_rule_that_fails_gives_the_closures_error(rule, tmp_path):
     seed = next(s for s in (run_seed(2, i) for i in range(100)) if quiet.fight(s) is None)
     with pytest.raises(MechError, match="no power for Ransack"):
         fight_once(script, seed)
+
+
+def _record_written(rules: str) -> str:
+    """The written Python of the record literal in the house rule `damage_power` of `rules`."""
+    quiet = QuietFight(compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"))
+    body = quiet.source[quiet.source.index("def s__pbem_damage_power("):]
+    body = body[:body.index("\ndef ")]
+    return body[body.index("Record({"):].split("\n")[0]
+
+
+NARRATED = ('fn pbem.damage_power(att, weapon) {\n'
+            ' let r = {power: att.firepower, text: "{att} fires", shown: "{att} ({att.firepower})"}\n'
+            ' say "  {r.text}"\n let note = r.shown\n say "  {note}"\n{more} return r.power\n}')
+
+
+def test_a_record_field_only_narration_reads_is_not_worked_out_in_a_quiet_run():
+    # unread.py: `text` is read by a left-out say, `shown` by a local only a left-out say reads
+    written = _record_written(NARRATED.replace("{more}", ""))
+    assert "'text': None" in written and "'shown': None" in written and "'power': None" not in written
+    assert_same_fights(compiled(f"use pbem\n{NARRATED.replace('{more}', '')}\n{CHARACTERS}{encounter()}"), 60)
+
+
+@pytest.mark.parametrize("more", [
+    ' if r.text == "x" { return 0 }\n',                            # read where the fight can tell
+    ' if r == {power: 0, text: "", shown: ""} { return 0 }\n',     # compared whole
+    ' let all = "{r}"\n if len(all) > 500 { return 0 }\n',          # shown whole
+])
+def test_a_record_field_a_fight_can_tell_is_worked_out(more):
+    written = _record_written(NARRATED.replace("{more}", more))
+    assert "'text': None" not in written
+    assert_same_fights(compiled(f"use pbem\n{NARRATED.replace('{more}', more)}\n{CHARACTERS}{encounter()}"), 40)
+
+
+def test_in_rules_with_pools_a_say_of_no_pool_is_left_out_and_one_of_a_pool_is_not():
+    # showing a pool rolls it: a say that may show one is worked out (for its dice); one whose parts
+    # the checker knows are no pools is left out, its halving with it
+    said = '"  {att} hits for {floor(att.firepower / 2)}"\n say "  {att} rolls {pool(2, 1)}"'
+    rules = f"fn pbem.damage_power(att, weapon) {{\n say {said}\n return att.firepower\n}}"
+    quiet = QuietFight(compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"))
+    body = quiet.source[quiet.source.index("def s__pbem_damage_power("):]
+    body = body[:body.index("\ndef ")]
+    assert "// 2" not in body and "roll_pool" in body

@@ -7,7 +7,8 @@ namespace; a house rule `fn pbem.x(...)` is a function of the script bound to pb
 Function-local names are Python locals; a `fn` inside a `fn` is a Python closure over them.
 
 Quiet: a `say` whose parts only give a value, and the local values only such `say`s read, are not
-written at all (narration.py); any other `say` works out its parts (for the same dice and calls).
+written at all (narration.py), nor are the fields of record literals only they read (unread.py);
+any other `say` works out its parts (for the same dice and calls).
 Each `say` still counts its line against `output_lines`.
 
 What is written: the common case of each operation inline, without a test where the checker's

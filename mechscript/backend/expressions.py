@@ -151,7 +151,9 @@ class Expressions(Writer):
         return self.into("[" + ", ".join(items) + "]")
 
     def e_Record(self, node):
-        fields = [f"{name!r}: {text}" for (name, _), text in zip(node.fields, self.values([v for _, v in node.fields]))]
+        unread = self.unread.get(id(node), ())
+        values = self.values([value for name, value in node.fields if name not in unread])[::-1]
+        fields = [f"{name!r}: {'None' if name in unread else values.pop()}" for name, _ in node.fields]
         return self.into("Record({" + ", ".join(fields) + "})")
 
     def e_Unary(self, node):

@@ -37,9 +37,10 @@ class Purity:
 
     `callee(module, call)` gives the (module, FnDef) a call surely reaches, or None."""
 
-    def __init__(self, functions: list, callee, pools: bool):
+    def __init__(self, functions: list, callee, pools: bool, types=None):
         self.callee = callee
         self.pools = pools
+        self.types = types   # the checker's: a string part that surely is no pool rolls nothing
         self.pure = {id(fn) for _, fn in functions}
         self._nodes: dict[int, list] = {}   # each body's nodes, walked once (the fixpoint asks again)
         changed = True
@@ -76,8 +77,9 @@ class Purity:
         kind = type(node)
         if kind is ast.Dice:
             return False
-        if kind is ast.String and self.pools and any(type(part) is not str for part in node.parts):
-            return False
+        if kind is ast.String and self.pools and any(type(part) is not str and self._may_be_pool(part)
+                                                     for part in node.parts):
+            return False   # showing a pool rolls it
         if kind is ast.Call:
             callee = node.callee
             if type(callee) is ast.Name and callee.id in local:
@@ -87,6 +89,9 @@ class Purity:
                 return id(target[1]) in self.pure
             return type(callee) is ast.Name and callee.id in PURE_BUILTINS and self._not_shadowed(module, callee.id)
         return True
+
+    def _may_be_pool(self, node) -> bool:
+        return self.types is None or self.types.of(node).maybe("pool")
 
     def _not_shadowed(self, module, name: str) -> bool:
         return module.lookup(name) is None

@@ -41,6 +41,7 @@ from .access import builtin_impls
 from .changes import changed_sites, may_change
 from .emit import Emitter
 from .memo import Remembered, wrappers
+from .unread import unread_fields
 from .narration import Purity, has_pools
 from .runtime import Bail, WrittenRun, bail, fresh, mutable
 from .writer import ModuleText, Unsupported
@@ -189,15 +190,17 @@ class QuietFight:
 
         programs = [text.program for text in self.texts.values()]
         pools = has_pools(programs)
-        purity = Purity([(text, fn) for text, fn in defs.values()] +
-                        [(text, s) for text in self.texts.values() for s in text.program.statements
-                         if type(s) is ast.FnDef and s.module is not None], callee, pools)
+        every_fn = [(text, fn) for text, fn in defs.values()] + \
+            [(text, s) for text in self.texts.values() for s in text.program.statements
+             if type(s) is ast.FnDef and s.module is not None]
         types = infer(script_text.program, {Path(text.path): text.program for text in self.texts.values()
                                             if text.path is not None}, Path(self.script.filename))
+        purity = Purity(every_fn, callee, pools, types)
         functions = {id(fn): python_name(text, fn) for text in self.texts.values()
                      for fn in text.program.statements if type(fn) is ast.FnDef}
         writer = Emitter(small_whole(limits), purity, pools, types, functions, rolls_as_numbers(programs, types))
         writer.states = self._states(ev)
+        writer.unread = unread_fields(every_fn, programs, purity, types)
         writer.limits = limits
         writer.changed = changed_sites(programs, types)
         writer.owners = {id(fn): text for text in self.texts.values() for fn in text.program.statements

@@ -102,6 +102,7 @@ class Writer:
         self.pools = pools          # whether the program can make a roll-and-keep pool at all
         self.dropped_says: set = set()
         self.dropped_names: set = set()
+        self.unread: dict = {}   # id of a record literal -> the fields a quiet run leaves out (unread.py)
         self.lines: list[str] = []
         self.depth = 0
         self.constants: dict[str, object] = {}

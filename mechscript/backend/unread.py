@@ -1,0 +1,118 @@
+"""The fields of record literals that only narration reads: a quiet run writes none for them.
+
+The rules keep texts for their `say`s in records (transformers' `{roll: r, total: t, shown:
+breakdown(r) + ...}`): a quiet run leaves those `say`s out (narration.py), so building the text
+is work nobody sees. A field `f` of a record literal is left out (written as none) when
+
+- its value only gives a value (narration.py's `droppable`: no dice, no call that does more);
+- no code reads a field named `f` but code a quiet run leaves out: a left-out `say`, a local only
+  such `say`s read, or the value of another field left out (hence a fixpoint);
+- nothing looks at such a record whole where a quiet run could tell: `==` and `!=`, `contains`,
+  `sorted`, a `match`, an index (`r[key]`), a string made from it, outside the code left out.
+
+Reading the field anyway (code this analysis did not foresee) gives none, and an operation on it
+fails: the run bails and the closures play it, as for any other failure (runtime.py).
+"""
+
+from __future__ import annotations
+
+from ..checker import types as T
+from ..interpreter import ast
+from .narration import Purity, narration_only, pushed_to
+
+_WHOLE = ("contains", "sorted")   # builtins that compare what they are given
+
+
+def unread_fields(functions: list, programs: list, purity: Purity, types) -> dict[int, set[str]]:
+    """id of a record literal -> the names of its fields a quiet run need not work out.
+    `functions`: (ModuleText, FnDef) of every top-level `fn` and house rule."""
+    dead: set[int] = set()          # ids of the nodes a quiet run leaves out
+    candidates: dict[int, set] = {}  # id of a record literal -> field names that only give a value
+    literals: dict[int, ast.Record] = {}
+    for module, fn in functions:
+        nodes = purity.nodes(fn)
+        says, names = narration_only(module, fn, purity)
+        dead |= says
+        dead |= {id(n) for n in nodes if type(n) is ast.Let and n.name in names or
+                 type(n) is ast.Assign and type(n.target) is ast.Name and n.target.id in names or
+                 pushed_to(n) in names}
+        local = set(fn.params) | {n.name for n in nodes if type(n) in (ast.Let, ast.For)} | \
+            {name for n in nodes if type(n) is ast.FnDef for name in [n.name, *n.params]}
+        for node in nodes:
+            if type(node) is ast.Record:
+                droppable = {name for name, value in node.fields if purity.tree_droppable(module, value, local)}
+                if droppable:
+                    candidates[id(node)], literals[id(node)] = droppable, node
+    while True:
+        live = _live(programs, dead, candidates, literals, types)
+        kept = {key: names - live.get(key, set()) for key, names in candidates.items()}
+        kept = {key: names for key, names in kept.items() if names}
+        if kept == candidates:
+            return candidates
+        candidates = kept
+
+
+def _live(programs, dead: set, candidates: dict, literals: dict, types) -> dict[int, set]:
+    """For each candidate literal, the candidate names some code a quiet run runs may read."""
+    names = {name for fields in candidates.values() for name in fields}
+    sites = {}   # a literal's site (the checker's) -> its id
+    for key in candidates:
+        for atom in types.of(literals[key]):
+            if type(atom) is T.RecordT:
+                sites[atom.site] = key
+    read: set = set()
+    whole: set = set()   # literals looked at whole
+    stack = list(programs)
+    while stack:
+        node = stack.pop()
+        if id(node) in dead:
+            continue
+        kind = type(node)
+        if kind is ast.Record and id(node) in candidates:
+            stack.extend(value for name, value in node.fields if name not in candidates[id(node)])
+            continue
+        if kind is ast.Field and node.name in names:
+            read.add(node.name)
+        elif kind is ast.Assign and node.op != "=" and type(node.target) is ast.Field:
+            read.add(node.target.name)   # `r.f += x` reads f
+        looked = ()
+        if kind is ast.Compare and node.op in ("==", "!="):
+            looked = (node.left, node.right)
+        elif kind is ast.Call and type(node.callee) is ast.Name and node.callee.id in _WHOLE:
+            looked = node.args
+        elif kind is ast.Index:
+            looked = (node.target,)
+        elif kind is ast.Match:
+            looked = (node.subject,)   # its patterns are compared with it
+        elif kind is ast.String:
+            looked = [part for part in node.parts if type(part) is not str]
+        for value in looked:
+            whole |= _held(types.of(value), types, sites)
+        stack.extend(ast.children(node))
+    live = {key: fields & read for key, fields in candidates.items()}
+    for key in whole:
+        live[key] = candidates[key]
+    return live
+
+
+def _held(found, types, sites: dict) -> set:
+    """The candidate literals (ids) a value of Type `found` may hold, at any depth; all when unknown."""
+    held: set = set()
+    seen: set = set()
+    pending = [found]
+    while pending:
+        found = pending.pop()
+        if found.is_any:
+            return set(sites.values())
+        for atom in found:
+            if type(atom) not in (T.ListT, T.RecordT) or atom.site in seen:
+                continue
+            seen.add(atom.site)
+            if atom.site in sites:
+                held.add(sites[atom.site])
+            one = T.of(atom)
+            if type(atom) is T.ListT:
+                pending.append(types.elements(one))
+            else:
+                pending.extend(types.field(one, name) for name in atom.names)
+    return held
