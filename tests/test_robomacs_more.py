@@ -7,6 +7,7 @@ option or a tactic whose default plays as before (the last test shows the defaul
 
 from __future__ import annotations
 
+from support import mech_forked
 from test_robomacs_vehicles import QUIET, RACER, TRUCK, between, run, script
 
 # ---- the sample Overkills (L1322-1339, option overkill_effect "sample") ----
@@ -184,6 +185,63 @@ def test_a_turret_limited_to_its_elevation_fires_all_round_but_not_straight_up_o
         "  Maneuvering: Racer chases Truck: his left faces Truck's left, Close, above",
         "  Advantage: Racer uses Blast on Truck, Difficult: 2d8 [6 6] = 12: success",
     ]
+
+
+# ---- arcs of fire from the sides named (L1635) ----
+
+def test_a_vehicle_fires_from_the_sides_it_names_and_turns_the_nearest_one_on_his_foe(tmp_path):
+    # L1635: "If you do have Combat Mode, you should define what facings you can fire into": Gunboat's
+    # broadsides, `arcs ["left", "right"]`. Initiative 8 and 1; he chases Truck: his front (d8 1) faces
+    # Truck's left (3), Close (1). The default moves turn the nearest of his sides on him (right, the
+    # first on a tie; Difficult, L1722-1725), and the default plan fires with him in the arc
+    gunboat = 'character Gunboat is RoboMAC { skill Blast  system "Combat Form"  form "vehicle"  arcs ["left", "right"] }'
+    tactics = ('fn robomacs.plan_for(c, enc) = match c { Truck => plan("none", []); else => default_plan(c, enc) }\n'
+               'fn robomacs.maneuvers_for(c, t, enc) = match c { Truck => []; else => default_maneuvers(c, t, enc) }\n')
+    log = run(tmp_path, script(gunboat + "\n" + TRUCK, tactics), [8, 1, 1, 1, 3, 5, 5, 6, 6])
+    assert between(log, "  Maneuvering: Gunboat", "No side") == [
+        "  Maneuvering: Gunboat chases Truck: his front faces Truck's left, Close",
+        "  Maneuvering: Gunboat changes facing to right toward Truck (L1722-1725), Difficult: 2d8 [5 5] = 10: success",
+        "    his right faces Truck's left, Close",
+        "  Maneuvering: Truck takes on Gunboat: a Dogfight, no new positions (L1704-1708): his left faces Gunboat's right, Close",
+        "  Advantage: Gunboat uses Blast on Truck, Difficult: 2d8 [6 6] = 12: success",
+        "    Metal to Truck",
+        "    Truck takes a Metal wound: wounds (1/2/2) Wrecked 1",
+    ]
+
+
+def test_a_tail_gun_does_not_bear_forward_and_a_dogfight_foe_gets_out_of_its_arc(tmp_path):
+    # `arcs "back"`: a tail gun. With his front on Truck, Tail's attack is refused (L1635-1639)
+    tail = 'character Tail is RoboMAC { skill Blast  system "Combat Form"  form "vehicle"  arcs "back" }'
+    tactics = ('fn robomacs.plan_for(c, enc) = match c { Tail => plan("advantage", [act("Blast", Truck)]); else => plan("none", []) }\n'
+               "fn robomacs.maneuvers_for(c, t, enc) = []\n")
+    log = run(tmp_path, script(tail + "\n" + TRUCK, tactics), [8, 1, 1, 1, 3])
+    assert log[-2] == ("  Advantage: Tail cannot use Blast on Truck: Truck is not in his arc of fire: his front faces Truck's "
+                       "left, Close (L1635-1639, L1683-1686)")
+    # L1730-1731, Enter (foe's) Facing "if you want to prevent an opponent from shooting at you": in the
+    # Dogfight Racer, faced by Tail's back, moves to the nearest of Tail's sides that does not fire (his
+    # right), Difficult
+    racer = RACER.replace("fast 0  weapons 0  ", "")
+    tactics = QUIET + 'fn robomacs.maneuvers_for(c, t, enc) = match c { Tail => []; else => default_maneuvers(c, t, enc) }\n'
+    log = run(tmp_path, script(tail + "\n" + racer, tactics), [8, 1, 7, 1, 1, 5, 5])
+    assert between(log, "  Maneuvering: Tail", "No side") == [
+        "  Maneuvering: Tail chases Racer: his back faces Racer's front, Close",
+        "  Maneuvering: Racer takes on Tail: a Dogfight, no new positions (L1704-1708): his front faces Tail's back, Close",
+        "  Maneuvering: Racer enters Tail's facing, to his right (L1730-1734), Difficult: 2d8 [5 5] = 10: success",
+        "    his front faces Tail's right, Close",
+    ]
+
+
+def test_arcs_the_text_does_not_name_are_an_error_at_the_declaration(tmp_path):
+    for arcs, shown in (('"forward"', '"forward"'), ('["front", "sides"]', '["front", "sides"]')):
+        path = tmp_path / "fight.mech"
+        path.write_text(script(f'character Bad is RoboMAC {{ skill Blast  system "Combat Form"  form "vehicle"  arcs {arcs} }}\n'
+                               + TRUCK))
+        ran = mech_forked(["run", str(path), "--seed", "1"], tmp_path)
+        assert ran.code == 1 and "Traceback" not in ran.err
+        first, line, caret = ran.err.splitlines()[:3]
+        assert first == (f"{path}:2:11: Bad's arcs {shown} are not arcs of fire (L1635): \"none\", \"all\", \"level\", "
+                         "a side (front, right, back, left, top, bottom) or a list of sides")
+        assert line.startswith("  character Bad is RoboMAC") and caret == "            ^~~"
 
 
 # ---- the Merge's prerequisite (L820-823, L829; option merge_prerequisite) ----
