@@ -94,6 +94,31 @@ def test_an_energy_drain_leaves_him_d8_actions_before_he_drops(tmp_path):
     assert log.count("    Hitter's energy reserves run dry: he drops (L1337)") == 1
 
 
+def test_an_overkill_that_gains_actions_in_both_phases(tmp_path):
+    # L1333-1334 "Possible effects include ... gaining actions in both Advantage and Responsive phases":
+    # duration d8 3, next round (L1328); side effect d8 1, none. From round 2 (A24) Hitter acts on
+    # Advantage and again on Responsive, his actions asked for again; in round 3 on Advantage alone
+    tactics = ('fn robomacs.plan_for(c, enc) = match c {\n Hitter => plan("advantage", [act("Brawl", Foe)])\n else => plan("none", [])\n}\n'
+               'fn robomacs.overkill_boon(c, t, enc) = "both phases"\n')
+    log = fight(tmp_path, tactics, [8, 7, 3, 1, 5, 5, 4, 4, 3, 3], until="round > 3")
+    assert between(log, "  Advantage", "No side") == [
+        "  Advantage: Hitter uses Brawl on Foe, Difficult: 2d8 [8 7] = 15: overkill",
+        "    Overkill, the sample chart (L1322-1331): duration d8 3, next round; side effect d8 1, none",
+        "    Hitter gains actions in both the Advantage and Responsive phases, next round (L1334)",
+        "    Metal to Foe",
+        "    Foe takes a Metal wound: wounds (1/2/2) Wrecked 1",
+        "Round 2",
+        "  Advantage: Hitter uses Brawl on Foe, Difficult: 2d8 [5 5] = 10: success",
+        "    Metal to Foe",
+        "    Foe takes a Metal wound: wounds (0/2/2) Wrecked 1",
+        "  Responsive: Hitter uses Brawl on Foe, Difficult: 2d8 [4 4] = 8: failure",
+        "    a miss",
+        "Round 3",
+        "  Advantage: Hitter uses Brawl on Foe, Difficult: 2d8 [3 3] = 6: failure",
+        "    a miss",
+    ]
+
+
 # ---- Holograms: the observers' roll (L899-901, option hologram_detection "roll") ----
 
 PHANTOM = ("character Phantom is RoboMAC { gadgets 0  skill Blast  system Holograms }\n"
