@@ -1,6 +1,7 @@
 """Golden tests of more RoboMACs rules in play (issue 19, item 2): the sample Overkills (rule text 001,
-L1322-1339), the observers' roll against Holograms (L899-901), crashes (L1828-1832), a turret limited to
-its elevation (L1683-1686) and the Merge's prerequisite (L820-823, L829). Each forces its dice through
+L1322-1339), the observers' roll against Holograms (L899-901), one hidden pointed out (L903), crashes
+(L1828-1832), a turret limited to its elevation (L1683-1686), arcs of fire from named sides (L1635) and
+the Merge's prerequisite (L820-823, L829). Each forces its dice through
 `mech run --faces` as tests/test_robomacs_vehicles.py does (whose helpers these use) and cites the
 lines of the text (shared/seeds/001_339126d73d002dcf.txt) it checks. Every rule here is behind an
 option or a tactic whose default plays as before (the last test shows the defaults)."""
@@ -155,19 +156,76 @@ def test_observers_roll_the_degree_of_the_image_to_see_its_flaws_then_attack_at_
     ]
 
 
-def test_the_default_tactics_attack_one_who_saw_through_the_image(tmp_path):
+def test_the_default_tactics_attack_one_who_saw_through_the_image_and_point_him_out(tmp_path):
     # the default plan picks a foe it can attack (pick_target): once Hunter has seen the flaws, Phantom
-    # is his target (Dupe, who failed, has no one to attack)
+    # is his target (Dupe, who failed, has no one to attack). Holograms work "like [Invisibility] but
+    # only confer -2 penalty to attackers who know where he is" (L900-901), and one invisible "is
+    # pointed out by someone" (L903): Hunter points him out to Dupe (free, option point_out), who
+    # attacks him at -2 in round 3
     tactics = ('fn robomacs.plan_for(c, enc) = match c {\n Phantom => match enc.round { 1 => plan("advantage", '
                '[act("Holograms", none)]); else => plan("none", []) }\n else => default_plan(c, enc)\n}\n')
-    text = script(PHANTOM, tactics, ('hologram_detection: "roll"',), until="round > 2")
-    log = run(tmp_path, text, [5, 5, 5, 5, 4, 4, 4, 4])
+    text = script(PHANTOM, tactics, ('hologram_detection: "roll"',), until="round > 3")
+    log = run(tmp_path, text, [5, 5, 5, 5, 4, 4, 4, 4, 4, 4, 6, 6])
     assert between(log, "Round 2", "No side") == [
         "Round 2",
         "  Hunter looks for the flaws in Phantom's Holograms (L899-900), Difficult: 2d8 [5 5] = 10: success",
         "    Hunter sees through them: he knows where Phantom is (-2 to hit him, L900-901)",
         "  Dupe looks for the flaws in Phantom's Holograms (L899-900), Difficult: 2d8 [4 4] = 8: failure",
+        "  Advantage: Hunter points out Phantom to Dupe (L903, no action spent): he can be attacked now, though hard to hit",
         "  Advantage: Hunter uses Blast on Phantom, Difficult: 2d8 [4 4] -2 (Holograms) = 6: failure",
+        "    a miss",
+        "Round 3",
+        "  Advantage: Hunter uses Blast on Phantom, Difficult: 2d8 [4 4] -2 (Holograms) = 6: failure",
+        "    a miss",
+        "  Advantage: Dupe uses Blast on Phantom, Difficult: 2d8 [6 6] -2 (Holograms) = 10: success",
+        "    the hit switches off Phantom's Holograms for the rest of combat (L904)",
+        "    Metal to Phantom",
+        "    Phantom takes a Metal wound: wounds (2/2/2) Wrecked 1",
+    ]
+
+
+# ---- pointed out (L903, option point_out) ----
+
+SEEN = ('character Seer is RoboMAC { gadgets 0  skill Blast  system "Sensor Pack" }\ncharacter Hunter is RoboMAC { skill Blast }\n'
+        "character Ghost is RoboMAC { gadgets 0  skill Blast  system Invisibility }")
+GHOST_WAITS = 'fn robomacs.plan_for(c, enc) = match c { Ghost => plan("none", []); else => default_plan(c, enc) }\n'
+
+
+def test_one_who_sees_the_invisible_points_him_out_and_his_side_attacks_at_minus_4(tmp_path):
+    # L902-904: "As long as no weapons are used, user cannot be attacked or seen without Sensor Pack. If
+    # he fires or is pointed out by someone, he's still -4 to be hit". Seer (a Sensor Pack, L932-933)
+    # points Ghost out, free by default (the text names no cost; option point_out), and misses; Hunter,
+    # who planned nothing in round 1 (no foe he could see), attacks him in round 2 at -4
+    log = run(tmp_path, script(SEEN, GHOST_WAITS, sides=("Seer, Hunter", "Ghost"), until="round > 2"), [4, 4, 4, 4, 7, 7])
+    assert between(log, "Round 1", "No side") == [
+        "Round 1",
+        "  Advantage: Seer points out Ghost to Hunter (L903, no action spent): he can be attacked now, though hard to hit",
+        "  Advantage: Seer uses Blast on Ghost, Difficult: 2d8 [4 4] = 8: failure",
+        "    a miss",
+        "Round 2",
+        "  Advantage: Seer uses Blast on Ghost, Difficult: 2d8 [4 4] = 8: failure",
+        "    a miss",
+        "  Advantage: Hunter uses Blast on Ghost, Difficult: 2d8 [7 7] -4 (Invisibility) = 10: success",
+        "    the hit switches off Ghost's Invisibility for the rest of combat (L904)",
+        "    Metal to Ghost",
+        "    Ghost takes a Metal wound: wounds (2/2/2) Wrecked 1",
+    ]
+
+
+def test_pointing_out_as_an_action_pays_map_and_needs_one_who_sees_him(tmp_path):
+    # point_out "action": pointing out is an action, so combined with an attack both pay MAP (L1204-1206);
+    # the default tactics leave it to a script (Seer's default plan only attacks). Hunter, without a
+    # Sensor Pack, cannot point out one he cannot see either
+    log = run(tmp_path, script(SEEN, GHOST_WAITS, ('point_out: "action"',), ("Seer, Hunter", "Ghost")), [4, 4])
+    assert between(log, "  Advantage", "No side") == ["  Advantage: Seer uses Blast on Ghost, Difficult: 2d8 [4 4] = 8: failure",
+                                                      "    a miss"]
+    tactics = ('fn robomacs.plan_for(c, enc) = match c { Ghost => plan("none", []); Seer => plan("advantage", '
+               '[act("point out", Ghost), act("Blast", Ghost)]); else => plan("advantage", [act("point out", Ghost)]) }\n')
+    log = run(tmp_path, script(SEEN, tactics, ('point_out: "action"',), ("Hunter, Seer", "Ghost")), [4, 4])
+    assert between(log, "  Advantage", "No side") == [
+        "  Advantage: Hunter cannot point out Ghost: he cannot see him either (L902-903, L932-933)",
+        "  Advantage: Seer points out Ghost to Hunter (L903): he can be attacked now, though hard to hit",
+        "  Advantage: Seer uses Blast on Ghost, Difficult +1 (MAP) = Tasking: 2d8 [4 4] = 8: failure",
         "    a miss",
     ]
 
