@@ -1,12 +1,12 @@
 """Neo-Jove in play (issue 19, item 3): the Scarlet Curtain in a fight (rule text 004, L737-757; digest
-4.17 and P27), at a unit or at a point, attacks aimed at components (L497-505) and critical hits that
-break components (L561-573, P22). Faces are d10 faces in the order they fall,
-as in tests/test_neojove.py, whose helpers (the duel of Lance and Pike at Close) these use."""
+4.17 and P27), at a unit or at a point, and on a Command Cockpit (L753); attacks aimed at components
+(L497-505) and critical hits that break components (L561-573, P22). Faces are d10 faces in the order
+they fall, as in tests/test_neojove.py, whose helpers (the duel of Lance and Pike at Close) these use."""
 
 from __future__ import annotations
 
 from support import mech_forked, run_json
-from test_neojove import CREW, duel, pilot
+from test_neojove import CREW, duel, pilot, skirmish
 
 MISSILE = '    weapon Missiles { type "electronic" attack 1 glance 4 solid 6 solid_at 4 range "Moderate" crit 15 }\n'
 TRAINED = CREW.replace("gunnery 2 }", "gunnery 2  electronic_warfare 2 }", 1)       # Ann only
@@ -79,6 +79,28 @@ def test_a_curtain_emitted_at_a_point_reaches_units_within_not_so_close_of_it_an
     assert "(Scarlet Curtain 6 at Close: Electronic 4 -> 5, L737-757)" in fading[0]
     assert "(Scarlet Curtain 6 at Very Close: Electronic 4 -> 4, L737-757)" in fading[1]
     assert "(Scarlet Curtain 6 at Point Blank: Electronic 4 -> 3, L737-757)" in fading[2]
+
+
+def test_a_curtain_halves_a_leaders_command_cockpit(tmp_path):
+    # L753: "A unit under a Scarlet Curtain halves ... the effects of any specialized communication gear
+    # it may have"; the text names no such gear, and the module reads the Command Cockpit ("in-flight
+    # tactical management", L731: +100% to Command) as one (option curtain_comms). Ann's Command static is
+    # Intellect 1 + Charisma 1 + Leadership 2 = 4, 8 with the cockpit (P33); under Pike's Curtain (Lance
+    # is at Close, within Not So Close of it, P27) the cockpit adds half: 4 + 2 = 6. Tactical Initiative
+    # (L429): 9+8 + 6 = 23 against 5+5 + 2 = 12, margin 11, +3; without the Curtain 25, margin 13, +4
+    crew = CREW.replace("piloting 1  gunnery 2 }", "piloting 1  gunnery 2  leadership 2 }", 1)
+    faces = [9, 8, 5, 5, 6, 4, 3, 2, 7, 5, 8, 7, 2, 2, 1, 1]
+
+    def initiative(*settings, pike="scarlet 6"):
+        text = skirmish("tactical_initiative: true", *settings, lance='controls ["command_cockpit"]', pike=pike, crew=crew)
+        return run_json(tmp_path, text, faces)["log"][3:6]
+
+    assert initiative() == ["  Tactical Initiative: Lance is under a Scarlet Curtain: its Command Cockpit adds half (L753), Command 8 -> 6",
+                            "  Tactical Initiative: Lance 23, Pike 12: white wins by 11, +3",
+                            "  Positioning: Lance 25; Pike 17"]
+    assert initiative(pike="")[:2] == ["  Tactical Initiative: Lance 25, Pike 12: white wins by 13, +4", "  Positioning: Lance 26; Pike 17"]
+    assert initiative('curtain_comms: "none"')[:2] == ["  Tactical Initiative: Lance 25, Pike 12: white wins by 13, +4",
+                                                       "  Positioning: Lance 26; Pike 17"]
 
 
 # ---- components aimed at (L497-505) ----

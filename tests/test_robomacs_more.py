@@ -1,12 +1,14 @@
 """Golden tests of more RoboMACs rules in play (issue 19, item 2): the sample Overkills (rule text 001,
-L1322-1339), the observers' roll against Holograms (L899-901), crashes (L1828-1832), a turret limited to
-its elevation (L1683-1686) and the Merge's prerequisite (L820-823, L829). Each forces its dice through
+L1322-1339), the observers' roll against Holograms (L899-901), one hidden pointed out (L903), crashes
+(L1828-1832), a turret limited to its elevation (L1683-1686), arcs of fire from named sides (L1635) and
+the Merge's prerequisite (L820-823, L829). Each forces its dice through
 `mech run --faces` as tests/test_robomacs_vehicles.py does (whose helpers these use) and cites the
 lines of the text (shared/seeds/001_339126d73d002dcf.txt) it checks. Every rule here is behind an
 option or a tactic whose default plays as before (the last test shows the defaults)."""
 
 from __future__ import annotations
 
+from support import mech_forked
 from test_robomacs_vehicles import QUIET, RACER, TRUCK, between, run, script
 
 # ---- the sample Overkills (L1322-1339, option overkill_effect "sample") ----
@@ -93,6 +95,31 @@ def test_an_energy_drain_leaves_him_d8_actions_before_he_drops(tmp_path):
     assert log.count("    Hitter's energy reserves run dry: he drops (L1337)") == 1
 
 
+def test_an_overkill_that_gains_actions_in_both_phases(tmp_path):
+    # L1333-1334 "Possible effects include ... gaining actions in both Advantage and Responsive phases":
+    # duration d8 3, next round (L1328); side effect d8 1, none. From round 2 (A24) Hitter acts on
+    # Advantage and again on Responsive, his actions asked for again; in round 3 on Advantage alone
+    tactics = ('fn robomacs.plan_for(c, enc) = match c {\n Hitter => plan("advantage", [act("Brawl", Foe)])\n else => plan("none", [])\n}\n'
+               'fn robomacs.overkill_boon(c, t, enc) = "both phases"\n')
+    log = fight(tmp_path, tactics, [8, 7, 3, 1, 5, 5, 4, 4, 3, 3], until="round > 3")
+    assert between(log, "  Advantage", "No side") == [
+        "  Advantage: Hitter uses Brawl on Foe, Difficult: 2d8 [8 7] = 15: overkill",
+        "    Overkill, the sample chart (L1322-1331): duration d8 3, next round; side effect d8 1, none",
+        "    Hitter gains actions in both the Advantage and Responsive phases, next round (L1334)",
+        "    Metal to Foe",
+        "    Foe takes a Metal wound: wounds (1/2/2) Wrecked 1",
+        "Round 2",
+        "  Advantage: Hitter uses Brawl on Foe, Difficult: 2d8 [5 5] = 10: success",
+        "    Metal to Foe",
+        "    Foe takes a Metal wound: wounds (0/2/2) Wrecked 1",
+        "  Responsive: Hitter uses Brawl on Foe, Difficult: 2d8 [4 4] = 8: failure",
+        "    a miss",
+        "Round 3",
+        "  Advantage: Hitter uses Brawl on Foe, Difficult: 2d8 [3 3] = 6: failure",
+        "    a miss",
+    ]
+
+
 # ---- Holograms: the observers' roll (L899-901, option hologram_detection "roll") ----
 
 PHANTOM = ("character Phantom is RoboMAC { gadgets 0  skill Blast  system Holograms }\n"
@@ -129,19 +156,76 @@ def test_observers_roll_the_degree_of_the_image_to_see_its_flaws_then_attack_at_
     ]
 
 
-def test_the_default_tactics_attack_one_who_saw_through_the_image(tmp_path):
+def test_the_default_tactics_attack_one_who_saw_through_the_image_and_point_him_out(tmp_path):
     # the default plan picks a foe it can attack (pick_target): once Hunter has seen the flaws, Phantom
-    # is his target (Dupe, who failed, has no one to attack)
+    # is his target (Dupe, who failed, has no one to attack). Holograms work "like [Invisibility] but
+    # only confer -2 penalty to attackers who know where he is" (L900-901), and one invisible "is
+    # pointed out by someone" (L903): Hunter points him out to Dupe (free, option point_out), who
+    # attacks him at -2 in round 3
     tactics = ('fn robomacs.plan_for(c, enc) = match c {\n Phantom => match enc.round { 1 => plan("advantage", '
                '[act("Holograms", none)]); else => plan("none", []) }\n else => default_plan(c, enc)\n}\n')
-    text = script(PHANTOM, tactics, ('hologram_detection: "roll"',), until="round > 2")
-    log = run(tmp_path, text, [5, 5, 5, 5, 4, 4, 4, 4])
+    text = script(PHANTOM, tactics, ('hologram_detection: "roll"',), until="round > 3")
+    log = run(tmp_path, text, [5, 5, 5, 5, 4, 4, 4, 4, 4, 4, 6, 6])
     assert between(log, "Round 2", "No side") == [
         "Round 2",
         "  Hunter looks for the flaws in Phantom's Holograms (L899-900), Difficult: 2d8 [5 5] = 10: success",
         "    Hunter sees through them: he knows where Phantom is (-2 to hit him, L900-901)",
         "  Dupe looks for the flaws in Phantom's Holograms (L899-900), Difficult: 2d8 [4 4] = 8: failure",
+        "  Advantage: Hunter points out Phantom to Dupe (L903, no action spent): he can be attacked now, though hard to hit",
         "  Advantage: Hunter uses Blast on Phantom, Difficult: 2d8 [4 4] -2 (Holograms) = 6: failure",
+        "    a miss",
+        "Round 3",
+        "  Advantage: Hunter uses Blast on Phantom, Difficult: 2d8 [4 4] -2 (Holograms) = 6: failure",
+        "    a miss",
+        "  Advantage: Dupe uses Blast on Phantom, Difficult: 2d8 [6 6] -2 (Holograms) = 10: success",
+        "    the hit switches off Phantom's Holograms for the rest of combat (L904)",
+        "    Metal to Phantom",
+        "    Phantom takes a Metal wound: wounds (2/2/2) Wrecked 1",
+    ]
+
+
+# ---- pointed out (L903, option point_out) ----
+
+SEEN = ('character Seer is RoboMAC { gadgets 0  skill Blast  system "Sensor Pack" }\ncharacter Hunter is RoboMAC { skill Blast }\n'
+        "character Ghost is RoboMAC { gadgets 0  skill Blast  system Invisibility }")
+GHOST_WAITS = 'fn robomacs.plan_for(c, enc) = match c { Ghost => plan("none", []); else => default_plan(c, enc) }\n'
+
+
+def test_one_who_sees_the_invisible_points_him_out_and_his_side_attacks_at_minus_4(tmp_path):
+    # L902-904: "As long as no weapons are used, user cannot be attacked or seen without Sensor Pack. If
+    # he fires or is pointed out by someone, he's still -4 to be hit". Seer (a Sensor Pack, L932-933)
+    # points Ghost out, free by default (the text names no cost; option point_out), and misses; Hunter,
+    # who planned nothing in round 1 (no foe he could see), attacks him in round 2 at -4
+    log = run(tmp_path, script(SEEN, GHOST_WAITS, sides=("Seer, Hunter", "Ghost"), until="round > 2"), [4, 4, 4, 4, 7, 7])
+    assert between(log, "Round 1", "No side") == [
+        "Round 1",
+        "  Advantage: Seer points out Ghost to Hunter (L903, no action spent): he can be attacked now, though hard to hit",
+        "  Advantage: Seer uses Blast on Ghost, Difficult: 2d8 [4 4] = 8: failure",
+        "    a miss",
+        "Round 2",
+        "  Advantage: Seer uses Blast on Ghost, Difficult: 2d8 [4 4] = 8: failure",
+        "    a miss",
+        "  Advantage: Hunter uses Blast on Ghost, Difficult: 2d8 [7 7] -4 (Invisibility) = 10: success",
+        "    the hit switches off Ghost's Invisibility for the rest of combat (L904)",
+        "    Metal to Ghost",
+        "    Ghost takes a Metal wound: wounds (2/2/2) Wrecked 1",
+    ]
+
+
+def test_pointing_out_as_an_action_pays_map_and_needs_one_who_sees_him(tmp_path):
+    # point_out "action": pointing out is an action, so combined with an attack both pay MAP (L1204-1206);
+    # the default tactics leave it to a script (Seer's default plan only attacks). Hunter, without a
+    # Sensor Pack, cannot point out one he cannot see either
+    log = run(tmp_path, script(SEEN, GHOST_WAITS, ('point_out: "action"',), ("Seer, Hunter", "Ghost")), [4, 4])
+    assert between(log, "  Advantage", "No side") == ["  Advantage: Seer uses Blast on Ghost, Difficult: 2d8 [4 4] = 8: failure",
+                                                      "    a miss"]
+    tactics = ('fn robomacs.plan_for(c, enc) = match c { Ghost => plan("none", []); Seer => plan("advantage", '
+               '[act("point out", Ghost), act("Blast", Ghost)]); else => plan("advantage", [act("point out", Ghost)]) }\n')
+    log = run(tmp_path, script(SEEN, tactics, ('point_out: "action"',), ("Hunter, Seer", "Ghost")), [4, 4])
+    assert between(log, "  Advantage", "No side") == [
+        "  Advantage: Hunter cannot point out Ghost: he cannot see him either (L902-903, L932-933)",
+        "  Advantage: Seer points out Ghost to Hunter (L903): he can be attacked now, though hard to hit",
+        "  Advantage: Seer uses Blast on Ghost, Difficult +1 (MAP) = Tasking: 2d8 [4 4] = 8: failure",
         "    a miss",
     ]
 
@@ -184,6 +268,63 @@ def test_a_turret_limited_to_its_elevation_fires_all_round_but_not_straight_up_o
         "  Maneuvering: Racer chases Truck: his left faces Truck's left, Close, above",
         "  Advantage: Racer uses Blast on Truck, Difficult: 2d8 [6 6] = 12: success",
     ]
+
+
+# ---- arcs of fire from the sides named (L1635) ----
+
+def test_a_vehicle_fires_from_the_sides_it_names_and_turns_the_nearest_one_on_his_foe(tmp_path):
+    # L1635: "If you do have Combat Mode, you should define what facings you can fire into": Gunboat's
+    # broadsides, `arcs ["left", "right"]`. Initiative 8 and 1; he chases Truck: his front (d8 1) faces
+    # Truck's left (3), Close (1). The default moves turn the nearest of his sides on him (right, the
+    # first on a tie; Difficult, L1722-1725), and the default plan fires with him in the arc
+    gunboat = 'character Gunboat is RoboMAC { skill Blast  system "Combat Form"  form "vehicle"  arcs ["left", "right"] }'
+    tactics = ('fn robomacs.plan_for(c, enc) = match c { Truck => plan("none", []); else => default_plan(c, enc) }\n'
+               'fn robomacs.maneuvers_for(c, t, enc) = match c { Truck => []; else => default_maneuvers(c, t, enc) }\n')
+    log = run(tmp_path, script(gunboat + "\n" + TRUCK, tactics), [8, 1, 1, 1, 3, 5, 5, 6, 6])
+    assert between(log, "  Maneuvering: Gunboat", "No side") == [
+        "  Maneuvering: Gunboat chases Truck: his front faces Truck's left, Close",
+        "  Maneuvering: Gunboat changes facing to right toward Truck (L1722-1725), Difficult: 2d8 [5 5] = 10: success",
+        "    his right faces Truck's left, Close",
+        "  Maneuvering: Truck takes on Gunboat: a Dogfight, no new positions (L1704-1708): his left faces Gunboat's right, Close",
+        "  Advantage: Gunboat uses Blast on Truck, Difficult: 2d8 [6 6] = 12: success",
+        "    Metal to Truck",
+        "    Truck takes a Metal wound: wounds (1/2/2) Wrecked 1",
+    ]
+
+
+def test_a_tail_gun_does_not_bear_forward_and_a_dogfight_foe_gets_out_of_its_arc(tmp_path):
+    # `arcs "back"`: a tail gun. With his front on Truck, Tail's attack is refused (L1635-1639)
+    tail = 'character Tail is RoboMAC { skill Blast  system "Combat Form"  form "vehicle"  arcs "back" }'
+    tactics = ('fn robomacs.plan_for(c, enc) = match c { Tail => plan("advantage", [act("Blast", Truck)]); else => plan("none", []) }\n'
+               "fn robomacs.maneuvers_for(c, t, enc) = []\n")
+    log = run(tmp_path, script(tail + "\n" + TRUCK, tactics), [8, 1, 1, 1, 3])
+    assert log[-2] == ("  Advantage: Tail cannot use Blast on Truck: Truck is not in his arc of fire: his front faces Truck's "
+                       "left, Close (L1635-1639, L1683-1686)")
+    # L1730-1731, Enter (foe's) Facing "if you want to prevent an opponent from shooting at you": in the
+    # Dogfight Racer, faced by Tail's back, moves to the nearest of Tail's sides that does not fire (his
+    # right), Difficult
+    racer = RACER.replace("fast 0  weapons 0  ", "")
+    tactics = QUIET + 'fn robomacs.maneuvers_for(c, t, enc) = match c { Tail => []; else => default_maneuvers(c, t, enc) }\n'
+    log = run(tmp_path, script(tail + "\n" + racer, tactics), [8, 1, 7, 1, 1, 5, 5])
+    assert between(log, "  Maneuvering: Tail", "No side") == [
+        "  Maneuvering: Tail chases Racer: his back faces Racer's front, Close",
+        "  Maneuvering: Racer takes on Tail: a Dogfight, no new positions (L1704-1708): his front faces Tail's back, Close",
+        "  Maneuvering: Racer enters Tail's facing, to his right (L1730-1734), Difficult: 2d8 [5 5] = 10: success",
+        "    his front faces Tail's right, Close",
+    ]
+
+
+def test_arcs_the_text_does_not_name_are_an_error_at_the_declaration(tmp_path):
+    for arcs, shown in (('"forward"', '"forward"'), ('["front", "sides"]', '["front", "sides"]')):
+        path = tmp_path / "fight.mech"
+        path.write_text(script(f'character Bad is RoboMAC {{ skill Blast  system "Combat Form"  form "vehicle"  arcs {arcs} }}\n'
+                               + TRUCK))
+        ran = mech_forked(["run", str(path), "--seed", "1"], tmp_path)
+        assert ran.code == 1 and "Traceback" not in ran.err
+        first, line, caret = ran.err.splitlines()[:3]
+        assert first == (f"{path}:2:11: Bad's arcs {shown} are not arcs of fire (L1635): \"none\", \"all\", \"level\", "
+                         "a side (front, right, back, left, top, bottom) or a list of sides")
+        assert line.startswith("  character Bad is RoboMAC") and caret == "            ^~~"
 
 
 # ---- the Merge's prerequisite (L820-823, L829; option merge_prerequisite) ----
