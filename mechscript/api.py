@@ -251,6 +251,6 @@ def simulate(path_or_source: str | Path, n: int, seed: int | None = None, jobs: 
              limits: Limits = Limits(), executor=None, module_path: Sequence = ()) -> dict:
     """Fight the script's encounter n times (`mech sim`): the contract's JSON as a dict. Run i is
     seeded from `seed` and i, so the numbers are the same for any `jobs` (or executor)."""
-    from .sim.batch import Batch, simulate as simulate_batch
+    from .sim.batch import Batch, simulate as simulate_batch  # the back end loads only for a batch
     batch = Batch.of(load_script(path_or_source, limits, module_path))
     return simulate_batch(batch, n, new_seed() if seed is None else seed, jobs, executor).to_json()

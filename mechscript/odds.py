@@ -22,6 +22,7 @@ from .interpreter.evaluator import Evaluation
 from .limits import CpuTime, Limits, limit_error, too_deep
 from .interpreter.odds import dist_mean, exact, truths
 from .interpreter.parser import parse_expression
+from .interpreter.script import ScriptCompiler
 from .interpreter.values import fits_float, float_json, format_value, to_json
 from .sim.report import bar
 
@@ -121,7 +122,6 @@ def prob(expr: str, samples: int | None = None, seed: int | None = None, limits:
     if samples is not None:
         return _estimate(expr, samples, seed, limits)
     node = parse_expression(expr, EXPR_FILE, limits)
-    from .interpreter.script import ScriptCompiler
     try:
         host = ScriptCompiler(limits, None, "", EXPR_FILE, Path.cwd())
         with CpuTime(limits):

@@ -40,6 +40,8 @@ from pathlib import Path
 
 from ..interpreter import ast
 from ..interpreter.builtins import BUILTINS, NOT_ROLLED
+from ..interpreter.parser import parse_program
+from ..interpreter.script import ModuleLoader, parse_module
 from ..limits import Limits
 from . import types as T
 from .types import ANY, BOTTOM, T_BOOL, T_INT, T_NONE, T_NUMBER, T_STR, Ref, Site, Type
@@ -170,7 +172,6 @@ def infer(program: ast.Program, modules: dict, path=None) -> Types:
 def load_modules(program: ast.Program, path, limits: Limits = Limits()) -> dict:
     """The modules `program` uses, transitively, parsed as the interpreter's ModuleLoader parses them
     (the same cached ASTs, so `id(node)` matches the nodes a run executes)."""
-    from ..interpreter.script import ModuleLoader, parse_module
     found: dict = {}
 
     def visit(prog, folder):
@@ -185,7 +186,6 @@ def load_modules(program: ast.Program, path, limits: Limits = Limits()) -> dict:
 
 
 def infer_file(path, limits: Limits = Limits()) -> Types:
-    from ..interpreter.parser import parse_program
     path = Path(path).resolve()
     program = parse_program(path.read_text(encoding="utf-8-sig"), str(path), limits)
     return infer(program, load_modules(program, path, limits), path)
@@ -227,7 +227,6 @@ class Inference:
     def _file(self, path: str, program, is_main: bool, modules: dict) -> FileInfo:
         if path in self.files:
             return self.files[path]
-        from ..interpreter.script import ModuleLoader
         file = self.files[path] = FileInfo(path, program, is_main)
         for use in (s for s in program.statements if type(s) is ast.Use):
             try:

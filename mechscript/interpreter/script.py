@@ -28,6 +28,8 @@ from ..errors import MechError, Span, did_you_mean
 from .evaluator import CONSTANTS, Compiler, Evaluation, binary
 from ..limits import CpuTime, Limits, limit_error, source_too_big, too_deep
 from .names import KIND_WORDS, UNSET, Binding, ModuleInfo, StaticScope
+from .odds import compile_call
+from .parser import parse_program, quick_collector
 from . import characters
 from .values import KEYED, Character, Encounter, Function, Module, Record, Scope, Table, TableRow, equal, format_value, \
     type_name
@@ -312,7 +314,6 @@ def parse_module(text: str, filename: str, limits: Limits) -> ast.Program:
     """A module's text parses the same every time: a process compiling many scripts that use the
     standard library (tests, the REPL, a batch) parses each module once. The AST is never changed
     after it is built."""
-    from .parser import parse_program
     return parse_program(text, filename, limits)
 
 
@@ -701,7 +702,6 @@ class ScriptCompiler(Compiler):
         if type(callee) is ast.Name:
             binding = self.static.resolve(callee.id, callee.span)
             if binding is None and callee.id in NOT_ROLLED:
-                from .odds import compile_call
                 return compile_call(self, node)
             if binding is None and callee.id in BUILTINS:
                 return self.compile_builtin_call(BUILTINS[callee.id], node)
@@ -1157,7 +1157,6 @@ def compile_script(source_text: str, filename: str, folder: Path, limits: Limits
     """Parse and check a script (and the modules it uses). Raises MechError. `use` reads modules
     from `folder` (the script's) and its subfolders, the folders of `module_path` and the standard
     library."""
-    from .parser import parse_program, quick_collector
     program = parse_program(source_text, filename, limits)
     loader = ModuleLoader(limits, ModulePath.of(folder, module_path))
     compiler = ScriptCompiler(limits, loader, source_text, filename, folder)
