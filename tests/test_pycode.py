@@ -1207,7 +1207,7 @@ class _Body:
             return terms[0] + "".join(f" {self.choice(['+', '-'])} {t}" for t in terms[1:])
         if kind == "arith":
             left, right = self.operand(numbers, depth, text), self.operand(numbers, depth, text)
-            return f"({left}) {self.choice(['*', '*', '/', '//', '%'])} ({right})"
+            return f"({left}) {self.choice(['*', '*', '/', '//', '%', '**'])} ({right})"
         if kind == "call":
             return f"{self.choice(['g', 'g', 'h', 'h', 'abs', 'floor'])}({self.number(numbers, depth + 1, text)})"
         if kind == "pool":  # a pool among numbers: in a sum it stays a pool, anywhere else it is rolled

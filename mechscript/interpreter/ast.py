@@ -58,6 +58,12 @@ class BinOp(Node):  # binop (sum, product)
 
 
 @dataclass(slots=True)
+class Power(Node):  # power: `base ** exponent`
+    base: Node
+    exponent: Node
+
+
+@dataclass(slots=True)
 class Compare(Node):  # compare
     op: str
     left: Node

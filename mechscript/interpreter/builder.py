@@ -402,6 +402,10 @@ class AstBuilder(Transformer):
         left, op, right = children
         return ast.BinOp(meta_span(meta), plain_minus(str(op)), left, right)
 
+    def power(self, meta, children):
+        base, _, exponent = children
+        return ast.Power(meta_span(meta), base, exponent)
+
     def compare(self, meta, children):
         left, op, right = children
         return ast.Compare(meta_span(meta), str(op), left, right)

@@ -31,7 +31,7 @@ from .builtins import BUILTINS, NOT_ROLLED
 from .characters import ENCOUNTER_FIELDS, OWN_FIELDS
 from ..errors import MechError, Span
 from .evaluator import CONSTANTS, _constant, _NOT_CONSTANT, may_roll, _roll_dice, binary, \
-    compare_values, pool_after_pool, pool_chain, small_whole, unary
+    compare_values, pool_after_pool, pool_chain, power, small_whole, unary
 from ..limits import Limits
 from .names import UNSET, StaticScope
 from .values import Character, Function, Record, equal
@@ -44,7 +44,8 @@ class Unsupported(Exception):
 # Nodes whose value is always true or false (or an error): tests of them need no check.
 _BOOLEAN = (ast.Compare, ast.Logic, ast.Not)
 # Nodes that can never give a roll-and-keep pool.
-_NEVER_POOL = (ast.Number, ast.String, ast.Compare, ast.Logic, ast.Not, ast.Dice, ast.ListLiteral, ast.Record)
+_NEVER_POOL = (ast.Number, ast.String, ast.Compare, ast.Logic, ast.Not, ast.Dice, ast.ListLiteral, ast.Record,
+               ast.Power)
 
 
 def _can_be_pool(node) -> bool:
@@ -510,6 +511,10 @@ class _Writer:
         left, right = self.expr(node.left), self.expr(node.right)
         return self.temp(f"binary(ev, {node.op!r}, {left}, {right}, {self.const(node)})")
 
+    def e_Power(self, node: ast.Power) -> str:
+        base, exponent = self.expr(node.base), self.expr(node.exponent)
+        return self.temp(f"power(ev, {base}, {exponent}, {self.const(node)})")
+
     def add(self, a: str, b: str, op: str, node) -> str:
         """`a + b` or `a - b` as `binary` works it out: whole numbers of a safe size (or a roll's
         total and one) and short strings at once, anything else through `binary`."""
@@ -819,7 +824,8 @@ def _helpers() -> dict:
         "loop_round": script._loop_round, "for_too_long": script.for_too_long, "show": script._show,
         "call_function": script.call_function,
         "get_field": script._get_field, "set_field": script._set_field, "get_index": script._get_index,
-        "set_index": script._set_index, "binary": binary, "unary": unary, "compare_values": compare_values,
+        "set_index": script._set_index, "binary": binary, "power": power, "unary": unary,
+        "compare_values": compare_values,
         "pool_after_pool": pool_after_pool, "equal": equal, "roll_dice": _roll_dice,
     }
 
