@@ -1,4 +1,4 @@
-"""`**`: its values and errors on every
+"""`**` and strings inside a string's `{...}`: their values and errors on every
 evaluator (the closures, the Python of busy functions, exact odds, quiet batches) and their types
 in the checker."""
 
@@ -191,3 +191,74 @@ def test_a_rule_with_power_is_fought_by_the_closures_in_a_batch():
     seed = run_seed(1, 0)
     assert fight_once(script, seed) == fight_once(script, seed)
 
+
+def assert_same_fights(script, runs: int) -> None:
+    quiet = QuietFight(script)   # written: no Unsupported
+    for index in range(runs):
+        seed = run_seed(1, index)
+        assert quiet.fight(seed) == fight_once(script, seed), f"run {index} (seed {seed})"
+
+
+def ambush_with(rules: str):
+    return compile_script(f"use pbem\n{rules}\n{CHARACTERS}{ENCOUNTER}", str(ROOT / "examples" / "t.mech"),
+                          ROOT / "examples", Limits())
+
+
+# ---- strings inside a string's {...} ----
+
+@pytest.mark.parametrize("text, value", [
+    ('let n = "Punch"\nsay "{n + " the brave"}!"', "Punch the brave!"),
+    ('say "{lower("HIT")} and {len("abc")}{len("de")}"', "hit and 32"),
+    ('say "{"{1 + 1}" + "x"}"', "2x"),                               # a string in braces interpolates too
+    ('say "{lower("A \\"Q\\" \\{B\\}")}"', 'a "q" {b}'),              # its escapes
+    ('say "{lower("}")}"'.replace('"}"', '"\\}"'), "}"),
+    ('say "a \\{ {1} \\}"', "a { 1 }"),                             # braces written as before
+    ('say "{1}" + "{2}"', "12"),                                   # two strings, as before
+])
+def test_strings_inside_interpolation(text, value):
+    assert said(text) == [value]
+
+
+@pytest.mark.parametrize("text, message", [
+    # an error inside the inner string's own `{...}` is placed in the line
+    ('say "{"{1 +}" + "x"}"', "<script>:1:12: the input ends too early"),
+    ('say "{lower(1 + "a")}"', "<script>:1:13: cannot add a number and a string"),
+    # `"x {" + c + "}"` would read as one string holding ` + c + `: refused, with the way to write braces
+    ('let c = 1\nsay "x {" + c + "}"', "<script>:2:8: this `{...}` in a string holds nothing but a string"),
+    ('say "a { b"', "<script>:1:8: `{` in a string opens an expression that is never closed"),
+    ('say "{}"', "<script>:1:6: empty `{}` in a string"),
+    ('say "} x"', "<script>:1:6: `}` in a string without its `{`"),
+    ('say "{ {a: 1}.a }"', "<script>:1:13: a `{` is never closed"),    # no braces inside, as before
+])
+def test_string_interpolation_errors(text, message):
+    assert error_of(text).startswith(message)
+
+
+def test_the_way_to_write_braces_is_in_the_hint():
+    assert error_of('let c = 1\nsay "x {" + c + "}"').endswith('hint: a brace in a string is written `\\{` or `\\}`: '
+                                                             '"x \\{" + c + "\\}"')
+
+
+def test_a_string_never_closed_is_refused_at_once():
+    # the lexer's pattern backtracks linearly, not exponentially, over many `{...}` never closed by a `"`
+    import time
+    start = time.process_time()
+    for text in ['say "' + "{a}" * 20000, 'say "' + '{"' * 20000, 'say "' + '{x "y" ' * 20000]:
+        with pytest.raises(mechscript.MechError):
+            mechscript.run(text)
+    assert time.process_time() - start < 5
+
+
+def test_a_string_with_strings_inside_is_one_token_for_the_repl():
+    tokens = [(kind, text) for _, kind, text in grammar_tokens('say "{lower("A")}" + "b"')]
+    assert ("STRING", '"{lower("A")}"') in tokens and ("STRING", '"b"') in tokens
+
+
+def test_strings_inside_interpolation_in_busy_functions_are_the_closures():
+    assert_same('fn f(x) = "{x + " hp"} ({lower("OK")})"\nsay f("3")\nsay f(3)\n', error="cannot add a number")
+
+
+def test_a_rule_saying_strings_inside_interpolation_fights_the_same_quietly():
+    assert_same_fights(ambush_with('fn pbem.damage_power(att, weapon) {\n'
+                                   '    say "{att.name + " fires"} ({lower("BANG")})"\n'
+                                   '    return att.firepower\n}'), 100)
