@@ -1,4 +1,4 @@
-"""`**` and strings inside a string's `{...}`: their values and errors on every
+"""`**`, strings inside a string's `{...}`, and `has(x, "name")`: their values and errors on every
 evaluator (the closures, the Python of busy functions, exact odds, quiet batches) and their types
 in the checker."""
 
@@ -202,6 +202,86 @@ def assert_same_fights(script, runs: int) -> None:
 def ambush_with(rules: str):
     return compile_script(f"use pbem\n{rules}\n{CHARACTERS}{ENCOUNTER}", str(ROOT / "examples" / "t.mech"),
                           ROOT / "examples", Limits())
+
+
+# ---- has ----
+
+KINDS = """\
+kind Weapon { stat uses ["gun", "fists"] = "fists" }
+kind Robot {
+    stat speed 1..10
+    derived top = speed * 2
+    state hp = 3
+    gear weapon: Weapon
+}
+kind Tank { stat armor 1..5 }
+character Punch is Robot { speed 4  weapon Blowpipe { uses "gun" } }
+character Brick is Tank { armor 2 }
+"""
+
+
+@pytest.mark.parametrize("expr, value", [
+    ('has(Punch, "speed")', "true"),      # a stat
+    ('has(Punch, "top")', "true"),        # derived
+    ('has(Punch, "hp")', "true"),         # state
+    ('has(Punch, "weapon")', "true"),     # a gear slot
+    ('has(Punch.weapon[0], "uses")', "true"),
+    ('has(Punch, "name")', "true"),       # own fields
+    ('has(Punch, "side")', "true"),
+    ('has(Punch, "kind")', "true"),
+    ('has(Punch, "armor")', "false"),
+    ('has(Brick, "armor")', "true"),
+    ('has(Brick, "hp")', "false"),
+    ('has({hp: 1}, "hp")', "true"),
+    ('has({hp: 1}, "HP")', "false"),
+    ('has(none, "hp")', "false"),
+    ('has(3, "hp")', "false"),
+    ('has([1], "hp")', "false"),
+    ('has("hp", "hp")', "false"),
+    ('has(3d6, "faces")', "true"),
+    ('has(3d6, "hp")', "false"),
+    ('has(7k3, "notation")', "true"),
+    ('has(7k3, "hp")', "false"),
+])
+def test_has(expr, value):
+    assert said(f"{KINDS}say {expr}") == [value]
+
+
+def test_has_reads_tables_modules_and_encounters():
+    text = 'table chart { routine: 1 => "a" }\nsay has(chart, "routine")\nsay has(chart, "hard")\n' \
+           'use duel\nsay has(duel, "attack")\nsay has(duel, "nope")\n'
+    assert said(text, module_path=[ROOT / "examples"]) == ["true", "false", "true", "false"]
+
+
+def test_has_guards_a_field_in_a_rule_for_characters_of_several_kinds():
+    text = KINDS + 'fn speed_of(c) {\n    if has(c, "speed") { return c.speed }\n    return 0\n}\n' \
+                   'say speed_of(Punch) + speed_of(Brick)\n'
+    assert said(text) == ["4"]
+
+
+@pytest.mark.parametrize("text, message", [
+    ('say has({hp: 1}, 3)', "<script>:1:18: `has` takes the field's name as a string, not a number"),
+    ('say has({hp: 1})', "<script>:1:5: `has` takes 2 arguments, not 1"),
+])
+def test_has_errors(text, message):
+    assert error_of(text).startswith(message)
+
+
+def test_has_in_busy_functions_is_the_closures():
+    assert_same(KINDS + 'fn f(c, name) = has(c, name)\nsay [f(Punch, "hp"), f(Brick, "hp"), f(none, "x")]\n'
+                'say f(Punch, 1)\n', error="`has` takes the field's name as a string")
+
+
+def test_has_type_in_the_checker():
+    types, program = typed('let r = {hp: 1}\nlet a = has(r, "hp")\n')
+    found = {node.name: types.of(node.value) for node in program.statements if type(node) is ast.Let}
+    assert found["a"] == T.T_BOOL
+
+
+def test_a_rule_with_has_is_written_for_quiet_batches_and_fights_the_same():
+    assert_same_fights(ambush_with('fn pbem.damage_power(att, weapon) {\n'
+                                   '    if has(att, "firepower") and not has(att, "shield") { return att.firepower + 1 }\n'
+                                   '    return 0\n}'), 100)
 
 
 # ---- strings inside a string's {...} ----
