@@ -280,6 +280,7 @@ class EncounterDef(Node):  # encounter
     sides: list[Side]
     until: Node | None
     settings: list[tuple[str, Span, Node]]
+    title_span: Span | None = None  # its name, where `--encounter` errors point
 
 
 def children(node: Node):

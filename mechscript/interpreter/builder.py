@@ -265,7 +265,7 @@ class AstBuilder(Transformer):
         text = self._interpolate(title)
         if len(text) != 1 or type(text[0]) is not str:
             raise MechError("an encounter's name is plain text, without `{...}`", token_span(title))
-        return ast.EncounterDef(span, text[0], sides, untils[0] if untils else None, settings)
+        return ast.EncounterDef(span, text[0], sides, untils[0] if untils else None, settings, token_span(title))
 
     def side(self, meta, children):
         word, name, *members = children
