@@ -1160,7 +1160,9 @@ class Script:
 
         def top_level(ev: Run) -> None:
             code(ev)
-            ev.encounter = ev.encounters.get(self.encounter) if self.encounter is not None else None
+            # without the names (a Script made by hand), the only encounter declared is fought
+            only = next(iter(ev.encounters.values())) if len(ev.encounters) == 1 else None
+            ev.encounter = ev.encounters.get(self.encounter) if self.encounter is not None else only
         self.code = top_level
 
     def choose(self, name: str | None) -> "Script":
