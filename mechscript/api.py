@@ -233,24 +233,30 @@ def read_script(path: Path, limits: Limits = Limits()) -> str:
 
 
 def run(path_or_source: str | Path, seed: int | None = None, faces: Sequence | None = None,
-        limits: Limits = Limits(), module_path: Sequence = ()) -> RunResult:
-    """Run a script: its `say` lines in `log`. Raises MechError (its `.log` holds what was said)."""
-    script = load_script(path_or_source, limits, module_path)
+        limits: Limits = Limits(), module_path: Sequence = (), encounter: str | None = None) -> RunResult:
+    """Run a script: its `say` lines in `log`. Raises MechError (its `.log` holds what was said).
+    `encounter` names the encounter to fight when the script has several (`--encounter`)."""
+    script = load_script(path_or_source, limits, module_path).choose(encounter)
     if faces is None and seed is None:
         seed = new_seed()
     finished = script.run(face_source(seed, faces))
     return RunResult(finished.log, finished.result, seed if faces is None else None)
 
 
-def check(path_or_source: str | Path, limits: Limits = Limits(), module_path: Sequence = ()) -> None:
-    """Parse and check a script without running it. Raises MechError."""
-    load_script(path_or_source, limits, module_path)
+def check(path_or_source: str | Path, limits: Limits = Limits(), module_path: Sequence = (),
+          encounter: str | None = None) -> None:
+    """Parse and check a script without running it (every encounter of it; with `encounter`, that it
+    has this one). Raises MechError."""
+    script = load_script(path_or_source, limits, module_path)
+    if encounter is not None:
+        script.choose(encounter)
 
 
 def simulate(path_or_source: str | Path, n: int, seed: int | None = None, jobs: int = 1,
-             limits: Limits = Limits(), executor=None, module_path: Sequence = ()) -> dict:
+             limits: Limits = Limits(), executor=None, module_path: Sequence = (), encounter: str | None = None) -> dict:
     """Fight the script's encounter n times (`mech sim`): the contract's JSON as a dict. Run i is
-    seeded from `seed` and i, so the numbers are the same for any `jobs` (or executor)."""
+    seeded from `seed` and i, so the numbers are the same for any `jobs` (or executor). `encounter`
+    names the one to fight when the script has several."""
     from .sim.batch import Batch, simulate as simulate_batch  # the back end loads only for a batch
-    batch = Batch.of(load_script(path_or_source, limits, module_path))
+    batch = Batch.of(load_script(path_or_source, limits, module_path).choose(encounter))
     return simulate_batch(batch, n, new_seed() if seed is None else seed, jobs, executor).to_json()

@@ -140,6 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
                               description="Run a script: print what it says (and, with an encounter, its result).")
     run.add_argument("file", metavar="FILE", help="the script, or - to read it from standard input")
     _add_run_options(run, json_help='print JSON: {"log": [...], "result": ...}')
+    _add_encounter_option(run, "the encounter to fight, when the script has several")
     _add_path_option(run)
 
     sim = commands.add_parser("sim", help="fight a script's encounter many times: mech sim fight.mech -n 10000",
@@ -155,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--out", default=None, metavar="FILE", help="also write the JSON result to FILE")
     sim.add_argument("--plot", default=None, metavar="FILE.png",
                      help="also draw the win rates and rounds to a picture (needs: pip install 'mechscript[plot]')")
+    _add_encounter_option(sim, "the encounter to fight, when the script has several")
     _add_limit_option(sim)
     _add_path_option(sim)
 
@@ -168,6 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="parse and check a script without running it",
                                 description="Check a script (and the modules it uses) without running it.")
     check.add_argument("file", metavar="FILE", help="the script, or - to read it from standard input")
+    _add_encounter_option(check, "also check that the script has this encounter (every encounter is checked)")
     _add_limit_option(check)
     _add_path_option(check)
     return parser
@@ -181,6 +184,10 @@ def _add_run_options(parser: argparse.ArgumentParser, json_help: str) -> None:
                              "to right, then explosions and rerolls in rounds")
     parser.add_argument("--json", action="store_true", help=json_help)
     _add_limit_option(parser)
+
+
+def _add_encounter_option(parser: argparse.ArgumentParser, help: str) -> None:
+    parser.add_argument("--encounter", default=None, metavar="NAME", help=help)
 
 
 def _add_limit_option(parser: argparse.ArgumentParser) -> None:
@@ -209,6 +216,11 @@ def _load(args) -> Script:
     return load_script(Path(args.file), limits, module_path(args))
 
 
+def _load_encounter(args) -> Script:
+    """The script, with the encounter to fight chosen: `--encounter NAME`, or the only one."""
+    return _load(args).choose(args.encounter)
+
+
 def _read_stdin(limits: Limits) -> str:
     """The script on standard input: one byte more than the `source_bytes` limit is read at most."""
     try:
@@ -218,13 +230,15 @@ def _read_stdin(limits: Limits) -> str:
 
 
 def run_check(args) -> int:
-    _load(args)
+    script = _load(args)
+    if args.encounter is not None:
+        script.choose(args.encounter)
     print(f"{args.file}: ok")
     return 0
 
 
 def run_script(args) -> int:
-    script = _load(args)
+    script = _load_encounter(args)
     seed = args.seed if args.seed is not None or args.faces is not None else new_seed()
     try:
         finished = script.run(face_source(seed, args.faces))
@@ -249,7 +263,8 @@ def run_sim(args) -> int:
         print("mech sim: --plot needs matplotlib: pip install 'mechscript[plot]'", file=sys.stderr)
         return 2
     limits = Limits().with_overrides(dict(args.limit))
-    batch = Batch.of(load_script(Path(args.file), limits, module_path(args)))  # errors in the script are shown before any fight
+    # errors in the script are shown before any fight
+    batch = Batch.of(load_script(Path(args.file), limits, module_path(args)).choose(args.encounter))
     seed = args.seed if args.seed is not None else new_seed()
     progress = Progress() if sys.stderr.isatty() and not args.json else None
     jobs = args.jobs or default_jobs()

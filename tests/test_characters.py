@@ -250,9 +250,15 @@ CASES = [
     Case("encounter_inside_a_block", use(TWO + 'if true {\n    encounter "Inside" {\n' + SIDES + "    }\n}\n"),
          "an encounter is declared at the top level of the script that is run", 5, 'encounter "Inside" {',
          "a module can hold characters; the script fighting them declares the encounter"),
-    Case("two_encounters", use(TWO + 'encounter "First" {\n' + SIDES + '}\nencounter "Second" {\n' + SIDES + "}\n"),
-         "a script has one encounter; this is its second (the first is on line 4)", 8, 'encounter "Second" {',
-         "put each encounter in its own script; `use` a file of shared characters"),
+    Case("two_encounters_of_one_name", use(TWO + 'encounter "First" {\n' + SIDES + '}\nencounter "First" {\n' + SIDES
+                                           + "}\n"),
+         'two encounters are named "First" (the first is on line 4)', 8, '"First"',
+         "give each encounter of a script its own name"),
+    # several encounters: `mech check` checks them all; a run must be told which to fight
+    Case("two_encounters_none_named", use(TWO + 'encounter "First" {\n' + SIDES + '}\nencounter "Second" {\n' + SIDES
+                                          + "}\n"),
+         "this script has 2 encounters; say which one to fight", 8, '"Second"',
+         "choose one with --encounter First, --encounter Second (Python: encounter=NAME)", when="run"),
 
     # ---- the encounter's sides ----
     Case("encounter_with_one_side", use(TWO + 'encounter "Alone" {\n    side autobots: Punch, Ransack\n}\n'),

@@ -212,7 +212,7 @@ def holds(value, t: T.Type, types, depth=0) -> bool:
 
 _EXPRESSIONS = (ast.Number, ast.PoolLiteral, ast.Name, ast.ListLiteral, ast.Group, ast.Unary, ast.BinOp,
                 ast.Compare, ast.Call, ast.Dice, ast.String, ast.Field, ast.Index, ast.Logic, ast.Not, ast.Record,
-                ast.Match)
+                ast.Match, ast.Power)
 
 
 _SCALARS = (bool, int, str, type(None), Fraction)

@@ -66,7 +66,7 @@ _TERMS = st.one_of(
     st.integers(-3, 12).map(str),
 )
 NOTATION = st.recursive(_TERMS, lambda inner: st.one_of(
-    st.builds(lambda a, op, b: f"{a} {op} {b}", inner, st.sampled_from(["+", "-", "*", "//", "/", "%"]), inner),
+    st.builds(lambda a, op, b: f"{a} {op} {b}", inner, st.sampled_from(["+", "-", "*", "//", "/", "%", "**"]), inner),
     st.builds(lambda a, op, b: f"({a} {op} {b})", inner, st.sampled_from(["<", ">=", "==", "!="]), inner),
     st.builds(lambda f, a: f"{f}({a})", st.sampled_from(["floor", "abs", "max", "-"]), inner),
     st.builds(lambda a, b: f"min({a}, {b})", inner, inner),

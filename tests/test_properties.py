@@ -377,7 +377,7 @@ def _notation_expressions():
         dice = st.builds(lambda c, s, ms: f"{c}d{s}" + "".join(ms) if s != "F" else f"{c}dF" + "".join(ms),
                          count, sides, st.lists(modifier, max_size=3))
         binop = st.builds(lambda a, op, b: f"{a}{op}{b}", inner,
-                          st.sampled_from([" + ", " - ", "*", " / ", " // ", " % ", "+", "-"]), inner)
+                          st.sampled_from([" + ", " - ", "*", " / ", " // ", " % ", "+", "-", " ** ", "**"]), inner)
         compare = st.builds(lambda a, op, b: f"{a} {op} {b}", inner,
                             st.sampled_from(["<", "<=", ">", ">=", "==", "!="]), inner)
         call = st.builds(lambda f, args: f"{f}({', '.join(args)})",

@@ -248,7 +248,8 @@ class QuietFight:
         return states
 
     def _until_node(self, script_text: ModuleText):
-        found = [s for s in script_text.program.statements if type(s) is ast.EncounterDef]
+        found = [s for s in script_text.program.statements
+                 if type(s) is ast.EncounterDef and s.title == self.encounter.name]
         return found[0].until if found else None
 
     def _helpers(self, limits) -> dict:

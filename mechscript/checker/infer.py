@@ -678,6 +678,19 @@ class Inference:
                 out = out | T_NUMBER
         return out
 
+    def e_Power(self, node, scope, unit):
+        """`evaluator.power`: a number; whole when both sides are and the exponent is a literal 0 or
+        more (`2 ** -1` is 1/2)."""
+        base, exponent = self.expr(node.base, scope, unit), self.expr(node.exponent, scope, unit)
+        if base.maybe("pool") or exponent.maybe("pool"):
+            self.mark_rolls(unit)  # rolled as a number
+        if base.top or exponent.top:
+            return ANY
+        if not (T.numeric(base).atoms and T.numeric(exponent).atoms):
+            return BOTTOM  # an error
+        whole = T.numeric(base) <= T_INT and type(node.exponent) is ast.Number and type(node.exponent.value) is int
+        return T_INT if whole else T_NUMBER
+
     def e_Compare(self, node, scope, unit):
         left, right = self.expr(node.left, scope, unit), self.expr(node.right, scope, unit)
         if left.maybe("pool") or right.maybe("pool"):
@@ -812,7 +825,7 @@ class Inference:
             items = T.of(T.INT, T.FRACTION, T.STR) if items.top else \
                 Type(a for a in items if a in (T.INT, T.FRACTION, T.STR))
             return self.list_of(("sorted", id(node)), f"sorted@{node.span.line}", items)
-        if name in ("contains", "ended"):
+        if name in ("contains", "ended", "has"):
             if name == "ended" and "ended" in self.rolled:
                 self.mark_rolls(unit)
             return T_BOOL

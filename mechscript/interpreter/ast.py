@@ -58,6 +58,12 @@ class BinOp(Node):  # binop (sum, product)
 
 
 @dataclass(slots=True)
+class Power(Node):  # power: `base ** exponent`
+    base: Node
+    exponent: Node
+
+
+@dataclass(slots=True)
 class Compare(Node):  # compare
     op: str
     left: Node
@@ -274,6 +280,7 @@ class EncounterDef(Node):  # encounter
     sides: list[Side]
     until: Node | None
     settings: list[tuple[str, Span, Node]]
+    title_span: Span | None = None  # its name, where `--encounter` errors point
 
 
 def children(node: Node):

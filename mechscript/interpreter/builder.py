@@ -265,7 +265,7 @@ class AstBuilder(Transformer):
         text = self._interpolate(title)
         if len(text) != 1 or type(text[0]) is not str:
             raise MechError("an encounter's name is plain text, without `{...}`", token_span(title))
-        return ast.EncounterDef(span, text[0], sides, untils[0] if untils else None, settings)
+        return ast.EncounterDef(span, text[0], sides, untils[0] if untils else None, settings, token_span(title))
 
     def side(self, meta, children):
         word, name, *members = children
@@ -306,7 +306,7 @@ class AstBuilder(Transformer):
                 text.append(_ESCAPES[escaped])
                 i += 2
             elif char == "{":
-                end = raw.find("}", i)
+                end = _closing_brace(raw, i + 1)
                 if end < 0:
                     raise MechError("`{` in a string opens an expression that is never closed", self._at(token, i, 1),
                                     hint="close it with `}`, or write `\\{` for a brace")
@@ -316,7 +316,12 @@ class AstBuilder(Transformer):
                 if text:
                     parts.append("".join(text))
                     text = []
-                parts.append(self.parse_inner(raw[i + 1:end], self._at(token, i + 1, end - i - 1)))
+                inner = self.parse_inner(raw[i + 1:end], self._at(token, i + 1, end - i - 1))
+                if type(inner) is ast.String and all(type(part) is str for part in inner.parts):
+                    # `"x {" + c + "}"` reads as one string holding the text ` + c + `: never what was meant
+                    raise MechError("this `{...}` in a string holds nothing but a string", self._at(token, i, end - i + 1),
+                                    hint="a brace in a string is written `\\{` or `\\}`: \"x \\{\" + c + \"\\}\"")
+                parts.append(inner)
                 i = end + 1
             elif char == "}":
                 raise MechError("`}` in a string without its `{`", self._at(token, i, 1), hint="write `\\}` for a brace")
@@ -402,6 +407,10 @@ class AstBuilder(Transformer):
         left, op, right = children
         return ast.BinOp(meta_span(meta), plain_minus(str(op)), left, right)
 
+    def power(self, meta, children):
+        base, _, exponent = children
+        return ast.Power(meta_span(meta), base, exponent)
+
     def compare(self, meta, children):
         left, op, right = children
         return ast.Compare(meta_span(meta), str(op), left, right)
@@ -475,6 +484,24 @@ class AstBuilder(Transformer):
             return ast.Modifier(kind, int(number), None, span, written)
         condition = ast.Condition(op or "=", int(number)) if number is not None else None
         return ast.Modifier(kind, None, condition, span, written)
+
+
+def _closing_brace(raw: str, start: int) -> int:
+    """Where the `}` of a string's `{...}` is, the expression's own strings (and escapes) skipped;
+    -1 when it is never closed."""
+    i = start
+    while i < len(raw):
+        char = raw[i]
+        if char == "\\":
+            i += 1
+        elif char == '"':
+            i += 1
+            while i < len(raw) and raw[i] != '"':
+                i += 2 if raw[i] == "\\" else 1
+        elif char == "}":
+            return i
+        i += 1
+    return -1
 
 
 def _counted_once(modifiers: tuple) -> tuple:

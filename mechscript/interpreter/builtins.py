@@ -193,6 +193,20 @@ def _contains(ev, args, options, call):
         raise
 
 
+@builtin("has", 2, 2, 'has(x, "name"): whether x has that field, so that x.name can be read: '
+         'has(c, "shield") is true for a character whose kind has a shield')
+def _has(ev, args, options, call):
+    from .script import field_names  # script needs the evaluator, which needs these builtins
+    value, name = args
+    if type(name) is not str:
+        raise MechError(f"`has` takes the field's name as a string, not {type_name(name)}", call.args[1].span,
+                        hint='has(c, "shield")')
+    if type(value) is Pool:
+        return name in ("rolled", "kept", "bonus", "notation")
+    # a value without fields (a number, a list, none) has none of them
+    return name in field_names(value)
+
+
 @builtin("ended", 1, 1, "ended(encounter): whether the encounter's `until` holds before its next round "
          "(rules modules call it in `fight`): while not ended(encounter) { ... }")
 def _ended(ev, args, options, call):

@@ -352,11 +352,11 @@ def compile_encounter(compiler, node: ast.EncounterDef):
     if compiler.in_module or compiler.static.parent is not None:
         raise MechError("an encounter is declared at the top level of the script that is run", node.span,
                         hint="a module can hold characters; the script fighting them declares the encounter")
-    if compiler.encounter_span is not None:
-        raise MechError(f"a script has one encounter; this is its second (the first is on line "
-                        f"{compiler.encounter_span.line})", node.span,
-                        hint="put each encounter in its own script; `use` a file of shared characters")
-    compiler.encounter_span = node.span
+    for title, title_span in compiler.encounters:
+        if title == node.title:
+            raise MechError(f"two encounters are named \"{title}\" (the first is on line {title_span.line})",
+                            node.title_span or node.span, hint="give each encounter of a script its own name")
+    compiler.encounters.append((node.title, node.title_span or node.span))
     infos = _check_sides(compiler, node)
     if infos:
         _check_module_rules(infos[0], node)
@@ -389,7 +389,8 @@ def compile_encounter(compiler, node: ast.EncounterDef):
                 characters.append(character)
             values.append((side_name, characters))
         chosen = [(name, setting_span, code(ev)) for name, setting_span, code in settings]
-        ev.encounter = Encounter(title, values, (until, until_span), ev.scope, chosen, span, source)
+        # declared: the one fought is chosen once the top level has run (Script.choose)
+        ev.encounters[title] = Encounter(title, values, (until, until_span), ev.scope, chosen, span, source)
     return encounter
 
 

@@ -176,6 +176,10 @@ class Compiler:
             return total
         return pool_sum
 
+    def compile_Power(self, node: ast.Power):
+        base, exponent = self.compile(node.base), self.compile(node.exponent)
+        return lambda ev: power(ev, base(ev), exponent(ev), node)
+
     def compile_Compare(self, node: ast.Compare):
         left, right, op = self.compile(node.left), self.compile(node.right), node.op
         compare = COMPARISONS[op]
@@ -410,6 +414,77 @@ def binary(ev: Evaluation, op: str, a, b, node: ast.Node):
         raise limit_error("number_bits", f"a number of more than {ev.limits.number_bits} bits is too big",
                           ev.limits.number_bits, node.span)
     return result
+
+
+def power(ev: Evaluation, base, exponent, node: ast.Power):
+    """`base ** exponent` of numbers (rolls by their totals, pools rolled), as binary's `*`: both
+    sides are worked out first."""
+    return exact_power(ev.number(base, node.base.span), ev.number(exponent, node.exponent.span),
+                       ev.limits, node)
+
+
+def exact_power(base, exponent, limits: Limits, node: ast.Power):
+    """`base ** exponent` as an exact number: a whole or negative whole power of any number, or a
+    fractional power p/q where the q-th root is exact (8 ** (2/3) is 4). The size is checked against
+    `number_bits` before the power is worked out, so `2 ** 10 ** 9` stops at once."""
+    if type(exponent) is Fraction:
+        root = _exact_root(base, exponent.denominator, node)
+        return exact_power(root, exponent.numerator, limits, node)
+    if exponent < 0:
+        if base == 0:
+            raise MechError("division by zero", node.span, hint="0 has no negative power: 0 ** -1 would be 1/0")
+        return normal(1 / Fraction(exact_power(base, -exponent, limits, node)))
+    numerator, denominator = (base, 1) if type(base) is int else (base.numerator, base.denominator)
+    size = max(abs(numerator).bit_length(), denominator.bit_length())
+    # a number of `size` bits has at least (size - 1) * exponent + 1 bits once raised
+    if size > 1 and (size - 1) * exponent + 1 > limits.number_bits:
+        raise _too_big(limits, node.span)
+    result = base ** exponent
+    if max(abs(result.numerator).bit_length(), result.denominator.bit_length()) > limits.number_bits:
+        raise _too_big(limits, node.span)
+    return normal(result)
+
+
+def _exact_root(base, degree: int, node: ast.Power):
+    """The `degree`-th root of base, when it is a fraction; else an error."""
+    if base < 0 and degree % 2 == 0:
+        raise MechError(f"{format_value(base)} is negative, so it has no {_root_word(degree)} root", node.span,
+                        hint="a fractional power p/q of a negative number needs an odd q: (-8) ** (1/3) is -2")
+    magnitude = Fraction(abs(base))
+    numerator, denominator = _whole_root(magnitude.numerator, degree), _whole_root(magnitude.denominator, degree)
+    if numerator is None or denominator is None:
+        raise MechError(f"{format_value(base)} has no exact {_root_word(degree)} root, so this power is not a "
+                        "fraction", node.span,
+                        hint="numbers are exact, so a fractional power needs an exact root: 9 ** (1/2) is 3, "
+                             "8 ** (2/3) is 4; round a power of whole numbers instead")
+    return normal(Fraction(numerator if base >= 0 else -numerator, denominator))
+
+
+def _root_word(degree: int) -> str:
+    if degree in (2, 3):
+        return "square" if degree == 2 else "cube"
+    last = "th" if degree % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(degree % 10, "th")
+    return f"{degree}{last}"
+
+
+def _whole_root(n: int, degree: int) -> int | None:
+    """The whole `degree`-th root of n >= 0, or None when there is none."""
+    if n < 2:
+        return n
+    if degree >= n.bit_length():  # 1 < root < 2
+        return None
+    x = 1 << -(-n.bit_length() // degree)  # at least the root
+    while True:  # Newton's method on whole numbers, from above
+        y = ((degree - 1) * x + n // x ** (degree - 1)) // degree
+        if y >= x:
+            break
+        x = y
+    return x if x ** degree == n else None
+
+
+def _too_big(limits: Limits, span: Span) -> MechError:
+    return limit_error("number_bits", f"a number of more than {limits.number_bits} bits is too big",
+                       limits.number_bits, span)
 
 
 def _operand_spans(node) -> tuple[Span, Span]:

@@ -21,7 +21,7 @@ from ..numbers import normal
 from . import ast
 from .builtins import BUILTINS, NOT_ROLLED, round_half_away
 from ..errors import MechError, Span, did_you_mean
-from .evaluator import ARITHMETIC, COMPARISONS, FUDGE, may_roll, pool_after_pool, pool_chain
+from .evaluator import ARITHMETIC, COMPARISONS, FUDGE, exact_power, may_roll, pool_after_pool, pool_chain
 from ..limits import limit_error
 from .values import equal, format_value, type_name
 
@@ -148,6 +148,15 @@ class ExactCompiler:
             return self._pool_sum(chain)
         left, right, op = self.compile(node.left), self.compile(node.right), node.op
         return lambda ev, work: arithmetic(ev, work, op, left(ev, work), right(ev, work), node)
+
+    def compile_Power(self, node: ast.Power):
+        base, exponent = self.compile(node.base), self.compile(node.exponent)
+
+        def power(ev, work):
+            a = numbers(rolled(base(ev, work), ev, work), node.base.span)
+            b = numbers(rolled(exponent(ev, work), ev, work), node.exponent.span)
+            return combine(a, b, lambda x, y: exact_power(x, y, ev.limits, node), work, node.span)
+        return power
 
     def _pool_sum(self, chain):
         """As the evaluator's pool sum: terms that roll dice wait until the pool is rolled; the

@@ -36,6 +36,7 @@ _TERMINAL_WORDS = {
     "PERCENT": "`%`",
     "ADD_OP": "`+` or `-`",
     "MUL_OP": "an operator",
+    "POW_OP": "`**`",
     "COMP_OP": "a comparison",
     "KEEP": "a dice modifier", "EXPLODE": "a dice modifier", "REROLL": "a dice modifier",
     "CLAMP": "a dice modifier", "COUNT": "a dice modifier", "FAIL": "a dice modifier",

@@ -12,8 +12,10 @@ it too), then the statements run in order.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import os
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -41,7 +43,7 @@ STDLIB = Path(__file__).resolve().parent.parent / "stdlib"
 class Run(Evaluation):
     """One run of a script: the evaluation's dice, plus its scopes, counters, log and modules."""
 
-    __slots__ = ("scope", "depth", "log", "quiet", "modules", "encounter", "result")
+    __slots__ = ("scope", "depth", "log", "quiet", "modules", "encounters", "encounter", "result")
 
     def __init__(self, source: FaceSource, limits: Limits, quiet: bool = False):
         super().__init__(source, limits)
@@ -50,7 +52,8 @@ class Run(Evaluation):
         self.log: list[str] = []
         self.quiet = quiet  # nobody reads the log (a batch): `say` works out its parts, not its text
         self.modules: dict[str, Module] = {}
-        self.encounter: Encounter | None = None  # the script's, once its declaration has run
+        self.encounters: dict[str, Encounter] = {}  # by name, each once its declaration has run
+        self.encounter: Encounter | None = None  # the one fought, once the top level has run
         self.result: dict | None = None          # the encounter's, once fought
 
     def call(self, function: Function, args: list, span: Span):
@@ -331,7 +334,7 @@ class ScriptCompiler(Compiler):
         self.folder = folder
         self.static = StaticScope(None)
         self.in_module = in_module
-        self.encounter_span: Span | None = None  # a script has one encounter
+        self.encounters: list[tuple[str, Span]] = []  # the script's encounters: their names and where
 
     # -- programs and blocks --
 
@@ -1128,15 +1131,49 @@ def compile_expression(node: ast.Node, limits: Limits, record: bool = True):
 
 
 class Script:
-    """A compiled script, ready to run any number of times."""
+    """A compiled script, ready to run any number of times. `code(ev)` runs its top level and leaves
+    in `ev.encounter` the encounter to fight: the one chosen (`choose`), or the only one."""
 
-    def __init__(self, code, filename: str, source_text: str, limits: Limits, folder: Path, module_path=()):
-        self.code, self.filename, self.source_text, self.limits = code, filename, source_text, limits
+    def __init__(self, code, filename: str, source_text: str, limits: Limits, folder: Path, module_path=(),
+                 encounters=()):
+        self.filename, self.source_text, self.limits = filename, source_text, limits
         self.folder = folder  # where its `use` looks first
         self.module_path = tuple(module_path)  # the user's folders of modules (`--path`), where `use` looks next
+        self.encounters = list(encounters)  # (name, span) of each encounter it declares
+        self.encounter: str | None = self.encounters[0][0] if len(self.encounters) == 1 else None
+
+        def top_level(ev: Run) -> None:
+            code(ev)
+            # without the names (a Script made by hand), the only encounter declared is fought
+            only = next(iter(ev.encounters.values())) if len(ev.encounters) == 1 else None
+            ev.encounter = ev.encounters.get(self.encounter) if self.encounter is not None else only
+        self.code = top_level
+
+    def choose(self, name: str | None) -> "Script":
+        """Fight the encounter named `name` (None: the only one, or none when there is none). A
+        MechError placed at the script's encounters when there is no such one, or when there are
+        several and none is named."""
+        names = [title for title, _ in self.encounters]
+        if name is None:
+            if len(names) > 1:
+                message, hint = several_encounters(names, "script", "--encounter")
+                raise self._at_encounter(message, self.encounters[1][1], hint + " (Python: encounter=NAME)")
+            return self
+        if name not in names:
+            message, hint, close = unknown_encounter(name, names, "--encounter")
+            if not names:
+                raise MechError(message, hint=hint).located(self.source_text, self.filename)
+            raise self._at_encounter(message, dict(self.encounters)[close or names[0]], hint)
+        self.encounter = name
+        return self
+
+    def _at_encounter(self, message: str, span: Span, hint: str) -> MechError:
+        return MechError(message, span, hint=hint).located(self.source_text, self.filename)
 
     def run(self, source: FaceSource, quiet: bool = False) -> Run:
         """One run; a `quiet` one keeps no text of what the script says (its log holds empty lines)."""
+        if self.encounter is None and self.encounters:
+            self.choose(None)  # several encounters, none chosen: the error saying which there are
         ev = Run(source, self.limits, quiet)
         ev.scope = Scope(None)
         try:
@@ -1153,6 +1190,24 @@ class Script:
         return ev
 
 
+def several_encounters(names: list[str], holder: str, option: str) -> tuple[str, str]:
+    """The message and hint when a script (or session) has several encounters and none is named."""
+    return (f"this {holder} has {len(names)} encounters; say which one to fight",
+            "choose one with " + ", ".join(f"{option} {quoted(n)}" for n in names))
+
+
+def unknown_encounter(name: str, names: list[str], option: str) -> tuple[str, str, str | None]:
+    """The message and hint when `name` is none of the encounters `names`, and the closest of them."""
+    if not names:
+        return (f"there is no encounter named \"{name}\": the script declares none",
+                f"{option} chooses among the encounters a script declares", None)
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6) or [n for n in names if n.lower() == name.lower()]
+    if close:
+        return f"there is no encounter named \"{name}\"", f"did you mean {option} {quoted(close[0])}?", close[0]
+    return (f"there is no encounter named \"{name}\"",
+            "the encounters: " + ", ".join(quoted(n) for n in names), None)
+
+
 def compile_script(source_text: str, filename: str, folder: Path, limits: Limits, module_path=()) -> Script:
     """Parse and check a script (and the modules it uses). Raises MechError. `use` reads modules
     from `folder` (the script's) and its subfolders, the folders of `module_path` and the standard
@@ -1167,7 +1222,14 @@ def compile_script(source_text: str, filename: str, folder: Path, limits: Limits
         raise error.located(source_text, filename) from None
     except RecursionError:
         raise too_deep().located(source_text, filename) from None
-    return Script(code, filename, source_text, limits, folder, module_path)
+    return Script(code, filename, source_text, limits, folder, module_path, compiler.encounters)
+
+
+def quoted(name: str) -> str:
+    """An encounter's name as typed after `--encounter`: in double quotes unless it is one plain word."""
+    if name and all(c.isalnum() or c in "_-." for c in name):
+        return name
+    return '"' + re.sub(r'(["\\$`])', r"\\\1", name) + '"'
 
 
 # The operations on values that written Python (backend/) calls: the closures' own, by public names.

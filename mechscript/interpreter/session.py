@@ -160,7 +160,7 @@ class Session:
         compiler.source_text, compiler.filename, compiler.folder, compiler.echo = text, filename, folder, echo
         # a script `:load`ed from elsewhere reads the modules of its own folder, as `mech run` would
         compiler.loader.path = ModulePath.of(folder, self.module_path.folders)
-        compiler.encounter_span = None  # a new encounter replaces the session's
+        compiler.encounters = []  # an encounter declared again under its name replaces the session's
         uses = [s for s in program.statements if type(s) is ast.Use]
         others = [s for s in program.statements if type(s) is not ast.Use]
         try:
@@ -204,13 +204,14 @@ class Session:
     # -- the session's encounter --
 
     @property
-    def encounter(self) -> Encounter | None:
-        return self.run.encounter
+    def encounters(self) -> dict[str, Encounter]:
+        """The session's encounters by name, in the order they were first declared."""
+        return self.run.encounters
 
-    def fight(self) -> tuple[list[str], dict | None, MechError | None]:
-        """`:run`: fights the session's encounter on copies of its characters, so the characters
-        stay as declared and the fight can be fought again. (log, result, error)."""
-        declared = self.run.encounter
+    def fight(self, name: str) -> tuple[list[str], dict | None, MechError | None]:
+        """`:run`: fights the session's encounter `name` on copies of its characters, so the
+        characters stay as declared and the fight can be fought again. (log, result, error)."""
+        declared = self.run.encounters[name]
         ev = self._fresh_limits()
         result, error = None, None
         try:

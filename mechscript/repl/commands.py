@@ -6,6 +6,7 @@ lines to print, never an exception: the session always goes on.
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from ..errors import MechError, did_you_mean
 from ..limits import Limits
 from ..interpreter.names import KIND_WORDS
 from ..interpreter.peers import peer_notes
+from ..interpreter.script import quoted, several_encounters, unknown_encounter
 from ..interpreter.session import Session, Shown
 from ..interpreter.values import Kind
 from . import display, topics
@@ -42,7 +44,7 @@ COMMANDS = {
     ":load": ":load FILE     run a script in the session: its definitions stay",
     ":seed": ":seed [N]      show the seed, or roll from seed N",
     ":prob": ":prob EXPR     the exact odds of EXPR",
-    ":run": ":run           fight the session's encounter",
+    ":run": ":run [--encounter NAME]  fight the session's encounter (NAME: which one, when it has several)",
     ":reset": ":reset         a new session: no names, a fresh seed",
     ":quit": ":quit          leave (or Ctrl-D)",
 }
@@ -230,10 +232,24 @@ class Commands:
         return reply.say("\n".join(result.text()))
 
     def _run(self, argument: str) -> Reply:
-        if self.session.encounter is None:
+        names = list(self.session.encounters)
+        if not names:
             return Reply().fail("this session has no encounter",
                                 hint='declare one (encounter "Ambush" { side a: Punch ... }) or :load a script with one')
-        log, result, error = self.session.fight()
+        try:
+            words = shlex.split(argument)
+        except ValueError:
+            words = None
+        if words is None or words and (len(words) != 2 or words[0] != "--encounter"):
+            return Reply().fail("`:run` takes nothing, or --encounter NAME",
+                                hint=f":run --encounter {quoted(names[0])}")
+        name = words[1] if words else None
+        if name is None and len(names) > 1:
+            return Reply().fail(*several_encounters(names, "session", ":run --encounter"))
+        if name is not None and name not in names:
+            message, hint, _ = unknown_encounter(name, names, ":run --encounter")
+            return Reply().fail(message, hint)
+        log, result, error = self.session.fight(name or names[0])
         reply = Reply()
         for line in log:
             reply.say(line)

@@ -23,7 +23,8 @@ _TOKENS = {
     "NUMBER": Number, "POOL": DICE, "DIE_D": DICE, "DIE_F": DICE,
     "KEEP": DICE, "EXPLODE": DICE, "REROLL": DICE, "CLAMP": DICE, "COUNT": DICE, "FAIL": DICE,
     "STRING": String, "COMMENT": Comment.Single,
-    "COMP_OP": Operator, "AUG_OP": Operator, "ADD_OP": Operator, "MUL_OP": Operator, "PERCENT": Operator,
+    "COMP_OP": Operator, "AUG_OP": Operator, "ADD_OP": Operator, "MUL_OP": Operator, "POW_OP": Operator,
+    "PERCENT": Operator,
     "EQUAL": Operator,
 }
 _OPENING, _CLOSING = {"LPAR", "LSQB", "LBRACE"}, {"RPAR", "RSQB", "RBRACE"}

@@ -36,8 +36,8 @@ NOTATION = [
      "XkY: roll-and-keep (7th Sea, rule text 000): X d10, 10s compound-explode, keep the Y highest, sum: 7k3; "
      "half dice (4.5k2.5), never more than ten dice (12k5 rolls as 10k7), pools add up (7k3 + 2k0 - 0k1 + 5); "
      "roll(7k3, explode: false) without explosions"),
-    (("arithmetic", "+", "-", "*", "/", "//", "%"), "+ - * / // %: arithmetic on totals; / is exact (7/2 is 7/2), "
-                                                    "// floors: 2d6+3"),
+    (("arithmetic", "+", "-", "*", "/", "//", "%", "**"), "+ - * / // % **: arithmetic on totals; / is exact (7/2 is "
+                                                          "7/2), // floors, ** raises to a power (2 ** 3 is 8): 2d6+3"),
     (("compare", "comparison", "<", "<=", ">", ">=", "==", "!="), "< <= > >= == !=: comparisons, giving true or "
                                                                   "false: d20 + 5 >= 15"),
 ]

@@ -51,9 +51,11 @@ class Batch:
     folder: str
     limits: Limits
     module_path: tuple = ()  # the user's folders of modules (`--path`)
+    encounter: str | None = None  # the encounter fought, when the script has several
 
     def compile(self) -> Script:
-        return compile_script(self.text, self.filename, Path(self.folder), self.limits, module_path=self.module_path)
+        script = compile_script(self.text, self.filename, Path(self.folder), self.limits, module_path=self.module_path)
+        return script.choose(self.encounter)
 
     @classmethod
     def of(cls, script: Script) -> "Batch":
@@ -61,7 +63,7 @@ class Batch:
         (and so do worker processes forked from it, which inherit it)."""
         global _script, _script_of
         batch = cls(script.source_text, script.filename, str(script.folder), script.limits,
-                    tuple(map(str, script.module_path)))
+                    tuple(map(str, script.module_path)), script.encounter)
         _script, _script_of = script, batch
         return batch
 
