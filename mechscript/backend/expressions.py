@@ -156,6 +156,11 @@ class Expressions(Writer):
         fields = [f"{name!r}: {'None' if name in unread else values.pop()}" for name, _ in node.fields]
         return self.into("Record({" + ", ".join(fields) + "})")
 
+    def e_Power(self, node):
+        # both sides worked out first, then numbers of them (a pool rolled), as the closures do
+        base, exponent = self.expr(node.base), self.expr(node.exponent)
+        return self.into(f"power(EV, {base}, {exponent}, {self.constant(node)})")
+
     def e_Unary(self, node):
         value = self.expr(node.operand)
         k = self.constant(node)

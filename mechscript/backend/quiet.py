@@ -30,7 +30,7 @@ from ..dice.faces import RandomFaces, later_face
 from ..dice.rollkeep import Pool
 from ..errors import MechError
 from ..interpreter import ast, characters, script as closures
-from ..interpreter.evaluator import binary, compare_values, small_whole, unary
+from ..interpreter.evaluator import binary, compare_values, power, small_whole, unary
 from ..interpreter.names import UNSET
 from ..interpreter.parser import parse_program
 from ..interpreter.script import ROLL_FIELDS
@@ -259,7 +259,7 @@ class QuietFight:
             "Encounter": Encounter, "Table": Table, "TableRow": TableRow, "FunctionType": types.FunctionType,
             "Fraction": Fraction,
             "floor": math.floor, "ceil": math.ceil,
-            "binary": binary, "unary": unary, "compare_values": compare_values, "equal": equal,
+            "binary": binary, "unary": unary, "power": power, "compare_values": compare_values, "equal": equal,
             "roll_dice": roll_dice, "repeat_count": closures.repeat_count, "ended": self._ended,
             "get_field": closures.get_field, "set_field": closures.set_field,
             "get_index": closures.get_index, "set_index": closures.set_index, "show": closures.show,
