@@ -453,3 +453,27 @@ def test_in_rules_with_pools_a_say_of_no_pool_is_left_out_and_one_of_a_pool_is_n
     body = quiet.source[quiet.source.index("def s__pbem_damage_power("):]
     body = body[:body.index("\ndef ")]
     assert "// 2" not in body and "roll_pool" in body
+
+
+@pytest.mark.parametrize("dice", [
+    "(att.firepower)d6",                 # a count worked out
+    "d(att.skill + 2)",                  # sides worked out
+    "2d[1, att.rank, 1/2]",              # faces worked out, a fraction among them
+    "(1d4)d6kh2",                        # a roll as the count, with a modifier
+    "(att.firepower - 7)d6",             # a count below 0 now and then: the closures' error
+])
+def test_dice_worked_out_as_they_are_rolled_are_written_and_fought_the_same(dice):
+    script = compiled(f"use pbem\nfn pbem.damage_power(att, weapon) = floor({dice})\n{CHARACTERS}{encounter()}")
+    quiet = QuietFight(script)
+    assert "roll_dice(EV.source, " in quiet.source
+    bailed = 0
+    for index in range(60):
+        seed = run_seed(1, index)
+        fought = quiet.fight(seed)
+        if fought is None:   # bailed: the batch fights it whole, and the closures give the error
+            bailed += 1
+            with pytest.raises(MechError, match="cannot roll -"):
+                fight_once(script, seed)
+            continue
+        assert fought == fight_once(script, seed), f"run {index} (seed {seed})"
+    assert (bailed > 0) is ("- 7" in dice)

@@ -20,8 +20,8 @@ run is played again by the closures, which word it. Loops and calls count agains
 limit as the closures do (a loop round, a call; a `for` is charged its length at entry), spending
 the run's budget of steps (runtime.Budget); a count past a limit bails too.
 
-A program this writer does not handle (a `match` arm that is a block, exact odds in a rule, dice
-whose count or sides are worked out, a `table` or `kind` inside a `fn`) raises `Unsupported` while
+A program this writer does not handle (a `match` arm that is a block, exact odds in a rule, a
+`table` or `kind` inside a `fn`) raises `Unsupported` while
 it is written: such a script's batches run on the closures, as before.
 
 The parts: writer.py (the text, names, what the types tell), expressions.py, access.py (fields,

@@ -395,13 +395,34 @@ class Expressions(Writer):
             else:
                 self.arms(arms[1:], subject, result)
 
+    def worked_out_dice(self, node, count, die) -> str:
+        """Dice whose count or die is worked out as they are rolled, `(n)d6`, `d(x)`, `d[1, x]`: in
+        the closures' order (the count, then the die), numbers of them (a roll's total), whole and
+        within the limits; anything else bails for the closures to word."""
+        if count is None:
+            n = self.into(self.expr(node.count))
+            self.line(f"if type({n}) is not int: {n} = EV.number({n}, None)")
+            self.line(f"if type({n}) is not int or not 0 <= {n} <= DICE_PER_ROLL: bail()")
+        else:
+            n = str(count)
+        if die is not None:
+            die = self.constant(die)
+        elif type(node.sides) is ast.ListLiteral:
+            faces = ", ".join(self.expr(item) for item in node.sides.items)
+            die = self.into(f"tuple(f if type(f) is int else EV.number(f, None) for f in ({faces},))")
+        else:
+            die = self.into(self.expr(node.sides))
+            self.line(f"if type({die}) is not int: {die} = EV.number({die}, None)")
+            self.line(f"if type({die}) is not int or not 1 <= {die} <= DIE_SIDES: bail()")
+        return self.into(f"roll_dice(EV.source, {n}, {die}, {self.constant(node.modifiers)}, EV)")
+
     def e_Dice(self, node):
         count = 1 if node.count is None else node.count.value if type(node.count) is ast.Number else None
         sides = node.sides
         die = 100 if sides == "%" else (-1, 0, 1) if sides == "F" else \
             sides.value if type(sides) is ast.Number and type(sides.value) is int else None
         if type(count) is not int or die is None:
-            raise Unsupported("dice worked out at run time")
+            return self.worked_out_dice(node, count, die)
         sample = sampler(count, die, node.modifiers) if self.rolls_as_numbers else None
         if sample is not None and count == 1 and not node.modifiers and type(die) is int and 2 <= die <= 255:
             # one plain die, drawn inline from the run's bits exactly as its face source draws it

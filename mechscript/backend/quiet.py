@@ -267,7 +267,7 @@ class QuietFight:
             "LOOP_ITERATIONS": limits.loop_iterations, "LOOP_ROUNDS": range(limits.loop_iterations),
             "LIST_SIZE": limits.list_size, "islice": islice, "STEP": None, "DICE": None,
             "BITS": None, "later_face": later_face, "SHOWN_WHOLE": closures.SHOWN_WHOLE,
-            "NUMBER_BITS": limits.number_bits,
+            "NUMBER_BITS": limits.number_bits, "DICE_PER_ROLL": limits.dice_per_roll, "DIE_SIDES": limits.die_sides,
             "STRING_SIZE": limits.string_size, "OUTPUT_LINES": limits.output_lines, "TOTAL_DICE": limits.total_dice,
             "SHORT_LIST": 1000,   # `contains` of a string in a shorter list is Python's `in`, uncounted
             "EV": None,           # the run's evaluation: its dice, steps and log; set by each run
