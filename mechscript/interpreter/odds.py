@@ -21,7 +21,7 @@ from ..numbers import normal
 from . import ast
 from .builtins import BUILTINS, NOT_ROLLED, round_half_away
 from ..errors import MechError, Span, did_you_mean
-from .evaluator import ARITHMETIC, COMPARISONS, FUDGE, exact_power, may_roll, pool_after_pool, pool_chain
+from .operators import ARITHMETIC, COMPARISONS, FUDGE, exact_power, may_roll, pool_after_pool, pool_chain
 from ..limits import limit_error
 from .values import equal, format_value, type_name
 
