@@ -65,9 +65,6 @@ LAZY_IMPORTS = {
     ("mechscript/sim/batch.py", "resource"): "POSIX only (the memory limit)",
     ("mechscript/sim/report.py", "matplotlib"): "an optional extra (`plot`)",
     ("mechscript/sim/report.py", "matplotlib.pyplot"): "an optional extra (`plot`)",
-    ("mechscript/interpreter/builtins.py", ".characters"): "a cycle: characters needs the evaluator",
-    ("mechscript/interpreter/builtins.py", ".script"): "a cycle: script needs the evaluator",
-    ("mechscript/interpreter/odds.py", ".script"): "a cycle: scripts compile through exact odds",
     ("mechscript/odds.py", ".api"): "a cycle: api gives odds' `prob`",
 }
 

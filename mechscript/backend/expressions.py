@@ -11,8 +11,7 @@ from ..dice.faces import ONE_DIE, face_table
 from ..dice.rollkeep import Pool
 from ..interpreter import ast
 from ..numbers import normal
-from ..interpreter.evaluator import CONSTANTS
-from ..interpreter.operators import may_be_pool, may_roll, pool_chain
+from ..interpreter.operators import CONSTANTS, may_be_pool, may_roll, pool_chain
 from .writer import BOOLEAN, COMPARE, NOT_LITERAL, Unsupported, Writer, is_literal, literal_value
 
 

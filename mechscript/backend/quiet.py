@@ -33,7 +33,7 @@ from ..interpreter import ast, characters, script as closures
 from ..interpreter.evaluator import binary, compare_values, power, small_whole, unary
 from ..interpreter.names import UNSET
 from ..interpreter.parser import parse_program
-from ..interpreter.script import ROLL_FIELDS
+from ..interpreter.lookup import ROLL_FIELDS
 from ..interpreter.values import (Character, Encounter, Function, Kind, Module, Record, Scope, Table, TableRow,
                                   equal, to_json)
 from ..limits import CpuTime

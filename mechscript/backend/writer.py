@@ -10,7 +10,7 @@ import keyword
 
 from ..checker.types import CharT, ListT, RecordT, RollT, RowT, TableT
 from ..interpreter import ast
-from ..interpreter.evaluator import CONSTANTS
+from ..interpreter.operators import CONSTANTS
 from ..interpreter.script import declared_name
 from ..interpreter.values import Character
 

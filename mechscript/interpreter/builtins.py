@@ -15,6 +15,8 @@ from ..dice.rollkeep import KeepRoll, Pool
 from ..numbers import normal
 from ..errors import Failed, MechError
 from ..limits import limit_error
+from .characters import ended
+from .lookup import field_names
 from .show import roll_text
 from .values import Character, Encounter, equal, format_value, plain, type_name
 
@@ -196,7 +198,6 @@ def _contains(ev, args, options, call):
 @builtin("has", 2, 2, 'has(x, "name"): whether x has that field, so that x.name can be read: '
          'has(c, "shield") is true for a character whose kind has a shield')
 def _has(ev, args, options, call):
-    from .script import field_names  # script needs the evaluator, which needs these builtins
     value, name = args
     if type(name) is not str:
         raise MechError(f"`has` takes the field's name as a string, not {type_name(name)}", call.args[1].span,
@@ -210,7 +211,6 @@ def _has(ev, args, options, call):
 @builtin("ended", 1, 1, "ended(encounter): whether the encounter's `until` holds before its next round "
          "(rules modules call it in `fight`): while not ended(encounter) { ... }")
 def _ended(ev, args, options, call):
-    from .characters import ended  # characters needs the evaluator, which needs these builtins
     if type(args[0]) is not Encounter:
         raise MechError(f"`ended` takes an encounter, not {type_name(args[0])}", call.args[0].span)
     return ended(ev, args[0], call.span)

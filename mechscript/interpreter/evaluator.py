@@ -25,10 +25,9 @@ from .builtins import BUILTINS, NOT_ROLLED
 from ..errors import MechError, Span, did_you_mean
 from ..limits import Limits, limit_error, out_of_time
 from .odds import compile_call
-from .operators import ARITHMETIC, COMPARISONS, FUDGE, exact_power, may_roll, pool_after_pool, pool_chain
+from .operators import ARITHMETIC, COMPARISONS, CONSTANTS, FUDGE, exact_power, may_roll, pool_after_pool, pool_chain
 from .values import equal, format_value, type_name
 
-CONSTANTS = {"true": True, "false": False, "none": None}
 
 
 def _at(error: MechError, span: Span) -> MechError:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import MechError, Span
-from .evaluator import CONSTANTS
+from .operators import CONSTANTS
 
 # `d`, `d6`, `dF`...: anything that reads as a die is a die, never a name (grammar, DIE_D/DIE_F).
 _READS_AS_A_DIE = re.compile(r"d(\d\w*|F\w*)?")

@@ -21,6 +21,7 @@ from ..numbers import normal
 from . import ast
 from .builtins import BUILTINS, NOT_ROLLED, round_half_away
 from ..errors import MechError, Span, did_you_mean
+from .lookup import get_index
 from .operators import ARITHMETIC, COMPARISONS, FUDGE, exact_power, may_roll, pool_after_pool, pool_chain
 from ..limits import limit_error
 from .values import equal, format_value, type_name
@@ -261,7 +262,6 @@ class ExactCompiler:
         if _rolls_dice(self.host, node.target):
             raise Unsupported("a table or list that rolls dice to be made is not computed exactly", node.target.span,
                               hint=SAMPLING_HINT)
-        from .script import get_index  # script compiles through this module
         target, key, span = self.host.compile(node.target), self.compile(node.key), node.key.span
 
         def index(ev, work):

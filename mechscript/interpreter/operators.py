@@ -1,5 +1,6 @@
-"""What the evaluator (evaluator.py) and exact odds (odds.py) share: the arithmetic and comparison
-tables, the shape of a sum that may hold roll-and-keep pools, and exact powers. Both import it;
+"""What the evaluator (evaluator.py) and exact odds (odds.py) share: the constants' names, the
+arithmetic and comparison tables, the shape of a sum that may hold roll-and-keep pools, and exact
+powers. Both import it;
 neither imports the other for it."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from .values import format_value
 
 
 FUDGE = (-1, 0, 1)
+CONSTANTS = {"true": True, "false": False, "none": None}
 
 
 def _sum_chain(node: ast.BinOp) -> list:

@@ -27,8 +27,10 @@ from ..numbers import normal
 from . import ast
 from .builtins import BUILTINS, NOT_ROLLED
 from ..errors import MechError, Span, did_you_mean
-from .evaluator import CONSTANTS, Compiler, Evaluation, binary
+from .evaluator import Compiler, Evaluation, binary
+from .operators import CONSTANTS
 from ..limits import CpuTime, Limits, limit_error, source_too_big, too_deep
+from .lookup import ROLL_FIELDS, field_names, get_index, list_position, plain_key
 from .names import KIND_WORDS, UNSET, Binding, ModuleInfo, StaticScope
 from .odds import compile_call
 from .parser import parse_program, quick_collector
@@ -625,7 +627,7 @@ class ScriptCompiler(Compiler):
                     if key is None:
                         default, has_default = value(ev), True
                     else:
-                        pairs.append((_plain_key(key(ev)), value(ev)))
+                        pairs.append((plain_key(key(ev)), value(ev)))
                 label = f"{name}.{row_name}" if row_name else name
                 built[row_name] = TableRow(label, pairs, default, has_default)
             ev.scope.vars[name] = Table(name, built)
@@ -668,7 +670,7 @@ class ScriptCompiler(Compiler):
 
         def assign_index(ev):
             place, at = holder(ev), key(ev)
-            new = value(ev) if update is None else update(ev, _get_index(ev, place, at, key_span))
+            new = value(ev) if update is None else update(ev, get_index(ev, place, at, key_span))
             _set_index(ev, place, at, new, key_span)
         return assign_index
 
@@ -796,7 +798,7 @@ class ScriptCompiler(Compiler):
 
     def compile_Index(self, node: ast.Index):
         target, key, span = self.compile(node.target), self.compile(node.key), node.key.span
-        return lambda ev: _get_index(ev, target(ev), key(ev), span)
+        return lambda ev: get_index(ev, target(ev), key(ev), span)
 
     def compile_String(self, node: ast.String):
         parts = [part if type(part) is str else self.compile(part) for part in node.parts]
@@ -977,31 +979,6 @@ def _loop_round(ev: Run, rounds: int, span: Span) -> int:
     return rounds
 
 
-def _plain_key(key):
-    return key.total if type(key) in (DiceRoll, KeepRoll) else key
-
-
-_ROLL_FIELDS = ("total", "faces", "kept", "dropped")
-
-
-def field_names(value) -> list[str]:
-    """The names `value.NAME` reads (the REPL completes them; a mistyped one's hint is among them)."""
-    kind = type(value)
-    if kind is Character:
-        return [*value.fields, *characters.OWN_FIELDS]
-    if kind is Encounter:
-        return list(characters.ENCOUNTER_FIELDS)
-    if kind is Record:
-        return list(value.fields)
-    if kind is Module:
-        return list(value.scope.vars)
-    if kind is Table:
-        return [row for row in value.rows if row]  # the unnamed row is read with [...], not a field
-    if kind is DiceRoll or kind is KeepRoll:
-        return list(_ROLL_FIELDS)
-    return []
-
-
 def _get_field(value, name: str, span: Span):
     kind = type(value)
     if kind is Character or kind is Encounter:
@@ -1019,10 +996,10 @@ def _get_field(value, name: str, span: Span):
             return value.rows[name]
         raise MechError(f"table `{value.name}` has no row `{name}`", span, hint=did_you_mean(name, field_names(value)))
     if kind is DiceRoll or kind is KeepRoll:
-        if name in _ROLL_FIELDS:
+        if name in ROLL_FIELDS:
             return _roll_field(value, name)
         raise MechError(f"a roll has no field `{name}`", span,
-                        hint=did_you_mean(name, _ROLL_FIELDS) or "a roll has: " + ", ".join(_ROLL_FIELDS))
+                        hint=did_you_mean(name, ROLL_FIELDS) or "a roll has: " + ", ".join(ROLL_FIELDS))
     if kind is Pool and name in ("rolled", "kept", "bonus", "notation"):
         return value.notation if name == "notation" else \
             normal({"rolled": value.unkept, "kept": value.kept, "bonus": value.flat}[name])
@@ -1060,58 +1037,9 @@ def _set_field(value, name: str, new, span: Span) -> None:
     raise MechError(f"cannot set a field of {type_name(value)}", span)
 
 
-def _get_index(ev: Run, value, key, span: Span):
-    kind = type(value)
-    if kind is list:
-        return value[_list_position(value, key, span)]
-    if kind is TableRow:
-        return _look_up(value, key, span)
-    if kind is Table:
-        if type(key) is str and key in value.rows:
-            return value.rows[key]
-        if None in value.rows:
-            return _look_up(value.rows[None], key, span)
-        raise MechError(f"table `{value.name}` has no row {format_value(key)}", span,
-                        hint=did_you_mean(str(key), [r for r in value.rows if r]))
-    if kind is Record:
-        if type(key) is str and key in value.fields:
-            return value.fields[key]
-        raise MechError(f"this record has no field {format_value(key)}", span)
-    if kind is Character and type(key) is str:  # `c[stat]`: a field chosen at run time
-        return characters.get_field(value, key, span)
-    raise MechError(f"{type_name(value)} cannot be indexed", span)
-
-
-def _look_up(row: TableRow, key, span: Span):
-    key = _plain_key(key)
-    if type(key) in KEYED:
-        if key in row.keyed:
-            return row.keyed[key]
-    else:
-        for entry_key, value in row.entries:
-            if equal(entry_key, key):
-                return value
-    if row.thresholds and type(key) in (int, Fraction):
-        for entry_key, value in row.entries:
-            if type(entry_key) in (int, Fraction) and key >= entry_key:
-                return value
-    if row.has_default:
-        return row.default
-    raise MechError(f"`{row.name}` has no entry for {format_value(key)}", span, hint="add a last entry `else => ...`")
-
-
-def _list_position(items: list, key, span: Span) -> int:
-    key = _plain_key(key)
-    if type(key) is not int:
-        raise MechError(f"a list is indexed by a whole number, not {type_name(key)}", span)
-    if not -len(items) <= key < len(items):
-        raise MechError(f"index {key} is outside the list ({len(items)} items, counted from 0)", span)
-    return key
-
-
 def _set_index(ev: Run, value, key, new, span: Span) -> None:
     if type(value) is list:
-        value[_list_position(value, key, span)] = new
+        value[list_position(value, key, span)] = new
         return
     if type(value) in (Record, Character) and type(key) is str:
         _set_field(value, key, new, span)
@@ -1233,5 +1161,4 @@ def quoted(name: str) -> str:
 
 
 # The operations on values that written Python (backend/) calls: the closures' own, by public names.
-get_field, set_field, get_index, set_index, show = _get_field, _set_field, _get_index, _set_index, _show
-ROLL_FIELDS = _ROLL_FIELDS
+get_field, set_field, set_index, show = _get_field, _set_field, _set_index, _show

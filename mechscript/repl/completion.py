@@ -13,9 +13,10 @@ from prompt_toolkit.document import Document
 
 from ..interpreter.builtins import BUILTINS
 from ..errors import MechError
-from ..interpreter.evaluator import CONSTANTS
+from ..interpreter.operators import CONSTANTS
 from ..interpreter.names import KIND_WORDS
-from ..interpreter.script import field_names, module_names
+from ..interpreter.lookup import field_names
+from ..interpreter.script import module_names
 from ..interpreter.session import Session
 from ..interpreter.values import Character, Function, Kind, Module, Table
 from .commands import COMMANDS

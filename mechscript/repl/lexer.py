@@ -14,7 +14,7 @@ from pygments.lexer import Lexer
 from pygments.token import Comment, Error, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
 
 from ..interpreter.builtins import BUILTINS
-from ..interpreter.evaluator import CONSTANTS
+from ..interpreter.operators import CONSTANTS
 from ..interpreter.parser import lark_parser
 
 DICE = Number.Dice  # dice terms and their modifiers: `4d6kh3`, `7k3`, `dF`
