@@ -81,3 +81,13 @@ def test_imports_inside_functions_are_the_known_ones():
                     elif type(node) is ast.Import:
                         found |= {(str(path.relative_to(ROOT)), alias.name) for alias in node.names}
     assert found == set(LAZY_IMPORTS)
+
+
+def test_no_two_modules_import_each_other_but_the_one_cycle_left():
+    # grimp (import-linter's graph) sees imports at the top and inside functions alike
+    import grimp
+    graph = grimp.build_graph("mechscript")
+    cycles = {tuple(sorted((module, imported))) for module in graph.modules
+              for imported in graph.find_modules_directly_imported_by(module)
+              if graph.find_shortest_chain(importer=imported, imported=module)}
+    assert cycles == {("mechscript.api", "mechscript.odds")}
