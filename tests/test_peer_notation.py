@@ -232,6 +232,8 @@ def test_the_repl_notes_in_a_terminal(tmp_path):
         lines = screen.wait_for(EXPLODE_NOTE.strip(), "3d6!>4: ")
         at = lines.index(EXPLODE_NOTE.strip())
         assert lines[at - 1] == "mech> 3d6!>4" and lines[at + 1].startswith("3d6!>4: ")
+        # the next prompt drawn whole, its toolbar too, before Ctrl-D (a key sent earlier may be lost)
+        screen.wait_until(lambda lines: lines[-1].startswith(" seed"), "the toolbar of the next prompt")
         child.sendcontrol("d")
         screen.wait_for_exit()
     assert child.exitstatus == 0
