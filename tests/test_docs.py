@@ -10,10 +10,15 @@ How the examples are run (docs/language.md says the same to its readers):
   A ```mech-error block must fail with exit status 1, and the ```output block after it (required)
   holds everything the terminal shows: the lines said before the error, then the error message.
 - ```console blocks of docs/language.md (run from docs/), README.md, docs/robomacs.md,
-  docs/neojove.md and docs/transformers.md (run from the repository's root): each `$ mech ...` line is a command; the lines
+  docs/neojove.md, docs/transformers.md and docs/pbem.md (run from the repository's root): each `$ mech ...` line is a command; the lines
   after it, up to the next `$` line, are what it prints (standard output, then standard error). When
   they end with a line `...`, they are the first lines of what it prints (a long fight), and it must
   succeed. A command with no lines after it must succeed.
+- docs/pbem.md's ```mech blocks are whole scripts ("save this as `example.mech`"): each is saved as
+  `example.mech` in a new, empty folder, and the `$ mech ...` lines of the ```console blocks after it
+  (up to the next ```mech block) that name `example.mech` run in that folder, as above. A block that
+  no command names must pass `mech run example.mech --seed 1`, printing nothing (a sheet without an
+  encounter).
 - README.md's ```mech blocks: each is saved in a new, empty folder and run like a doc example (a
   reader saves them anywhere). The README's JSON shapes are the keys the commands give.
 - examples/: every script runs with `mech run FILE --seed 1` (the real command, in a subprocess) and
@@ -48,7 +53,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 LANGUAGE = DOCS / "language.md"
 README = ROOT / "README.md"
-MODULE_DOCS = [DOCS / "robomacs.md", DOCS / "neojove.md", DOCS / "transformers.md"]
+MODULE_DOCS = [DOCS / "robomacs.md", DOCS / "neojove.md", DOCS / "transformers.md", DOCS / "pbem.md"]
+SCRIPT_DOCS = [DOCS / "pbem.md"]   # module docs whose ```mech blocks are whole scripts, saved as example.mech
 EXAMPLES = ROOT / "examples"
 
 
@@ -103,10 +109,11 @@ def doc_scripts() -> list[Block]:
     return [b for b in fenced_blocks(LANGUAGE) if b.kind in SCRIPT_KINDS] if LANGUAGE.exists() else []
 
 
-def console_commands(path: Path) -> list[tuple[str, str, list[str] | None]]:
-    """(where, command, expected lines or None) for each `$ mech ...` line of the ```console blocks."""
+def console_commands(path: Path, blocks: list[Block] | None = None) -> list[tuple[str, str, list[str] | None]]:
+    """(where, command, expected lines or None) for each `$ mech ...` line of the ```console blocks
+    (of `blocks`, when given: some of the file's)."""
     commands = []
-    for block in fenced_blocks(path):
+    for block in fenced_blocks(path) if blocks is None else blocks:
         if block.kind != "console":
             continue
         lines = block.text.splitlines()
@@ -218,9 +225,17 @@ def test_the_real_command_prints_what_the_in_process_run_prints(sandbox: Path):
 
 # ---- console examples of the docs and the README ----
 
+SAVED_SCRIPT = "example.mech"   # the name a module doc's whole script is saved under
+
+
+def names_saved_script(command) -> bool:
+    return SAVED_SCRIPT in shlex.split(command[1])
+
+
 CONSOLE = [(DOCS, c) for c in (console_commands(LANGUAGE) if LANGUAGE.exists() else [])] + \
           [(ROOT, c) for c in console_commands(README)] + \
-          [(ROOT, c) for doc in MODULE_DOCS if doc.exists() for c in console_commands(doc)]
+          [(ROOT, c) for doc in MODULE_DOCS if doc.exists() for c in console_commands(doc)
+           if not (doc in SCRIPT_DOCS and names_saved_script(c))]
 
 
 @pytest.mark.parametrize("cwd, command", CONSOLE, ids=[c[0] for _, c in CONSOLE])
@@ -237,6 +252,47 @@ def test_console_example(cwd: Path, command):
         assert printed.splitlines()[:len(head)] == head, f"{place}: `{line}` prints:\n{printed}"
     else:
         assert printed.splitlines() == expected, f"{place}: `{line}` prints:\n{printed}"
+
+
+def saved_scripts(path: Path) -> list[tuple[Block, list]]:
+    """Each ```mech block of a SCRIPT_DOCS page, with the commands after it that name example.mech."""
+    blocks = fenced_blocks(path)
+    scripts = []
+    for n, block in enumerate(blocks):
+        if block.kind != "mech":
+            continue
+        following = []
+        for later in blocks[n + 1:]:
+            if later.kind == "mech":
+                break
+            following.append(later)
+        scripts.append((block, [c for c in console_commands(path, following) if names_saved_script(c)]))
+    return scripts
+
+
+SAVED = [(doc, block, commands) for doc in SCRIPT_DOCS if doc.exists() for block, commands in saved_scripts(doc)]
+
+
+def test_the_pbem_page_has_whole_scripts_with_their_commands():
+    assert (DOCS / "pbem.md").exists(), "docs/pbem.md is missing (issue 18, item 6)"
+    assert sum(len(commands) for _, _, commands in SAVED) >= 2
+
+
+@pytest.mark.parametrize("doc, block, commands", SAVED, ids=[f"{d.name}:{b.line}" for d, b, _ in SAVED])
+def test_module_doc_script(doc: Path, block: Block, commands, tmp_path: Path):
+    # saved in a new, empty folder as the page tells its reader, then run by the commands after it
+    (tmp_path / SAVED_SCRIPT).write_text(block.text, encoding="utf-8")
+    if not commands:
+        status, printed = mech(["run", SAVED_SCRIPT, "--seed", SEED], tmp_path)
+        assert (status, printed) == (0, ""), f"{doc.name} line {block.line}:\n{printed}"
+    for place, line, expected in commands:
+        status, printed = mech(shlex.split(line)[1:], tmp_path)
+        assert status == 0, f"{place}: `{line}` fails:\n{printed}"
+        if expected is not None and expected[-1] == "...":
+            head = expected[:-1]
+            assert printed.splitlines()[:len(head)] == head, f"{place}: `{line}` prints:\n{printed}"
+        elif expected is not None:
+            assert printed.splitlines() == expected, f"{place}: `{line}` prints:\n{printed}"
 
 
 README_SCRIPTS = [b for b in fenced_blocks(README) if b.kind in SCRIPT_KINDS]
@@ -352,3 +408,33 @@ def test_every_builtin_is_in_the_reference_table():
     section = text.split("## Built-in functions", 1)[1].split("\n## ", 1)[0]
     documented = set(re.findall(r"^\| `(\w+)\(", section, flags=re.M))
     assert documented == set(BUILTINS)
+
+
+# ---- docs/pbem.md against the module ----
+
+PBEM = ROOT / "mechscript" / "stdlib" / "pbem.mech"
+
+
+def test_the_pbem_page_gives_every_option_and_its_default():
+    # the module's options are its top-level lets before the character; `choices` lists their values
+    head = PBEM.read_text(encoding="utf-8").split("# ---- the character", 1)[0]
+    options = dict(re.findall(r"^let (\w+) = (.+?)\s*(?:#.*)?$", head, flags=re.M))
+    options.pop("choices")
+    text = (DOCS / "pbem.md").read_text(encoding="utf-8")
+    section = text.split("## Options", 1)[1].split("\n## ", 1)[0]
+    documented = {}
+    for names, defaults in re.findall(r"^\| ((?:`\w+`(?:, )?)+) \| ((?:`[^`]+`(?:, )?)+) \|", section, flags=re.M):
+        for name, default in zip(re.findall(r"`(\w+)`", names), re.findall(r"`([^`]+)`", defaults)):
+            documented[name] = default
+    assert documented == options
+
+
+def test_every_rule_the_pbem_page_offers_is_a_function_of_the_module_with_those_arguments():
+    module = PBEM.read_text(encoding="utf-8")
+    defined = {name: params for name, params in re.findall(r"^fn (\w+)\(([^)]*)\)", module, flags=re.M)}
+    section = (DOCS / "pbem.md").read_text(encoding="utf-8").split("## Rules a script replaces", 1)[1].split("\n## ", 1)[0]
+    offered = re.findall(r"^\| `(\w+)\(([^)]*)\)`", section, flags=re.M)
+    assert len(offered) >= 15
+    for name, params in offered:
+        assert name in defined, f"docs/pbem.md offers {name}, which pbem.mech does not define"
+        assert params == defined[name], f"docs/pbem.md gives {name}({params}); pbem.mech has {name}({defined[name]})"

@@ -1159,3 +1159,89 @@ def test_l1159_l1320_civilian_and_warrior_make_their_skillsets_cost_1(tmp_path):
     log = spent(tmp_path, "skillset Criminal", "skillset Firearms", "advantage Warrior { points 2 }")
     assert "skillsets: 3," in log
     assert "skillsets: 4," in spent(tmp_path, "skillset Criminal", "skillset Firearms")
+
+
+# ---- Mega-Size's extra base hexes (L1792), what a fall or crash lands on, crashes (L392) ----
+
+def mega_spray_fight(*settings: str) -> str:
+    # Mega-Size 1 (Size 10: Strength 10, L1832), a Spray armament, four targets from 2 hexes on, one a hex
+    jazz = transformer("Jazz", conc("Shooting", 1), 'armament Bomb { damage 3k3  area "spray" }', rank=1, strength=10, mega=1)
+    targets = "".join(transformer(name, **DUMMY, **({"hex": n} if n else {})) for n, name in enumerate("ABCD"))
+    return fight(jazz, targets, first="Jazz", second="A, B, C, D", settings=["distance: 2", *settings], extra=NO_AD)
+
+
+MEGA_SPRAY_FACES = [9, 9, 9, 1, 1, 1, 1] + [9, 9, 9] + [9, 8, 7, 2, 1, 1] + [9] * 12 + ONES
+
+
+def test_l1792_a_mega_size_character_adds_its_mega_size_to_an_area_s_base_hexes(tmp_path):
+    # L1792: MS 1 adds one base hex: a Spray's base is A's hex and B's (PROPOSAL: onward), then a die less a hex
+    # (L346): C one hex out, D two. The attack 3k2.5-5 (L1782): 9 9 9/2 = 17 against each PD 5. Damage 3k3 +
+    # Firepower Dice 2.5 + 1 (L1776) = 6.5k3, rolled 6k3: 9 8 7 = 24, 17 one hex out, 9 two; Effect Augmentation +5
+    # (L1800)
+    log = run_json(tmp_path, mega_spray_fight(), MEGA_SPRAY_FACES)["log"]
+    assert log[4] == "  phase 22: Jazz fires Bomb at A's hex (spray, L348): 3k2.5-5: 9 9 9/2 = 17"
+    assert log[5:10] == ["    vs A's PD 5: hit", "    vs B's PD 5: hit", "    vs C's PD 5: hit", "    vs D's PD 5: hit",
+                         "    damage 6k3: 9 8 7 (2 1 1) = 24"]
+    assert log[10:22:3] == ["    A, in the base hex: 24", "    B, in the base hex: 24", "    C, 1 hex out: 17",
+                            "    D, 2 hexes out: 9"]
+
+
+def test_mega_area_none_keeps_the_base_hexes_of_l346(tmp_path):
+    # without L1792's extra hex: B one hex out, C two, D three: beyond the three kept dice, out of the spray
+    log = run_json(tmp_path, mega_spray_fight('mega_area: "none"'), MEGA_SPRAY_FACES)["log"]
+    assert log[5:9] == ["    vs A's PD 5: hit", "    vs B's PD 5: hit", "    vs C's PD 5: hit", "    damage 6k3: 9 8 7 (2 1 1) = 24"]
+    assert log[9:18:3] == ["    A, in the base hex: 24", "    B, 1 hex out: 17", "    C, 2 hexes out: 9"]
+
+
+def test_l392_with_collisions_what_a_fall_lands_on_takes_half(tmp_path):
+    # collisions "hex": Jazz stands in the hex Starscream falls into (distance 0): half of the fall's 20, 10 (L392),
+    # an effect; Jazz's Durability 1 1 1/2 = 2 fails by 8: 1 Major
+    script = fight(JAZZ_SHOOTS, FLYER, first="Jazz", second="Starscream", settings=['collisions: "hex"'], extra=NO_AD)
+    ran = run_json(tmp_path, script, FALL_FACES)
+    assert ran["log"][7:11] == [
+        "    Starscream falls 6 Elevations (L392): Impact Damage 6k3.5: 7 6 5 4/2 (3 2) = 20",
+        "    Starscream Durability Knocked Out, counts as 0 vs Minor 20: fails by 20, 2 Major (now 8.5)",
+        "    Jazz is hit by Starscream's impact (L392): half of it, 10",
+        "    Jazz Durability 3k2.5: 1 1 1/2 = 2 vs Minor 10: fails by 8, 1 Major (now 1)",
+    ]
+    assert ran["result"]["characters"]["Jazz"]["major"] == 1
+    # by default no one is hit (the test above: the fall's lines, then the round goes on)
+    default = run_json(tmp_path, fight(JAZZ_SHOOTS, FLYER, first="Jazz", second="Starscream", extra=NO_AD), FALL_FACES)
+    assert not any("impact (L392)" in line for line in default["log"])
+
+
+CAR = transformer("Wildrider", major=5, mode='"vehicle"', moved=4, **DUMMY)
+
+
+def test_l392_with_crashes_a_vehicle_taken_out_while_travelling_crashes(tmp_path):
+    # crashes "out" (PROPOSAL): Wildrider, in Vehicle-Mode, moved 4 hexes on its last action; Knocked Out, its travel
+    # stops: Impact Damage 4 (the hexes) k 3.5 (Size 5 / 2 + 1, L392): 7 6 5 4/2 = 20; Knocked Out, its Durability
+    # counts 0 (L164): 2 Major. With collisions "hex", Jazz in its hex takes half, 10: 3 2 1/2 = 5 fails by 5
+    script = fight(JAZZ_SHOOTS, CAR, first="Jazz", second="Wildrider", settings=['crashes: "out"', 'collisions: "hex"'],
+                   extra=NO_AD)
+    log = run_json(tmp_path, script, FALL_FACES)["log"]
+    assert log[6:11] == [
+        "    Wildrider is knocked out: Major above its Courage (L161)",
+        "    Wildrider crashes at 4 hexes (L392): Impact Damage 4k3.5: 7 6 5 4/2 = 20",
+        "    Wildrider Durability Knocked Out, counts as 0 vs Minor 20: fails by 20, 2 Major (now 8.5)",
+        "    Jazz is hit by Wildrider's impact (L392): half of it, 10",
+        "    Jazz Durability 3k2.5: 3 2 1/2 = 5 vs Minor 10: fails by 5, 1 Major (now 1)",
+    ]
+
+
+@pytest.mark.parametrize("settings, car", [((), CAR), (('crashes: "out"',), CAR.replace('"vehicle"', '"robot"')),
+                                           (('crashes: "out"',), CAR.replace("moved 4", "moved 0"))])
+def test_no_crash_by_default_nor_for_a_robot_or_one_standing_still(tmp_path, settings, car):
+    script = fight(JAZZ_SHOOTS, car, first="Jazz", second="Wildrider", settings=list(settings), extra=NO_AD)
+    log = run_json(tmp_path, script, FALL_FACES)["log"]
+    assert "    Wildrider is knocked out: Major above its Courage (L161)" in log
+    assert not any("crashes" in line for line in log)
+
+
+def test_l1485_velocity_reducers_take_2k0_off_a_crash_in_a_fight(tmp_path):
+    # 2 points: -2k0: 4k3.5 - 2k0 = 2k2 (L28: no more kept than rolled): 7 6 = 13
+    car = CAR.replace(" }\n", '  equipment "Velocity Reducers" { points 2 } }\n')
+    script = fight(JAZZ_SHOOTS, car, first="Jazz", second="Wildrider", settings=['crashes: "out"'], extra=NO_AD)
+    log = run_json(tmp_path, script, FALL_FACES)["log"]
+    assert any(line.startswith("    Wildrider crashes at 4 hexes (L392): Impact Damage 2k") and "(Velocity Reducers -2k0, L1485)" in line
+               for line in log), log
