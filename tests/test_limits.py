@@ -520,3 +520,39 @@ def test_a_comparison_counts_a_step_an_item(back_end, compared, steps, said):
     ran = run_on(back_end, f"fn f() = {compared}\nsay f()\n", Limits())
     assert ran.log == [said]
     assert ran.steps == 1 + steps  # the call, and the comparison
+
+
+# ---- comparing long strings (issue 22, item 3): a string's `==` was never counted ----
+
+def _text(char: str, length: int) -> str:
+    return '"' + char * length + '"'
+
+
+@pytest.mark.parametrize("back_end", BACK_ENDS)
+@pytest.mark.parametrize("op", ["==", "!=", "<", ">="])
+def test_comparing_long_strings_in_a_loop_is_counted(back_end, op):
+    # two strings of 65,536 characters, equal but not the same object: Python compares them whole
+    text = 'fn f() {\n    let a = "x"\n    let b = "x"\n    repeat 16 { a = a + a; b = b + b }\n    let n = 0\n' \
+           f"    repeat 100000 {{ if a {op} b {{ n += 1 }} }}\n    return n\n}}\nsay f()\n"
+    error = run_on(back_end, text, Limits())
+    assert isinstance(error, MechError), error.log
+    assert error.message == "the script ran more than 1000000 steps; the limit `steps` is 1000000"
+    assert (error.span.line, error.span.col) == (6, 24)  # the comparison
+    assert error.log == []
+
+
+@pytest.mark.parametrize("back_end", BACK_ENDS)
+@pytest.mark.parametrize("compared, steps, said", [
+    (f"{_text('x', 99)} == {_text('x', 99)}", 0, "true"),      # shorter than a step's 100 characters
+    (f"{_text('x', 150)} == {_text('x', 150)}", 1, "true"),    # a step a 100 characters, as joining them
+    (f"{_text('x', 250)} != {_text('y', 250)}", 2, "true"),
+    (f"{_text('x', 250)} == {_text('x', 249)}", 0, "false"),   # of other lengths: told apart at once
+    (f"{_text('x', 250)} < {_text('y', 300)}", 2, "true"),     # ordered up to the shorter's end
+    (f"[{_text('x', 250)}] == [{_text('x', 250)}]", 1 + 2, "true"),
+    (f"match {_text('x', 250)} {{ {_text('x', 250)} => 1\n else => 2 }}", 2, "1"),
+])
+def test_a_comparison_of_strings_counts_a_step_a_hundred_characters(back_end, compared, steps, said):
+    ran = run_on(back_end, f"fn f() = {compared}\nsay f()\n", Limits())
+    assert ran.log == [said]
+    assert ran.steps == 1 + steps  # the call, and the comparison
+

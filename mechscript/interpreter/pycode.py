@@ -34,7 +34,7 @@ from .evaluator import CONSTANTS, _constant, _NOT_CONSTANT, may_roll, _roll_dice
     compare_values, pool_after_pool, pool_chain, small_whole, unary
 from ..limits import Limits
 from .names import UNSET, StaticScope
-from .values import Character, Function, Record, equal
+from .values import TEXT_STEP, Character, Function, Record, equal
 
 
 class Unsupported(Exception):
@@ -581,7 +581,7 @@ class _Writer:
         rolled = f"ev.roll_pool({left}) if type({left}) is Pool else {left}" if may_be_pool else left
         op, general = node.op, self.const(node)  # mechscript's comparison operators are Python's
         constant = _constant(node.right)
-        if constant is not _NOT_CONSTANT and type(constant) in (int, str):
+        if type(constant) is int or type(constant) is str and len(constant) < TEXT_STEP:
             kind = type(constant).__name__
             return f"{left} {op} {constant!r} if type({left}) is {kind} else " \
                    f"compare_values(ev, {general}, {rolled}, {constant!r})"
@@ -593,11 +593,12 @@ class _Writer:
             left = self.temp(rolled)
         elif identity:
             left = self.named(left)  # `(3) is a` would make Python warn
-        right = self.expr(node.right)
+        right = self.named(self.expr(node.right)) if identity else self.expr(node.right)
         same = f"{left} {identity} {right} if type({left}) is Character and type({right}) is not Pool else " \
             if identity else ""  # values.equal: a character is only equal to itself
+        # a long string's work is counted, by compare_values (evaluator.compile_Compare)
         return f"{left} {op} {right} if type({left}) is int and type({right}) is int or " \
-               f"type({left}) is str and type({right}) is str else {same}" \
+               f"type({left}) is str and type({right}) is str and len({left}) < {TEXT_STEP} else {same}" \
                f"compare_values(ev, {general}, {left}, {right})"
 
     def e_Logic(self, node: ast.Logic) -> str:
@@ -736,7 +737,7 @@ class _Writer:
         if type(pattern) is ast.Name and pattern.id in CONSTANTS and self.local(pattern.id) is None:
             return f"{subject} is {CONSTANTS[pattern.id]!r}"  # as e_Compare
         constant = _constant(pattern) if type(pattern) in (ast.Number, ast.String) else _NOT_CONSTANT
-        if type(constant) in (int, str):
+        if type(constant) is int or type(constant) is str and len(constant) < TEXT_STEP:  # else equal counts it
             return f"{subject} == {constant!r} if type({subject}) is {type(constant).__name__} else " \
                    f"equal({subject}, {constant!r}, ev)"
         return None
