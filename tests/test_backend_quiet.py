@@ -351,6 +351,21 @@ def test_the_written_code_counts_a_comparison_of_long_strings(op):
     assert QuietFight(fits).fight(seed) == fight_once(fits, seed)
 
 
+def test_the_written_code_counts_a_copy_of_a_gear_list_a_step_an_item():
+    # issue 22, item 3: each read of a gear list is a copy; of 2,000 items, 1,000 reads pass the steps
+    # limit (a copy that is used: one never used is not made)
+    many = CHARACTERS.replace("    weapon Gun\n", "    weapon Gun\n" * 2000)
+    rule = "fn pbem.damage_power(att, weapon) {\n let n = 0\n repeat 1000 {\n  let w = Punch.weapon\n" \
+           "  push(w, weapon)\n  n += len(w)\n }\n if n < 0 { return 0 }\n return att.firepower\n}"
+    script = compiled(f"use pbem\n{rule}\n{many}{encounter()}")
+    seed = run_seed(7, 0)
+    with pytest.raises(MechError, match="the limit `steps` is 1000000"):
+        fight_once(script, seed)
+    assert QuietFight(script).fight(seed) is None
+    fits = compiled(f"use pbem\n{rule.replace('repeat 1000', 'repeat 2')}\n{many}{encounter()}")
+    assert QuietFight(fits).fight(seed) == fight_once(fits, seed)
+
+
 @pytest.mark.parametrize("name", ["name", "kind", "side", "declared", "fields"])
 def test_a_field_named_as_a_character_s_own_attribute_is_read_through_fields(name):
     # values.Character keeps these as attributes of its own (slots), which would hide a field of the name

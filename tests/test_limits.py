@@ -522,7 +522,8 @@ def test_a_comparison_counts_a_step_an_item(back_end, compared, steps, said):
     assert ran.steps == 1 + steps  # the call, and the comparison
 
 
-# ---- comparing long strings (issue 22, item 3): a string's `==` was never counted ----
+# ---- comparing long strings and copying gear lists (issue 22, item 3): a string's `==` was never
+# counted, nor the copy of a gear list each read of it gives ----
 
 def _text(char: str, length: int) -> str:
     return '"' + char * length + '"'
@@ -556,3 +557,27 @@ def test_a_comparison_of_strings_counts_a_step_a_hundred_characters(back_end, co
     assert ran.log == [said]
     assert ran.steps == 1 + steps  # the call, and the comparison
 
+
+GEAR = "kind Weapon {\n    stat power 1..5 = 1\n}\nkind Robot {\n    gear weapon: Weapon\n}\n"
+
+
+@pytest.mark.parametrize("back_end", BACK_ENDS)
+def test_copying_a_long_gear_list_in_a_loop_is_counted(back_end):
+    # each read of a gear list gives a copy: 5,000 items copied a round
+    text = GEAR + "character A is Robot {\n" + "    weapon Gun\n" * 5000 + "}\n" \
+        "fn f() {\n    let n = 0\n    repeat 1000 {\n        let w = A.weapon\n        n += 1\n    }\n" \
+        "    return n\n}\nsay f()\n"
+    error = run_on(back_end, text, Limits())
+    assert isinstance(error, MechError), error.log
+    assert error.message == "the script ran more than 1000000 steps; the limit `steps` is 1000000"
+    assert (error.span.line, error.span.col) == (5012, 19)  # `weapon` of `A.weapon`
+    assert error.log == []
+
+
+@pytest.mark.parametrize("back_end", BACK_ENDS)
+def test_a_copy_of_a_gear_list_counts_a_step_an_item(back_end):
+    text = GEAR + "character A is Robot {\n    weapon Gun\n    weapon Axe\n    weapon Net\n}\n" \
+        "fn f() = A.weapon\nsay len(f())\n"
+    ran = run_on(back_end, text, Limits())
+    assert ran.log == ["3"]
+    assert ran.steps == 1 + 3  # the call, and the copy

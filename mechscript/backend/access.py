@@ -58,23 +58,23 @@ class Access(Expressions):
             if node.name in ("name", "round", "characters"):
                 copy = f"list({value}.characters)" if node.name == "characters" else f"{value}.{node.name}"
                 self.line(f"{branch} type({value}) is Encounter: {result} = {copy}")
-            self.line(f"else: {result} = get_field({value}, {field}, {span})")
+            self.line(f"else: {result} = get_field({value}, {field}, {span}, EV)")
             return result
         if self.kept_if_character(node):
             self.line(f"if type({value}) is Character: {result} = {self.attr(value, node.name)}")
-            self.line(f"else: {result} = get_field({value}, {field}, {span})")
+            self.line(f"else: {result} = get_field({value}, {field}, {span}, EV)")
             return result
         if self.holds_no_fields(node.target):   # a roll's faces, a module's name: no `fields` to try
-            self.line(f"{result} = get_field({value}, {field}, {span})")
+            self.line(f"{result} = get_field({value}, {field}, {span}, EV)")
             return result
         # only characters and records keep `fields`; a character's list that is not state (gear) is
         # given as a copy, by get_field
         self.line(f"try: {result} = {value}.fields[{field}]")
-        self.line(f"except (AttributeError, KeyError): {result} = get_field({value}, {field}, {span})")
+        self.line(f"except (AttributeError, KeyError): {result} = get_field({value}, {field}, {span}, EV)")
         self.line("else:")
         with self.indented():
             self.line(f"if type({result}) is list and type({value}) is Character: "
-                      f"{result} = get_field({value}, {field}, {span})")
+                      f"{result} = get_field({value}, {field}, {span}, EV)")
         return result
 
     def read_list(self, node) -> str:

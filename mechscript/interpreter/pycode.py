@@ -647,7 +647,7 @@ class _Writer:
         value = self.expr(node.target)
         field, span = repr(node.name), self.const(node.name_span)
         if self.is_module(node.target):  # a module's rule or option: no `fields`, no type to test
-            return self.temp(f"get_field({value}, {field}, {span})")
+            return self.temp(f"get_field({value}, {field}, {span}, ev)")
         result = self.fresh()
         if node.name not in _DISPATCHED_FIELDS:
             # A stat or state of a character, or a record's field: read straight from `fields`,
@@ -659,10 +659,10 @@ class _Writer:
                 self.emit("else:")
                 self.depth += 1
             self.emit(f"try: {result} = {value}.fields[{field}]")
-            self.emit(f"except (AttributeError, KeyError): {result} = get_field({value}, {field}, {span})")
+            self.emit(f"except (AttributeError, KeyError): {result} = get_field({value}, {field}, {span}, ev)")
             self.emit("else:")
             self.emit(f"    if type({result}) is list and type({value}) is Character: "
-                      f"{result} = get_field({value}, {field}, {span})")
+                      f"{result} = get_field({value}, {field}, {span}, ev)")
             if node.name == "total":
                 self.depth -= 1
             return result
@@ -671,20 +671,20 @@ class _Writer:
             self.emit(f"{result} = {value}.fields.get({field}, UNSET)")
             if node.name in ("name", "side"):  # characters.OWN_FIELDS, when no stat has the name
                 self.emit(f"if {result} is UNSET: {result} = {value}.{node.name}")
-                self.emit(f"elif type({result}) is list: {result} = get_field({value}, {field}, {span})")
+                self.emit(f"elif type({result}) is list: {result} = get_field({value}, {field}, {span}, ev)")
             else:
                 self.emit(f"if {result} is UNSET or type({result}) is list: "
-                          f"{result} = get_field({value}, {field}, {span})")
+                          f"{result} = get_field({value}, {field}, {span}, ev)")
         self.emit(f"elif type({value}) is Record:")
         with self.indented():
             self.emit(f"{result} = {value}.fields.get({field}, UNSET)")
-            self.emit(f"if {result} is UNSET: {result} = get_field({value}, {field}, {span})")
-        self.emit(f"else: {result} = get_field({value}, {field}, {span})")
+            self.emit(f"if {result} is UNSET: {result} = get_field({value}, {field}, {span}, ev)")
+        self.emit(f"else: {result} = get_field({value}, {field}, {span}, ev)")
         return result
 
     def field_of(self, value: str, name: str, span: Span) -> str:
         """The old value of a field set with `+=`, read as script._get_field reads it."""
-        return self.temp(f"get_field({value}, {name!r}, {self.const(span)})")
+        return self.temp(f"get_field({value}, {name!r}, {self.const(span)}, ev)")
 
     def e_Index(self, node: ast.Index) -> str:
         value, key = self.expr(node.target), self.expr(node.key)

@@ -673,7 +673,7 @@ class ScriptCompiler(Compiler):
 
             def assign_field(ev):
                 place = holder(ev)
-                new = value(ev) if update is None else update(ev, _get_field(place, field, field_span))
+                new = value(ev) if update is None else update(ev, _get_field(place, field, field_span, ev))
                 _set_field(place, field, new, field_span)
             return assign_field
         key, key_span = self.compile(target.key), target.key.span
@@ -796,7 +796,7 @@ class ScriptCompiler(Compiler):
                 found = value.fields.get(name, UNSET)
                 if found is not UNSET:
                     return found
-            return _get_field(value, name, span)
+            return _get_field(value, name, span, ev)
         return field
 
     def _local_name(self, node: ast.Node) -> str | None:
@@ -1015,10 +1015,10 @@ def field_names(value) -> list[str]:
     return []
 
 
-def _get_field(value, name: str, span: Span):
+def _get_field(value, name: str, span: Span, ev=None):
     kind = type(value)
     if kind is Character or kind is Encounter:
-        return characters.get_field(value, name, span)
+        return characters.get_field(value, name, span, ev)
     if kind is Record:
         if name in value.fields:
             return value.fields[name]
@@ -1091,7 +1091,7 @@ def _get_index(ev: Run, value, key, span: Span):
             return value.fields[key]
         raise MechError(f"this record has no field {format_value(key)}", span)
     if kind is Character and type(key) is str:  # `c[stat]`: a field chosen at run time
-        return characters.get_field(value, key, span)
+        return characters.get_field(value, key, span, ev)
     raise MechError(f"{type_name(value)} cannot be indexed", span)
 
 
