@@ -54,6 +54,10 @@ def main() -> None:
         code, seconds, peak, err = measure(line, folder)
         print(f"{'1 MB line 1+1+... (too deep)':<34} {len(line):>9} {code:>4} {seconds:>7.2f} {'':>8} "
               f"{peak / 1024:>8.1f}")
+        line = "say len([" + ",".join(["1"] * 500_000) + "])\n"  # one flat list: parsed whole
+        code, seconds, peak, err = measure(line, folder)
+        print(f"{'1 MB line [1,1,...] (parsed whole)':<34} {len(line):>9} {code:>4} {seconds:>7.2f} "
+              f"{(seconds - empty) / 500_000 * 1e6:>8.1f} {peak / 1024:>8.1f}")
         sizes = [n for n in (10_000, 20_000, 40_000, 80_000) if n < args.largest] + [args.largest]
         for n in sizes:
             text = "".join(f"fn f{i}(x) = x\n" for i in range(n))

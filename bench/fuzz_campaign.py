@@ -7,15 +7,20 @@ peak memory (goal under 200 MB a process).
     python bench/fuzz_campaign.py                   # 10^5 generated inputs: hours
     python bench/fuzz_campaign.py -n 2000           # a quick look
     python bench/fuzz_campaign.py --no-generated    # the hostile cases alone, a few minutes
-    python bench/fuzz_campaign.py --no-hostile -n 500
+    python bench/fuzz_campaign.py --no-hostile --minutes 30    # as many as 30 minutes allow
 
-The generated inputs run in this process (the CLI's main), so their peak memory is this
-process's; a hostile case's is its own process's (and its workers'), measured by wait4.
+The generated inputs run in chunks (--chunk, default 200: half expressions, half programs, each
+chunk drawn with its own seed), each chunk in a process forked from this one that runs them
+through the CLI's main: no interpreter starts per input, and neither the memory hypothesis keeps
+of what it drew nor anything else grows from chunk to chunk. A chunk's peak memory is its process's
+(wait4); a hostile case's is its own process's (and its workers'). Each input over 2 s of CPU and
+each internal error is printed as it is found, and named again in the summary.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import signal
 import subprocess
@@ -167,42 +172,118 @@ def killed_sim_orphans(fight: Path) -> int:
     return alive
 
 
-def generated(n: int, folder: Path, seed: int):
-    """n inputs drawn from the grammar, half expressions, half programs, at the default limits."""
-    from hypothesis import HealthCheck, given, settings
+def generated(n: int, folder: Path, seed: int, chunk: int, minutes: float, jobs: int) -> dict:
+    """n inputs drawn from the grammar, half expressions, half programs, at the default limits, in
+    forked chunks (at most `jobs` at once); no chunk starts after `minutes`."""
     import fuzzing
-
-    tally = fuzzing.Tally()
+    # loaded once here, so that every fork has it: the grammar's parser tables, the lexer's patterns
+    fuzzing.run_expression("4d6kh3 + 1", fuzzing.Tally(), [])
+    fuzzing.run_program("fn f(x) = x + d6\nsay f(1)\n", folder, fuzzing.Tally(), [])
     started = time.monotonic()
+    found = {"inputs": 0, "commands": 0, "cpu": 0.0, "internal": [], "slow": [], "peak_mb": 0.0, "lost": 0}
+    running = {}  # pid -> (chunk index, its result file)
+    index = 0
 
-    def report():
-        print(f"  {tally.inputs} inputs, {tally.commands} commands, {len(tally.internal)} internal errors, "
-              f"{len(tally.slow)} over 2 s, {fuzzing.peak_mb():.0f} MB peak, {time.monotonic() - started:.0f} s",
-              flush=True)
+    def reap():
+        pid, status, usage = os.wait4(-1, 0)
+        number, result = running.pop(pid)
+        try:
+            part = json.loads(result.read_text())
+        except (OSError, ValueError):
+            part = None
+        if part is None or os.waitstatus_to_exitcode(status) != 0:
+            found["lost"] += 1
+            print(f"  chunk {number}: its process ended with status {os.waitstatus_to_exitcode(status)}"
+                  f"{': ' + part['error'] if part and 'error' in part else ''}", flush=True)
+            return
+        for key in ("inputs", "commands", "cpu"):
+            found[key] += part[key]
+        found["internal"] += part["internal"]
+        found["slow"] += part["slow"]
+        found["peak_mb"] = max(found["peak_mb"], usage.ru_maxrss / 1024)
+        print(f"  {found['inputs']} inputs, {found['commands']} commands, {len(found['internal'])} internal errors, "
+              f"{len(found['slow'])} over 2 s, peak {found['peak_mb']:.0f} MB a process, "
+              f"{time.monotonic() - started:.0f} s", flush=True)
 
-    def every(strategy, run):
-        @settings(max_examples=n // 2, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-        @given(strategy)
-        def one(text):
-            run(text)
-            if tally.inputs % 1000 == 0:
-                report()
-        one()
+    while index * chunk < n and time.monotonic() - started < minutes * 60:
+        if len(running) >= jobs:
+            reap()
+            continue
+        size = min(chunk, n - index * chunk)
+        result = folder / f"chunk{index}.json"
+        pid = os.fork()
+        if pid == 0:  # the chunk's process: never returns
+            _chunk(size, folder / f"chunk{index}", seed * 1_000_003 + index, result)
+        running[pid] = (index, result)
+        index += 1
+    while running:
+        reap()
+    print(f"generated: {found['inputs']} inputs ({found['commands']} commands, {found['cpu']:.0f} s of CPU) in "
+          f"{time.monotonic() - started:.0f} s; {len(found['internal'])} internal errors; {len(found['slow'])} "
+          f"commands over 2 s of CPU; peak {found['peak_mb']:.0f} MB a process; {found['lost']} chunks lost")
+    for entry in found["internal"]:
+        print(f"  internal error: {_named(entry)}")
+    for entry in sorted(found["slow"], key=lambda e: -e["cpu"]):
+        print(f"  {entry['cpu']:.1f} s: {_named(entry)}")
+    return found
 
-    every(fuzzing.EXPRESSIONS, lambda e: fuzzing.run_expression(e, tally, []))
-    every(fuzzing.PROGRAMS, lambda p: fuzzing.run_program(p, folder, tally, []))
-    report()
-    for outcome in tally.internal[:10]:
-        print(f"  internal error: mech {' '.join(map(repr, outcome.argv))}")
-    for outcome in sorted(tally.slow, key=lambda o: -o.cpu)[:10]:
-        print(f"  {outcome.cpu:.1f} s: mech {' '.join(map(repr, outcome.argv))}")
-    return tally
+
+def _named(entry: dict) -> str:
+    """The command and its input, as one line: a program's text is given, not its temporary file's name."""
+    argv = [a for a in entry["argv"] if not a.endswith("fuzz.mech")]
+    return f"mech {' '.join(argv)} <- {entry['input'][:300]!r}"
+
+
+def _chunk(size: int, folder: Path, seed: int, result: Path) -> None:
+    """Runs `size` generated inputs (half expressions, half programs) drawn with `seed`, printing each
+    slow one and each internal error as it is found; writes what it found to `result` as JSON."""
+    code = 0
+    try:
+        from hypothesis import HealthCheck, given, settings, seed as seeded
+        import fuzzing
+
+        folder.mkdir()
+        tally = fuzzing.Tally()
+        found = {"internal": [], "slow": []}
+
+        def noted(text: str, before: tuple) -> None:
+            for kind, outcomes, start in (("internal", tally.internal, before[0]), ("slow", tally.slow, before[1])):
+                for outcome in outcomes[start:]:
+                    entry = {"argv": outcome.argv, "cpu": outcome.cpu, "input": text, "err": outcome.err[-300:]}
+                    found[kind].append(entry)
+                    print(f"  {'INTERNAL ERROR' if kind == 'internal' else f'{outcome.cpu:.1f} s'}: {_named(entry)}",
+                          flush=True)
+
+        def every(strategy, count, run):
+            @settings(max_examples=count, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+            @seeded(seed)
+            @given(strategy)
+            def one(text):
+                before = (len(tally.internal), len(tally.slow))
+                run(text)
+                noted(text, before)
+            if count:
+                one()
+
+        every(fuzzing.EXPRESSIONS, size // 2, lambda e: fuzzing.run_expression(e, tally, []))
+        every(fuzzing.PROGRAMS, size - size // 2, lambda p: fuzzing.run_program(p, folder, tally, []))
+        result.write_text(json.dumps({"inputs": tally.inputs, "commands": tally.commands, "cpu": tally.cpu, **found}))
+    except BaseException:  # noqa: BLE001 (said to the parent, which counts the chunk as lost)
+        import traceback
+        result.write_text(json.dumps({"error": traceback.format_exc()[-500:]}))
+        code = 1
+    finally:
+        sys.stdout.flush()
+        os._exit(code)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("-n", type=int, default=100_000, help="generated inputs (default 100000)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--chunk", type=int, default=200, help="generated inputs a forked process (default 200)")
+    parser.add_argument("--minutes", type=float, default=float("inf"), help="start no chunk after this many minutes")
+    parser.add_argument("--jobs", type=int, default=1, help="chunks run at once (default 1)")
     parser.add_argument("--no-generated", action="store_true")
     parser.add_argument("--no-hostile", action="store_true")
     args = parser.parse_args()
@@ -217,8 +298,8 @@ def main() -> None:
             print(f"  {len(cases)} cases: {sum(c[1] == 3 for c in cases)} internal errors, "
                   f"{sum(c[2] > 2 for c in cases)} over 2 s of CPU, peak {max(c[3] for c in cases):.0f} MB")
         if not args.no_generated:
-            print(f"generated inputs ({args.n}), at the default limits:")
-            generated(args.n, folder, args.seed)
+            print(f"generated inputs (up to {args.n}), at the default limits:", flush=True)
+            generated(args.n, folder, args.seed, args.chunk, args.minutes, args.jobs)
 
 
 if __name__ == "__main__":

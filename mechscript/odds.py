@@ -20,7 +20,7 @@ from .dice.faces import RandomFaces
 from .errors import MechError
 from .interpreter.evaluator import Evaluation
 from .limits import CpuTime, Limits, limit_error, too_deep
-from .interpreter.odds import dist_mean, exact, truths
+from .interpreter.odds import dist_mean, exact, outcome, truths
 from .interpreter.parser import parse_expression
 from .interpreter.script import ScriptCompiler
 from .interpreter.values import fits_float, float_json, format_value, to_json
@@ -150,7 +150,8 @@ def _estimate(expr: str, samples: int, seed: int | None, limits: Limits) -> Prob
     try:
         with CpuTime(limits):
             for _ in range(samples):
-                total = compiled.total(source, batch)
+                # a list, a record or none is no outcome, as in the exact odds (and no key of the tally)
+                total = outcome(compiled.total(source, batch), compiled.node.span)
                 counts[total] = counts.get(total, 0) + 1
     except MechError as error:  # the time ran out between two rolls
         raise error.located(expr, EXPR_FILE) from None

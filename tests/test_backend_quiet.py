@@ -336,6 +336,36 @@ def test_the_written_code_counts_a_comparison_of_lists_a_step_an_item():
     assert QuietFight(fits).fight(seed) == fight_once(fits, seed)
 
 
+@pytest.mark.parametrize("op", ["==", "<"])
+def test_the_written_code_counts_a_comparison_of_long_strings(op):
+    # issue 22, item 3: strings the checker knows were compared as Python's own `==`, uncounted;
+    # two of 65,536 characters compared 20,000 times pass the steps limit (a step a 100 characters)
+    rule = 'fn pbem.damage_power(att, weapon) {\n let a = "x"\n let b = "x"\n repeat 16 { a = a + a; b = b + b }\n' \
+           f" let n = 0\n repeat 20000 {{ if a {op} b {{ n += 1 }} }}\n return att.firepower\n}}"
+    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    seed = run_seed(7, 0)
+    with pytest.raises(MechError, match="the limit `steps` is 1000000"):
+        fight_once(script, seed)
+    assert QuietFight(script).fight(seed) is None  # written (no Unsupported), and stopped by its budget
+    fits = compiled(f"use pbem\n{rule.replace('repeat 20000', 'repeat 2')}\n{CHARACTERS}{encounter()}")
+    assert QuietFight(fits).fight(seed) == fight_once(fits, seed)
+
+
+def test_the_written_code_counts_a_copy_of_a_gear_list_a_step_an_item():
+    # issue 22, item 3: each read of a gear list is a copy; of 2,000 items, 1,000 reads pass the steps
+    # limit (a copy that is used: one never used is not made)
+    many = CHARACTERS.replace("    weapon Gun\n", "    weapon Gun\n" * 2000)
+    rule = "fn pbem.damage_power(att, weapon) {\n let n = 0\n repeat 1000 {\n  let w = Punch.weapon\n" \
+           "  push(w, weapon)\n  n += len(w)\n }\n if n < 0 { return 0 }\n return att.firepower\n}"
+    script = compiled(f"use pbem\n{rule}\n{many}{encounter()}")
+    seed = run_seed(7, 0)
+    with pytest.raises(MechError, match="the limit `steps` is 1000000"):
+        fight_once(script, seed)
+    assert QuietFight(script).fight(seed) is None
+    fits = compiled(f"use pbem\n{rule.replace('repeat 1000', 'repeat 2')}\n{many}{encounter()}")
+    assert QuietFight(fits).fight(seed) == fight_once(fits, seed)
+
+
 @pytest.mark.parametrize("name", ["name", "kind", "side", "declared", "fields"])
 def test_a_field_named_as_a_character_s_own_attribute_is_read_through_fields(name):
     # values.Character keeps these as attributes of its own (slots), which would hide a field of the name

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from fuzzing import EXPRESSIONS, INTERNAL_ERROR, PROGRAMS, Tally, mech, run_expression, run_program
@@ -55,3 +56,13 @@ def test_an_internal_error_is_seen(monkeypatch, tmp_path):
     run_expression("2d6", tally, LIMITS)
     assert [o.argv[0] for o in tally.internal] == ["roll"] and tally.internal[0].code == INTERNAL_ERROR
     assert mech(["prob", "--", "2d6"]).code == 0
+
+
+@pytest.mark.parametrize("expr", ["[]", "none", "{a: 1}"])
+def test_sampled_odds_of_what_is_no_outcome_are_the_exact_odds_error(expr):
+    # found by the long campaign: `mech prob --samples` of a list (or none, or a record) was an
+    # internal error, where the exact odds say what is wrong
+    exact = mech(["prob", "--", expr])
+    sampled = mech(["prob", "--samples", "20", "--seed", "1", "--", expr])
+    assert (sampled.code, sampled.err) == (exact.code, exact.err)
+    assert exact.code == 1 and "odds are of numbers, true/false or strings" in exact.err

@@ -509,3 +509,60 @@ def test_a_comparison_counts_a_step_an_item(compared, steps, said):
     ran = run_on(f"fn f() = {compared}\nsay f()\n", Limits())
     assert ran.log == [said]
     assert ran.steps == 1 + steps  # the call, and the comparison
+
+
+# ---- comparing long strings and copying gear lists (issue 22, item 3): a string's `==` was never
+# counted, nor the copy of a gear list each read of it gives ----
+
+def _text(char: str, length: int) -> str:
+    return '"' + char * length + '"'
+
+
+@pytest.mark.parametrize("op", ["==", "!=", "<", ">="])
+def test_comparing_long_strings_in_a_loop_is_counted(op):
+    # two strings of 65,536 characters, equal but not the same object: Python compares them whole
+    text = 'fn f() {\n    let a = "x"\n    let b = "x"\n    repeat 16 { a = a + a; b = b + b }\n    let n = 0\n' \
+           f"    repeat 100000 {{ if a {op} b {{ n += 1 }} }}\n    return n\n}}\nsay f()\n"
+    error = run_on(text, Limits())
+    assert isinstance(error, MechError), error.log
+    assert error.message == "the script ran more than 1000000 steps; the limit `steps` is 1000000"
+    assert (error.span.line, error.span.col) == (6, 24)  # the comparison
+    assert error.log == []
+
+
+@pytest.mark.parametrize("compared, steps, said", [
+    (f"{_text('x', 99)} == {_text('x', 99)}", 0, "true"),      # shorter than a step's 100 characters
+    (f"{_text('x', 150)} == {_text('x', 150)}", 1, "true"),    # a step a 100 characters, as joining them
+    (f"{_text('x', 250)} != {_text('y', 250)}", 2, "true"),
+    (f"{_text('x', 250)} == {_text('x', 249)}", 0, "false"),   # of other lengths: told apart at once
+    (f"{_text('x', 250)} < {_text('y', 300)}", 2, "true"),     # ordered up to the shorter's end
+    (f"[{_text('x', 250)}] == [{_text('x', 250)}]", 1 + 2, "true"),
+    (f"match {_text('x', 250)} {{ {_text('x', 250)} => 1\n else => 2 }}", 2, "1"),
+])
+def test_a_comparison_of_strings_counts_a_step_a_hundred_characters(compared, steps, said):
+    ran = run_on(f"fn f() = {compared}\nsay f()\n", Limits())
+    assert ran.log == [said]
+    assert ran.steps == 1 + steps  # the call, and the comparison
+
+
+GEAR = "kind Weapon {\n    stat power 1..5 = 1\n}\nkind Robot {\n    gear weapon: Weapon\n}\n"
+
+
+def test_copying_a_long_gear_list_in_a_loop_is_counted():
+    # each read of a gear list gives a copy: 5,000 items copied a round
+    text = GEAR + "character A is Robot {\n" + "    weapon Gun\n" * 5000 + "}\n" \
+        "fn f() {\n    let n = 0\n    repeat 1000 {\n        let w = A.weapon\n        n += 1\n    }\n" \
+        "    return n\n}\nsay f()\n"
+    error = run_on(text, Limits())
+    assert isinstance(error, MechError), error.log
+    assert error.message == "the script ran more than 1000000 steps; the limit `steps` is 1000000"
+    assert (error.span.line, error.span.col) == (5012, 19)  # `weapon` of `A.weapon`
+    assert error.log == []
+
+
+def test_a_copy_of_a_gear_list_counts_a_step_an_item():
+    text = GEAR + "character A is Robot {\n    weapon Gun\n    weapon Axe\n    weapon Net\n}\n" \
+        "fn f() = A.weapon\nsay len(f())\n"
+    ran = run_on(text, Limits())
+    assert ran.log == ["3"]
+    assert ran.steps == 1 + 3  # the call, and the copy

@@ -159,3 +159,15 @@ def test_short_texts_are_not_kept_and_the_oldest_entries_go(tmp_path, monkeypatc
     kept = entries(tmp_path)
     assert len(kept) == 3
     assert sorted(entry.stat().st_mtime for entry in kept) == [2, 3, 4]  # the two oldest went
+
+
+def test_huge_texts_are_not_kept(tmp_path, monkeypatch):
+    # issue 22: a stranger's huge script would cost more to pickle than to parse, and fill the folder
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    text = long_module("hello")
+    monkeypatch.setattr(parsed_cache, "MAX_SIZE", len(text) - 1)
+    assert parse_program(text, "huge.mech") == parse_program(text, "again.mech")
+    assert entries(tmp_path) == []
+    monkeypatch.setattr(parsed_cache, "MAX_SIZE", len(text))  # the largest kept
+    parse_program(text, "kept.mech")
+    assert len(entries(tmp_path)) == 1

@@ -58,23 +58,23 @@ class Access(Expressions):
             if node.name in ("name", "round", "characters"):
                 copy = f"list({value}.characters)" if node.name == "characters" else f"{value}.{node.name}"
                 self.line(f"{branch} type({value}) is Encounter: {result} = {copy}")
-            self.line(f"else: {result} = get_field({value}, {field}, {span})")
+            self.line(f"else: {result} = get_field({value}, {field}, {span}, EV)")
             return result
         if self.kept_if_character(node):
             self.line(f"if type({value}) is Character: {result} = {self.attr(value, node.name)}")
-            self.line(f"else: {result} = get_field({value}, {field}, {span})")
+            self.line(f"else: {result} = get_field({value}, {field}, {span}, EV)")
             return result
         if self.holds_no_fields(node.target):   # a roll's faces, a module's name: no `fields` to try
-            self.line(f"{result} = get_field({value}, {field}, {span})")
+            self.line(f"{result} = get_field({value}, {field}, {span}, EV)")
             return result
         # only characters and records keep `fields`; a character's list that is not state (gear) is
         # given as a copy, by get_field
         self.line(f"try: {result} = {value}.fields[{field}]")
-        self.line(f"except (AttributeError, KeyError): {result} = get_field({value}, {field}, {span})")
+        self.line(f"except (AttributeError, KeyError): {result} = get_field({value}, {field}, {span}, EV)")
         self.line("else:")
         with self.indented():
             self.line(f"if type({result}) is list and type({value}) is Character: "
-                      f"{result} = get_field({value}, {field}, {span})")
+                      f"{result} = get_field({value}, {field}, {span}, EV)")
         return result
 
     def read_list(self, node) -> str:
@@ -89,7 +89,7 @@ class Access(Expressions):
         span = self.constant(node.key.span)
         holders = self.table_or_row(node.target)
         if holders is not None and self.surely(node.key, "str"):
-            # a table's row by its name, a row's entry by its key (TableRow.keyed), as _get_index
+            # a table's row by its name, a row's entry by its key (TableRow.keyed), as lookup.get_index
             # finds them; anything else (a threshold, a default, a missing key) by get_index
             rows, entries = (f"{value}.rows", f"{value}.keyed")
             unnamed = f"{value}.rows[None].keyed"   # a table of one unnamed row is looked up in it

@@ -12,6 +12,7 @@ from ..dice.rollkeep import Pool
 from ..interpreter import ast
 from ..numbers import normal
 from ..interpreter.operators import CONSTANTS, may_be_pool, may_roll, pool_chain
+from ..interpreter.values import TEXT_STEP
 from .writer import BOOLEAN, COMPARE, NOT_LITERAL, Unsupported, Writer, is_literal, literal_value
 
 
@@ -71,7 +72,7 @@ class Expressions(Writer):
             return None
         if kind is ast.Compare:
             a, b = self.pure(node.left), self.pure(node.right)
-            if a is None or b is None:
+            if a is None or b is None or self.may_compare_long_text(node):
                 return None
             literal = literal_value(node.right)
             if self.surely(node.left, "int") and self.surely(node.right, "int") or \
@@ -294,6 +295,7 @@ class Expressions(Writer):
         direct = self.surely(node.left, "number") and self.surely(node.right, "number") or \
             self.surely(node.left, "str") and self.surely(node.right, "str") or \
             op in ("==", "!=") and self.python_equality(node.left, node.right)
+        direct = direct and not self.may_compare_long_text(node)
         if direct and not self.can_be_pool(node.left):
             a, b = self.values([node.left, node.right])
             return self.into(f"{a} {op} {b}")   # Python's own comparison is the closures' here
@@ -312,23 +314,33 @@ class Expressions(Writer):
         """`a op b` as the closures work it out (`equal` for == and !=), the cases a literal on the
         right settles written as Python's own operators."""
         literal = literal_value(right)
+        short = type(literal) is str and len(literal) < TEXT_STEP   # a long one's work is counted: general
         if op in ("==", "!="):
             if literal is None or type(literal) is bool:
                 # none, true and false equal themselves alone (a roll counts as a number)
                 return f"{a} {'is' if op == '==' else 'is not'} {b}"
-            if type(literal) is str:
+            if short:
                 return f"{a} {op} {b}"   # a string equals only the same string, as in Python
         if type(literal) is int:
             return f"{a} {op} {b} if type({a}) is int else {general}"
-        if type(literal) is str:
+        if short:
             return f"{a} {op} {b} if type({a}) is str else {general}"
-        fast = f"type({a}) is int and type({b}) is int or type({a}) is str and type({b}) is str"
+        fast = f"type({a}) is int and type({b}) is int or type({a}) is str and type({b}) is str and len({a}) < {TEXT_STEP}"
         if op in ("==", "!="):
             # a character equals itself alone (a pool on the right is rolled first: the closures' case)
             fast_is = f"{a} {'is' if op == '==' else 'is not'} {b}"
             return (f"{a} {op} {b} if {fast} else {fast_is} if type({a}) is Character and type({b}) is not Pool "
                     f"else {general}")
         return f"{a} {op} {b} if {fast} else {general}"
+
+    def may_compare_long_text(self, node) -> bool:
+        """Whether a comparison may be of two strings of TEXT_STEP characters or more: work that
+        values.equal and compare_values count against the steps, so not written as Python's own."""
+        for side in (node.left, node.right):
+            literal = literal_value(side)
+            if type(literal) is str and len(literal) < TEXT_STEP:
+                return False
+        return self.types.of(node.left).maybe("str") and self.types.of(node.right).maybe("str")
 
     def e_Logic(self, node):
         stop, go = ("False", "True") if node.op == "and" else ("True", "False")

@@ -929,7 +929,7 @@ class Inference:
             self.put(var.slot, value)
 
     def index(self, holder: Type, key: Type, key_node) -> Type:
-        """`x[key]` (`_get_index`)."""
+        """`x[key]` (`lookup.get_index`)."""
         if holder.top:
             return ANY
         name = _literal(key_node)

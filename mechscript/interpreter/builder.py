@@ -1,11 +1,12 @@
-"""Builds the AST from lark's parse tree in one pass; nothing after this touches lark."""
+"""Builds the AST as lark's parser reduces each rule (parser.py calls a method of AstBuilder per rule,
+with the rule's span and its children); nothing after this touches lark."""
 
 from __future__ import annotations
 
 import re
 from fractions import Fraction
 
-from lark import Token, Transformer, v_args
+from lark import Token
 
 from . import ast
 from ..numbers import normal
@@ -31,10 +32,6 @@ def token_span(token: Token) -> Span:
     return Span(token.line, token.column, token.start_pos, token.end_pos)
 
 
-def meta_span(meta) -> Span:
-    return Span(meta.line, meta.column, meta.start_pos, meta.end_pos)
-
-
 MAX_DIGITS = 1000  # a longer number in the source is a mistake (or an attack), never a rule
 
 
@@ -49,38 +46,38 @@ def parse_number(text: str) -> int | Fraction:
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "{": "{", "}": "}"}
 
 
-@v_args(meta=True)
-class AstBuilder(Transformer):
-    """`parse_inner(text, span)` parses the expression of a string's `{...}`, whose text starts at
+class AstBuilder:
+    """One method per rule of the grammar (or its alias): `method(span, children)`, where `span`
+    runs from the rule's first token to its last (None for an empty program) and `children` are
+    what lark keeps of it (no punctuation; None for a missing `[...]`), each already built.
+    `parse_inner(text, span)` parses the expression of a string's `{...}`, whose text starts at
     `span` (one line: strings do not span lines), so its nodes carry their true positions."""
 
     def __init__(self, parse_inner=None):
-        super().__init__()
         self.parse_inner = parse_inner
 
-    def expression(self, meta, children):
+    def expression(self, span, children):
         return children[0]
 
-    def program(self, meta, children):
-        span = meta_span(meta) if not meta.empty else Span(1, 1, 0, 0)
-        return ast.Program(span, [child for child in children if child is not None])
+    def program(self, span, children):
+        return ast.Program(span or Span(1, 1, 0, 0), [child for child in children if child is not None])
 
-    def block(self, meta, children):
-        return ast.Block(meta_span(meta), [child for child in children if child is not None])
+    def block(self, span, children):
+        return ast.Block(span, [child for child in children if child is not None])
 
     # ---- statements ----
 
-    def let(self, meta, children):
+    def let(self, span, children):
         name, value = children
-        return ast.Let(meta_span(meta), str(name), token_span(name), value)
+        return ast.Let(span, str(name), token_span(name), value)
 
-    def assign(self, meta, children):
+    def assign(self, span, children):
         target, value = children
-        return ast.Assign(meta_span(meta), self._target(target), "=", value)
+        return ast.Assign(span, self._target(target), "=", value)
 
-    def augmented(self, meta, children):
+    def augmented(self, span, children):
         target, op, value = children
-        return ast.Assign(meta_span(meta), self._target(target), plain_minus(str(op)), value)
+        return ast.Assign(span, self._target(target), plain_minus(str(op)), value)
 
     @staticmethod
     def _target(node):
@@ -89,89 +86,89 @@ class AstBuilder(Transformer):
                             hint="assign like `hp = 10`, `def.defended += 1` or `list[0] = 3`; compare with `==`")
         return node
 
-    def fn_name(self, meta, children):
+    def fn_name(self, span, children):
         return [token for token in children]
 
-    def params(self, meta, children):
+    def params(self, span, children):
         names = [str(token) for token in children]
         for i, token in enumerate(children):
             if str(token) in names[:i]:
                 raise MechError(f"parameter `{token}` is listed twice", token_span(token))
         return names
 
-    def fn_line(self, meta, children):
-        return self._fn(meta, children, True)
+    def fn_line(self, span, children):
+        return self._fn(span, children, True)
 
-    def fn_block(self, meta, children):
-        return self._fn(meta, children, False)
+    def fn_block(self, span, children):
+        return self._fn(span, children, False)
 
-    def _fn(self, meta, children, line_form):
+    def _fn(self, span, children, line_form):
         name_tokens, params, body = children
         module = str(name_tokens[0]) if len(name_tokens) == 2 else None
         name = name_tokens[-1]
-        return ast.FnDef(meta_span(meta), module, str(name), token_span(name), params or [], body, line_form)
+        return ast.FnDef(span, module, str(name), token_span(name), params or [], body, line_form)
 
-    def if_(self, meta, children):
+    def if_(self, span, children):
         condition, block, *rest = children
         otherwise = rest.pop() if rest and (rest[-1] is None or type(rest[-1]) is ast.Block) else None
         branches = [(condition, block)] + rest
-        return ast.If(meta_span(meta), branches, otherwise)
+        return ast.If(span, branches, otherwise)
 
-    def elif_part(self, meta, children):
+    def elif_part(self, span, children):
         return (children[0], children[1])
 
-    def else_part(self, meta, children):
+    def else_part(self, span, children):
         return children[0]
 
-    def for_(self, meta, children):
+    def for_(self, span, children):
         name, iterable, body = children
-        return ast.For(meta_span(meta), str(name), iterable, body)
+        return ast.For(span, str(name), iterable, body)
 
-    def while_(self, meta, children):
-        return ast.While(meta_span(meta), children[0], children[1])
+    def while_(self, span, children):
+        return ast.While(span, children[0], children[1])
 
-    def repeat(self, meta, children):
-        return ast.Repeat(meta_span(meta), children[0], children[1])
+    def repeat(self, span, children):
+        return ast.Repeat(span, children[0], children[1])
 
-    def return_(self, meta, children):
-        return ast.Return(meta_span(meta), children[0])
+    def return_(self, span, children):
+        return ast.Return(span, children[0])
 
-    def say(self, meta, children):
-        return ast.Say(meta_span(meta), children[0])
+    def say(self, span, children):
+        return ast.Say(span, children[0])
 
-    def table(self, meta, children):
+    def table(self, span, children):
         name, *rows = children
         rows = [row for row in rows if row is not None]
         if any(row.name is None for row in rows) and len(rows) > 1:
-            raise MechError(f"table `{name}` mixes named rows with an unnamed one", meta_span(meta),
+            raise MechError(f"table `{name}` mixes named rows with an unnamed one", span,
                             hint="name every row (`routine: 14 => ...`), or give the table one unnamed row")
         seen = set()
         for row in rows:
             if row.name in seen:
                 raise MechError(f"row `{row.name}` appears twice in table `{name}`", row.span)
             seen.add(row.name)
-        return ast.TableDef(meta_span(meta), str(name), rows)
+        return ast.TableDef(span, str(name), rows)
 
-    def named_row(self, meta, children):
+    def named_row(self, span, children):
         name, entries = children
-        return ast.TableRow(str(name), entries, meta_span(meta))
+        return ast.TableRow(str(name), entries, span)
 
-    def bare_row(self, meta, children):
-        return ast.TableRow(None, children[0], meta_span(meta))
+    def bare_row(self, span, children):
+        return ast.TableRow(None, children[0], span)
 
-    def table_entries(self, meta, children):
+    def table_entries(self, span, children):
         defaults = [entry for entry in children if entry[0] is None]
         if len(defaults) > 1 or (defaults and children[-1][0] is not None):
-            raise MechError("`else` must be the last entry of a row, and only one", meta_span(meta))
+            raise MechError("`else` must be the last entry of a row, and only one", span)
         return children
 
-    def table_entry(self, meta, children):
+    def table_entry(self, span, children):
         return (children[0], children[1])
 
-    def else_entry(self, meta, children):
+    def else_entry(self, span, children):
         return (None, children[0])
 
-    def use(self, meta, children):
+    def use(self, span, children):
         (token,) = children
         if token.type == "STRING":
             path = str(token)[1:-1]
@@ -179,12 +176,12 @@ class AstBuilder(Transformer):
             name = stem[:-5] if stem.endswith(".mech") else stem
             if not name.isidentifier():
                 raise MechError(f"a module file's name must be a name (letters, digits, _): `{stem}`", token_span(token))
-            return ast.Use(meta_span(meta), name, path)
-        return ast.Use(meta_span(meta), str(token), None)
+            return ast.Use(span, name, path)
+        return ast.Use(span, str(token), None)
 
     # ---- kinds, characters, encounters ----
 
-    def kind(self, meta, children):
+    def kind(self, span, children):
         _, name, *items = children
         items = [item for item in items if item is not None]
         seen = {}
@@ -193,13 +190,13 @@ class AstBuilder(Transformer):
                 raise MechError(f"`{item.name}` is declared twice in kind `{name}` (line {seen[item.name].line})",
                                 item.span)
             seen[item.name] = item.span
-        return ast.KindDef(meta_span(meta), str(name), token_span(name), items)
+        return ast.KindDef(span, str(name), token_span(name), items)
 
-    def value_item(self, meta, children):
+    def value_item(self, span, children):
         word, name, values, value = children
         what = _kind_word(word, ("stat", "derived", "state"))
         if what != "stat" and (values is not None or value is None):
-            raise MechError(f"`{what} {name}` is worked out by a formula: `{what} {name} = ...`", meta_span(meta),
+            raise MechError(f"`{what} {name}` is worked out by a formula: `{what} {name} = ...`", span,
                             hint="only a stat has a range or choices: `stat speed 1..10`")
         item = ast.KindItem(what, str(name), token_span(name), value=value)
         if values is not None and values[0] == "range":
@@ -208,40 +205,40 @@ class AstBuilder(Transformer):
             item.choices = values[1]
         return item
 
-    def stat_range(self, meta, children):
+    def stat_range(self, span, children):
         return ("range", children[0], children[1])
 
-    def stat_choices(self, meta, children):
+    def stat_choices(self, span, children):
         return ("choices", children[0])
 
-    def bound(self, meta, children):
+    def bound(self, span, children):
         if len(children) == 1 and children[0].type == "NAME":
             return ast.Name(token_span(children[0]), str(children[0]))
         *sign, number = children
         value = parse_number(number)
-        return ast.Number(meta_span(meta), -value if sign and str(sign[0]) in MINUS_SIGNS else value)
+        return ast.Number(span, -value if sign and str(sign[0]) in MINUS_SIGNS else value)
 
-    def gear_item(self, meta, children):
+    def gear_item(self, span, children):
         word, name, kind = children
         _kind_word(word, ("gear",))
         return ast.KindItem("gear", str(name), token_span(name), gear_kind=str(kind), gear_kind_span=token_span(kind))
 
-    def kind_name(self, meta, children):
-        return [str(token) for token in children], meta_span(meta)
+    def kind_name(self, span, children):
+        return [str(token) for token in children], span
 
-    def entries(self, meta, children):
+    def entries(self, span, children):
         entries = [child for child in children if child is not None]
         return entries
 
-    def entry(self, meta, children):
+    def entry(self, span, children):
         name, value, entries = children
         return ast.Entry(str(name), token_span(name), value, entries)
 
-    def character(self, meta, children):
+    def character(self, span, children):
         _, name, (kind, kind_span), entries = children
-        return ast.CharacterDef(meta_span(meta), str(name), token_span(name), kind, kind_span, entries)
+        return ast.CharacterDef(span, str(name), token_span(name), kind, kind_span, entries)
 
-    def encounter(self, meta, children):
+    def encounter(self, span, children):
         _, title, *items = children
         sides, untils, settings = [], [], []
         for item in items:
@@ -255,7 +252,6 @@ class AstBuilder(Transformer):
                 if any(setting[0] == item[1] for setting in settings):
                     raise MechError(f"setting `{item[1]}` is given twice", item[2])
                 settings.append(item[1:])
-        span = meta_span(meta)
         if len(untils) > 1:
             raise MechError("an encounter has one `until`", untils[1].span,
                             hint="join the conditions: `until one_side_left or round > 20`")
@@ -267,29 +263,29 @@ class AstBuilder(Transformer):
             raise MechError("an encounter's name is plain text, without `{...}`", token_span(title))
         return ast.EncounterDef(span, text[0], sides, untils[0] if untils else None, settings, token_span(title))
 
-    def side(self, meta, children):
+    def side(self, span, children):
         word, name, *members = children
         _encounter_word(word, "side", "side autobots: Punch, Jazz")
         return ast.Side(str(name), token_span(name), members)
 
-    def until(self, meta, children):
+    def until(self, span, children):
         word, condition = children
         _encounter_word(word, "until", "until one_side_left or round > 20")
         return ("until", condition)
 
-    def setting(self, meta, children):
+    def setting(self, span, children):
         name, value = children
         if str(name) in ("side", "until"):
             raise MechError(f"`{name}` is written without a `:` after it", token_span(name),
                             hint="side autobots: Punch, Jazz" if str(name) == "side" else "until one_side_left or round > 20")
         return ("setting", str(name), token_span(name), value)
 
-    def expr_statement(self, meta, children):
-        return ast.ExprStatement(meta_span(meta), children[0])
+    def expr_statement(self, span, children):
+        return ast.ExprStatement(span, children[0])
 
     # ---- expressions of the statement language ----
 
-    def string(self, meta, children):
+    def string(self, span, children):
         (token,) = children
         return ast.String(token_span(token), self._interpolate(token))
 
@@ -336,97 +332,97 @@ class AstBuilder(Transformer):
     def _at(token: Token, offset: int, width: int) -> Span:
         return Span(token.line, token.column + 1 + offset, token.start_pos + 1 + offset, token.start_pos + 1 + offset + width)
 
-    def field(self, meta, children):
+    def field(self, span, children):
         target, name = children
-        return ast.Field(meta_span(meta), target, str(name), token_span(name))
+        return ast.Field(span, target, str(name), token_span(name))
 
-    def index(self, meta, children):
+    def index(self, span, children):
         target, key = children
-        return ast.Index(meta_span(meta), target, key)
+        return ast.Index(span, target, key)
 
-    def and_(self, meta, children):
-        return ast.Logic(meta_span(meta), "and", children[0], children[1])
+    def and_(self, span, children):
+        return ast.Logic(span, "and", children[0], children[1])
 
-    def or_(self, meta, children):
-        return ast.Logic(meta_span(meta), "or", children[0], children[1])
+    def or_(self, span, children):
+        return ast.Logic(span, "or", children[0], children[1])
 
-    def not_(self, meta, children):
-        return ast.Not(meta_span(meta), children[0])
+    def not_(self, span, children):
+        return ast.Not(span, children[0])
 
-    def record(self, meta, children):
+    def record(self, span, children):
         names = set()
-        for name, value, span in children:
+        for name, value, name_span in children:
             if name in names:
-                raise MechError(f"field `{name}` is given twice", span)
+                raise MechError(f"field `{name}` is given twice", name_span)
             names.add(name)
-        return ast.Record(meta_span(meta), [(name, value) for name, value, _ in children])
+        return ast.Record(span, [(name, value) for name, value, _ in children])
 
-    def record_field(self, meta, children):
+    def record_field(self, span, children):
         name, value = children
         return (str(name), value, token_span(name))
 
-    def match(self, meta, children):
+    def match(self, span, children):
         subject, *arms = children
         arms = [arm for arm in arms if arm is not None]
-        return ast.Match(meta_span(meta), subject, arms)
+        return ast.Match(span, subject, arms)
 
-    def match_arm(self, meta, children):
+    def match_arm(self, span, children):
         *patterns, body = children
-        return ast.MatchArm(patterns, body, meta_span(meta))
+        return ast.MatchArm(patterns, body, span)
 
-    def else_arm(self, meta, children):
-        return ast.MatchArm(None, children[0], meta_span(meta))
+    def else_arm(self, span, children):
+        return ast.MatchArm(None, children[0], span)
 
-    def number(self, meta, children):
+    def number(self, span, children):
         (token,) = children
         return ast.Number(token_span(token), parse_number(token))
 
-    def pool(self, meta, children):
+    def pool(self, span, children):
         (token,) = children
         unkept, kept = token.split("k")
         parse_number(Token("POOL", unkept, token.start_pos, token.line, token.column, end_pos=token.end_pos))
         parse_number(Token("POOL", kept, token.start_pos, token.line, token.column, end_pos=token.end_pos))
         return ast.PoolLiteral(token_span(token), normal(Fraction(unkept)), normal(Fraction(kept)))
 
-    def name(self, meta, children):
+    def name(self, span, children):
         (token,) = children
         return ast.Name(token_span(token), str(token))
 
-    def group(self, meta, children):
-        return ast.Group(meta_span(meta), children[0])
+    def group(self, span, children):
+        return ast.Group(span, children[0])
 
-    def list(self, meta, children):
+    def list(self, span, children):
         items = [child for child in children if child is not None]
-        return ast.ListLiteral(meta_span(meta), items)
+        return ast.ListLiteral(span, items)
 
-    def unary(self, meta, children):
+    def unary(self, span, children):
         op, operand = children
-        return ast.Unary(meta_span(meta), plain_minus(str(op)), operand)
+        return ast.Unary(span, plain_minus(str(op)), operand)
 
-    def binop(self, meta, children):
+    def binop(self, span, children):
         left, op, right = children
-        return ast.BinOp(meta_span(meta), plain_minus(str(op)), left, right)
+        return ast.BinOp(span, plain_minus(str(op)), left, right)
 
-    def power(self, meta, children):
+    def power(self, span, children):
         base, _, exponent = children
-        return ast.Power(meta_span(meta), base, exponent)
+        return ast.Power(span, base, exponent)
 
-    def compare(self, meta, children):
+    def compare(self, span, children):
         left, op, right = children
-        return ast.Compare(meta_span(meta), str(op), left, right)
+        return ast.Compare(span, str(op), left, right)
 
-    def call(self, meta, children):
+    def call(self, span, children):
         callee, arguments = children
         args, kwargs = arguments if arguments is not None else ([], {})
-        return ast.Call(meta_span(meta), callee, args, kwargs)
+        return ast.Call(span, callee, args, kwargs)
 
-    def arguments(self, meta, children):
+    def arguments(self, span, children):
         args, kwargs = [], {}
         for child in children:
             if isinstance(child, tuple):
-                key, value, span = child
+                key, value, key_span = child
                 if key in kwargs:
-                    raise MechError(f"option `{key}` is given twice", span)
+                    raise MechError(f"option `{key}` is given twice", key_span)
                 kwargs[key] = value
             elif kwargs:
                 raise MechError("a plain argument cannot follow a named one", child.span,
@@ -435,14 +431,14 @@ class AstBuilder(Transformer):
                 args.append(child)
         return args, kwargs
 
-    def keyword(self, meta, children):
+    def keyword(self, span, children):
         key, value = children
         return (str(key), value, token_span(key))
 
-    def dice_count(self, meta, children):
+    def dice_count(self, span, children):
         return children[0]
 
-    def die_sides(self, meta, children):
+    def die_sides(self, span, children):
         (child,) = children
         if isinstance(child, Token):
             if child.type == "PERCENT":
@@ -452,19 +448,19 @@ class AstBuilder(Transformer):
             return ast.Number(token_span(child), parse_number(child))
         return child
 
-    def dice(self, meta, children):
+    def dice(self, span, children):
         count, die, sides, *modifiers = children
         _touching(count, die)
         if isinstance(count, Token):
             count = ast.Number(token_span(count), parse_number(count))
-        return ast.Dice(meta_span(meta), count, sides, _counted_once(tuple(self._modifier(m) for m in modifiers)))
+        return ast.Dice(span, count, sides, _counted_once(tuple(self._modifier(m) for m in modifiers)))
 
-    def fudge_dice(self, meta, children):
+    def fudge_dice(self, span, children):
         count, die, *modifiers = children
         _touching(count, die)
         if isinstance(count, Token):
             count = ast.Number(token_span(count), parse_number(count))
-        return ast.Dice(meta_span(meta), count, "F", _counted_once(tuple(self._modifier(m) for m in modifiers)))
+        return ast.Dice(span, count, "F", _counted_once(tuple(self._modifier(m) for m in modifiers)))
 
     @staticmethod
     def _modifier(token: Token) -> ast.Modifier:
@@ -536,7 +532,3 @@ def _touching(count, die: Token) -> None:
     if end is not None and end != die.start_pos:
         raise MechError("a die's count is written right before its `d`", token_span(die),
                         hint="write `3d6`, not `3 d6`; between two values, put an operator")
-
-
-def build(tree, parse_inner=None) -> ast.Node:
-    return AstBuilder(parse_inner).transform(tree)

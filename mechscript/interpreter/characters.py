@@ -570,13 +570,18 @@ def ended(ev, encounter: Encounter, span: Span) -> bool:
 ENCOUNTER_FIELDS = ("name", "sides", "characters", "round")
 
 
-def get_field(value, name: str, span: Span):
-    """`punch.hp`, `punch.name`, `punch.side`, `punch.kind`; `encounter.round`, `encounter.sides`..."""
+def get_field(value, name: str, span: Span, ev=None):
+    """`punch.hp`, `punch.name`, `punch.side`, `punch.kind`; `encounter.round`, `encounter.sides`...
+    A copy of a list counts a step an item against the run's limits (`ev`), as joining lists does."""
     if type(value) is Character:
         if name in value.fields:
             field = value.fields[name]
             # only state changes: a gear list (or a list stat) is given as a copy
-            return list(field) if type(field) is list and name not in value.kind.schema.changes else field
+            if type(field) is list and name not in value.kind.schema.changes:
+                if ev is not None:
+                    ev.step(span, len(field))
+                return list(field)
+            return field
         if name in OWN_FIELDS:
             return value.kind.name if name == "kind" else getattr(value, name)
         raise MechError(f"{value.name} (a {value.kind.name}) has no `{name}`", span,

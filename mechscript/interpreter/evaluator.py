@@ -26,7 +26,7 @@ from ..errors import MechError, Span, did_you_mean
 from ..limits import Limits, limit_error, out_of_time
 from .odds import compile_call
 from .operators import ARITHMETIC, COMPARISONS, CONSTANTS, FUDGE, exact_power, may_roll, pool_after_pool, pool_chain
-from .values import equal, format_value, type_name
+from .values import TEXT_STEP, equal, format_value, type_name
 
 
 
@@ -187,8 +187,8 @@ class Compiler:
         def comparison(ev) -> bool:
             a = left(ev)
             b = constant if constant is not _NOT_CONSTANT else right(ev) if type(a) is not Pool else None
-            if type(a) is int and type(b) is int or type(a) is str and type(b) is str:
-                return compare(a, b)  # the common case
+            if type(a) is int and type(b) is int or type(a) is str and type(b) is str and len(a) < TEXT_STEP:
+                return compare(a, b)  # the common case (a long string's work is counted: compare_values)
             return general(ev, a, b)
 
         def general(ev, a, b) -> bool:
@@ -347,6 +347,8 @@ def compare_values(ev: Evaluation, node: ast.Compare, a, b) -> bool:
             raise _at(error, node.span)
     compare = COMPARISONS[op]
     if type(a) is str and type(b) is str:
+        # Python orders them a block of memory at a time, up to the first difference (values.equal)
+        ev.step(node.span, min(len(a), len(b)) // TEXT_STEP)
         return compare(a, b)
     return compare(ev.number(a, node.left.span), ev.number(b, node.right.span))
 

@@ -56,7 +56,7 @@ def get_index(ev: Run, value, key, span: Span):
             return value.fields[key]
         raise MechError(f"this record has no field {format_value(key)}", span)
     if kind is Character and type(key) is str:  # `c[stat]`: a field chosen at run time
-        return characters.get_field(value, key, span)
+        return characters.get_field(value, key, span, ev)
     raise MechError(f"{type_name(value)} cannot be indexed", span)
 
 

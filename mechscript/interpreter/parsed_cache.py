@@ -9,8 +9,11 @@ read, or that reads back as anything but a program, is parsed again and written 
 word; so is one that is missing. The files are
 pickles, so they live in the user's own cache folder, as lark's parser tables do (parser.py).
 
-Only texts of at least MIN_SIZE characters are kept: a short script or a REPL entry parses in a few
-milliseconds, and would only fill the folder. It keeps at most MAX_FILES entries, the oldest going first.
+Only texts of MIN_SIZE to MAX_SIZE characters are kept: a short script or a REPL entry parses in a few
+milliseconds, and would only fill the folder; a huge one (a generated script, a stranger's) would
+cost more to pickle than to parse, with its pickle in memory besides the AST, and one file of
+megabytes in the folder. The largest standard module is about 160 KB. It keeps at most MAX_FILES
+entries, the oldest going first.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import lark
 import platformdirs
 
 MIN_SIZE = 2048
+MAX_SIZE = 512 * 1024
 MAX_FILES = 200
 
 
@@ -72,7 +76,7 @@ def _path(source: str, start: str, limits) -> Path | None:
 def parsed(source: str, start: str, limits, parse, kind: type):
     """`parse()`'s AST of `source`, an object of type `kind`, read from the cache when it is there;
     written to it when not."""
-    if len(source) < MIN_SIZE:
+    if not MIN_SIZE <= len(source) <= MAX_SIZE:
         return parse()
     path = _path(source, start, limits)
     if path is not None:

@@ -5,16 +5,17 @@ from __future__ import annotations
 import dataclasses
 import functools
 import gc
+import operator
 import threading
 from contextlib import contextmanager
 from importlib import resources
 
-from lark import Lark, Token, Tree
+from lark import Lark
 from lark.lark import PostLex
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from . import ast
-from .builder import build
+from .builder import AstBuilder
 from ..errors import MechError, Span
 from ..limits import Limits, check_source_size, limit_error, make_room_for_nesting, too_deep
 from .parsed_cache import cache_folder, parsed
@@ -72,58 +73,126 @@ class _Newlines(PostLex):
             yield token
 
 
-# The `nesting` limit of the parse under way in this thread (None: not checked), for _DepthTree.
-_parsing = threading.local()
+class _Built:
+    """What a rule's callback leaves on lark's stack: the value the builder made, how deep it nests
+    (a rule one deeper than its deepest child), and where its text starts and ends, named as on a
+    token so that the first and last child of a rule give its span whichever they are."""
+
+    __slots__ = ("value", "depth", "line", "column", "start_pos", "end_pos")
+
+    def __init__(self, value, depth: int, line: int, column: int, start_pos: int, end_pos: int):
+        self.value, self.depth = value, depth
+        self.line, self.column, self.start_pos, self.end_pos = line, column, start_pos, end_pos
 
 
 class _TooDeep(Exception):
-    def __init__(self, tree: Tree):
-        self.tree = tree
+    def __init__(self, built: _Built):
+        self.built = built
 
 
-class _DepthTree(Tree):
-    """A parse tree that knows its depth as it is built, and stops the parse as soon as one passes
-    the `nesting` limit: a 1 MB line `1+1+...` is refused after its first few hundred terms, not
-    parsed whole (tens of seconds) and then measured. The first tree too deep is kept, and the
-    error raised when the next one is built (or the parse ends): by then lark has placed it.
+class _Parse:
+    """The parse under way in this thread (a string's `{...}` parses inside its program's parse).
+    The builder's first error waits for the end of the parse: a syntax error later in the text,
+    or the nesting error, is given first, as when the AST was built after the whole parse."""
 
-    lark builds a repetition (`stmt*`) by appending to one list, a new tree for each item; so the
-    depth of a long list's items is remembered (_parsing.counted: how many, and their deepest),
-    and only the items added since are looked at: linear, where looking at all would be quadratic."""
+    def __init__(self, builder: AstBuilder, nesting: int):
+        self.builder, self.nesting = builder, nesting
+        self.too_deep: _Built | None = None
+        self.error: MechError | None = None
 
-    __slots__ = ("depth",)
 
-    def __init__(self, data, children, meta=None):
-        super().__init__(data, children, meta)
-        limit = getattr(_parsing, "nesting", None)
-        if limit is None:  # not a parse of _tree's (none is): nothing to count
-            self.depth = 1
-            return
-        if _parsing.too_deep is not None:
-            raise _TooDeep(_parsing.too_deep)
-        depth, start, length = 0, 0, len(children)
-        if length > 4:
-            counted = _parsing.counted.get(id(children))
-            if counted is not None and counted[0] is children:
-                _, start, depth = counted
-        for i in range(start, length):
-            child = children[i]
-            if type(child) is _DepthTree and child.depth > depth:
-                depth = child.depth
-        if length > 4:
-            _parsing.counted[id(children)] = (children, length, depth)
-        self.depth = depth = depth + 1
-        if depth > limit:
-            _parsing.too_deep = self
+_current = threading.local()
+
+
+def _rule_callback(rule):
+    """The callback lark calls when it reduces `rule`, with the values of the rule's symbols: the
+    builder's method of the rule, given the rule's span and what lark's own tree would keep of it:
+    no punctuation (filtered tokens), a None for each missing `[...]`, and the items of an inlined
+    rule (`_sep`, a repetition) in its place. A rule written `?rule` with one symbol passes that
+    symbol's value on.
+
+    The depth of each rule is counted as it is reduced, and the parse stops at the next rule after
+    one passes the `nesting` limit: a 1 MB line `1+1+...` is refused after its first few hundred
+    terms, not parsed whole (tens of seconds) and then measured."""
+    expansion = rule.expansion
+    if rule.options.expand1 and not rule.alias:
+        if len(expansion) != 1 or rule.options.empty_indices:
+            raise AssertionError(f"a ?rule of more than one symbol: {rule}")
+        return operator.itemgetter(0)
+    name = rule.alias or rule.origin.name
+    inlined_rule = name.startswith("_")
+    method = None if inlined_rule else getattr(AstBuilder, name)
+    # how many Nones stand before each symbol (and after the last) for the missing `[...]`s,
+    # as lark's ChildFilter counts them
+    empties = rule.options.empty_indices
+    nones_at = [len(ones) for ones in "".join(str(int(e)) for e in empties).split("0")] if empties \
+        else [0] * (len(expansion) + 1)
+    plan, nones = [], 0
+    for i, symbol in enumerate(expansion):
+        nones += nones_at[i]
+        if not (symbol.is_term and symbol.filter_out):
+            plan.append((i, not symbol.is_term and symbol.name.startswith("_"), nones))
+            nones = 0
+    trailing = nones + nones_at[len(expansion)]
+
+    def callback(values):
+        parse = _current.parse
+        if parse.too_deep is not None:
+            raise _TooDeep(parse.too_deep)
+        children, deepest = [], 0
+        for i, inlined, nones in plan:
+            if nones:
+                children += [None] * nones
+            value = values[i]
+            if inlined:  # its items take its place (the first: its list is taken over, as lark does)
+                if children:
+                    children += value.value
+                else:
+                    children = value.value
+                depth = value.depth - 1
+            elif type(value) is _Built:
+                children.append(value.value)
+                depth = value.depth
+            else:  # a token
+                children.append(value)
+                continue
+            if depth > deepest:
+                deepest = depth
+        if trailing:
+            children += [None] * trailing
+        if values:
+            first, last = values[0], values[-1]
+            line, column, start, end = first.line, first.column, first.start_pos, last.end_pos
+        else:  # an empty program
+            line = column = start = end = None
+        if inlined_rule:
+            result = children
+        elif parse.error is None:
+            try:
+                result = method(parse.builder, Span(line, column, start, end) if values else None, children)
+            except MechError as error:  # given when the parse ends well (_Parse)
+                parse.error, result = error, None
+        else:
+            result = None
+        built = _Built(result, deepest + 1, line, column, start, end)
+        if deepest >= parse.nesting:
+            parse.too_deep = built  # raised at the next rule, or when the parse ends
+        return built
+    return callback
 
 
 @functools.cache
 def lark_parser() -> Lark:
-    """The grammar's lark parser (the REPL's highlighter lexes with it too)."""
+    """The grammar's lark parser, building the AST as it parses (the REPL's highlighter lexes with
+    it too). Its rules' callbacks are replaced by _rule_callback's: lark's own `transformer=`
+    option would give no positions (no `meta`) to a rule's method."""
     grammar = resources.files("mechscript.grammar").joinpath("mechscript.lark").read_text()
-    return Lark(grammar, parser="lalr", lexer="contextual", start=["program", "expression"],
-                propagate_positions=True, maybe_placeholders=True, postlex=_Newlines(), cache=_parser_cache(),
-                tree_class=_DepthTree)
+    parser = Lark(grammar, parser="lalr", lexer="contextual", start=["program", "expression"],
+                  maybe_placeholders=True, postlex=_Newlines(), cache=_parser_cache())
+    callbacks = parser.parser.parser.parser.callbacks  # the dict lark's LALR parser calls, by rule
+    for rule in parser.rules:
+        callbacks[rule] = _rule_callback(rule)
+    return parser
 
 
 def _parser_cache() -> str | bool:
@@ -199,9 +268,8 @@ def _syntax_error(source: str, error: UnexpectedInput) -> MechError:
     return MechError(f"unexpected `{text}`", span, hint=f"expected {_describe_expected(expected)}")
 
 
-def _too_deep(tree: Tree, limit: int) -> MechError:
-    meta = tree.meta
-    span = Span(meta.line, meta.column, meta.start_pos, meta.end_pos) if not meta.empty else None
+def _too_deep(built: _Built, limit: int) -> MechError:
+    span = Span(built.line, built.column, built.start_pos, built.end_pos) if built.line is not None else None
     return limit_error("nesting", f"the expression is nested more than {limit} deep", limit, span)
 
 
@@ -209,7 +277,7 @@ def _too_deep(tree: Tree, limit: int) -> MechError:
 def quick_collector():
     """No garbage collection while a text is parsed and compiled: the millions of objects of a big
     script are all alive, and each collection walks them again (half the time of parsing 10^5
-    `fn`s). Parse trees and ASTs hold no cycles to free; the collector is on again after."""
+    `fn`s). ASTs hold no cycles to free; the collector is on again after."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -252,29 +320,22 @@ def _parse(source: str, filename: str, limits: Limits, start: str):
         raise too_deep().located(source, filename) from None
 
 
-def _tree(text: str, start: str, limits: Limits):
-    # a string's `{...}` is parsed inside the build of its program, after the program's parse
-    outer = getattr(_parsing, "nesting", None)
-    _parsing.nesting, _parsing.too_deep, _parsing.counted = limits.nesting, None, {}
+def _build(text: str, limits: Limits, start: str):
+    outer = getattr(_current, "parse", None)
+    _current.parse = parse = _Parse(AstBuilder(functools.partial(_parse_inner, limits=limits)), limits.nesting)
     try:
-        tree = lark_parser().parse(text, start=start)
-        if _parsing.too_deep is not None:  # the last tree built, the whole
-            raise _TooDeep(_parsing.too_deep)
-        return tree
+        built = lark_parser().parse(text, start=start)
     except UnexpectedInput as error:
         raise _syntax_error(text, error) from None
     except _TooDeep as error:
-        raise _too_deep(error.tree, limits.nesting) from None
+        raise _too_deep(error.built, limits.nesting) from None
     finally:
-        _parsing.nesting, _parsing.too_deep, _parsing.counted = outer, None, {}
-
-
-def _build(source: str, limits: Limits, start: str):
-    tree = _tree(source, start, limits)
-    try:
-        return build(tree, functools.partial(_parse_inner, limits=limits))
-    except VisitError as error:
-        raise error.orig_exc from None
+        _current.parse = outer
+    if parse.too_deep is not None:  # the last rule reduced, the whole
+        raise _too_deep(parse.too_deep, limits.nesting)
+    if parse.error is not None:
+        raise parse.error
+    return built.value
 
 
 def _parse_inner(text: str, at: Span, limits: Limits) -> ast.Node:

@@ -663,7 +663,7 @@ class ScriptCompiler(Compiler):
 
             def assign_field(ev):
                 place = holder(ev)
-                new = value(ev) if update is None else update(ev, _get_field(place, field, field_span))
+                new = value(ev) if update is None else update(ev, _get_field(place, field, field_span, ev))
                 _set_field(place, field, new, field_span)
             return assign_field
         key, key_span = self.compile(target.key), target.key.span
@@ -785,7 +785,7 @@ class ScriptCompiler(Compiler):
                 found = value.fields.get(name, UNSET)
                 if found is not UNSET:
                     return found
-            return _get_field(value, name, span)
+            return _get_field(value, name, span, ev)
         return field
 
     def _local_name(self, node: ast.Node) -> str | None:
@@ -979,10 +979,10 @@ def _loop_round(ev: Run, rounds: int, span: Span) -> int:
     return rounds
 
 
-def _get_field(value, name: str, span: Span):
+def _get_field(value, name: str, span: Span, ev=None):
     kind = type(value)
     if kind is Character or kind is Encounter:
-        return characters.get_field(value, name, span)
+        return characters.get_field(value, name, span, ev)
     if kind is Record:
         if name in value.fields:
             return value.fields[name]
