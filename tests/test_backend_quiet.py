@@ -507,3 +507,15 @@ def test_dice_worked_out_as_they_are_rolled_are_written_and_fought_the_same(dice
             continue
         assert fought == fight_once(script, seed), f"run {index} (seed {seed})"
     assert (bailed > 0) is ("- 7" in dice)
+
+
+def test_sides_are_compared_as_python_compares_them_and_unknown_strings_by_their_length():
+    # a character's side is none or a side name of the encounter, all short: no long text's work to
+    # count; two strings the checker knows nothing more of are tested for their length first
+    rules = 'fn pbem.wants_to_retreat(c) = lower(c.name) == lower(c.weapon[0].name)'
+    quiet = QuietFight(compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"))
+    foes = quiet.source[quiet.source.index("def m2_foes_of("):]
+    foes = foes[:foes.index("\ndef ")]
+    assert ".side != " in foes and "compare_values" not in foes
+    retreat = quiet.source[quiet.source.index("def s__pbem_wants_to_retreat("):]
+    assert "len(" in retreat[:retreat.index("\ndef ")]

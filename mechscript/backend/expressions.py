@@ -4,6 +4,8 @@ order; a read or test that does nothing else may be written inline (`pure`)."""
 
 from __future__ import annotations
 
+import re
+
 from fractions import Fraction
 
 from ..dice.engine import sampler
@@ -14,6 +16,10 @@ from ..numbers import normal
 from ..interpreter.operators import CONSTANTS, may_be_pool, may_roll, pool_chain
 from ..interpreter.values import TEXT_STEP
 from .writer import BOOLEAN, COMPARE, NOT_LITERAL, Unsupported, Writer, is_literal, literal_value
+
+
+# a local, or a field of one: cheap to read twice
+SIMPLE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 
 
 class Expressions(Writer):
@@ -72,13 +78,21 @@ class Expressions(Writer):
             return None
         if kind is ast.Compare:
             a, b = self.pure(node.left), self.pure(node.right)
-            if a is None or b is None or self.may_compare_long_text(node):
+            if a is None or b is None:
                 return None
             literal = literal_value(node.right)
             if self.surely(node.left, "int") and self.surely(node.right, "int") or \
                     self.surely(node.left, "str") and self.surely(node.right, "str") or \
                     node.op in ("==", "!=") and (type(literal) is str or self.python_equality(node.left, node.right)):
-                return f"({a} {node.op} {b})"
+                if not self.may_compare_long_text(node):
+                    return f"({a} {node.op} {b})"
+                if not SIMPLE.fullmatch(a):   # read again below: only a name or a field of one
+                    return None
+                # the same answer; a long text's work is counted (values.equal, compare_values)
+                return f"({a} {node.op} {b} if type({a}) is not str or len({a}) < {TEXT_STEP} " \
+                       f"else compare_values(EV, {self.constant(node)}, {a}, {b}))"
+            if self.may_compare_long_text(node):
+                return None
             if node.op in ("==", "!=") and (literal is None or type(literal) is bool):
                 return f"({a} {'is' if node.op == '==' else 'is not'} {b})"
             return None
@@ -295,10 +309,14 @@ class Expressions(Writer):
         direct = self.surely(node.left, "number") and self.surely(node.right, "number") or \
             self.surely(node.left, "str") and self.surely(node.right, "str") or \
             op in ("==", "!=") and self.python_equality(node.left, node.right)
-        direct = direct and not self.may_compare_long_text(node)
         if direct and not self.can_be_pool(node.left):
             a, b = self.values([node.left, node.right])
+            if self.may_compare_long_text(node):   # the same answer; a long text's work is counted
+                a = a if a.isidentifier() else self.into(a)
+                return self.into(f"{a} {op} {b} if type({a}) is not str or len({a}) < {TEXT_STEP} "
+                                 f"else compare_values(EV, {k}, {a}, {b})")
             return self.into(f"{a} {op} {b}")   # Python's own comparison is the closures' here
+        direct = direct and not self.may_compare_long_text(node)
         a = self.expr(node.left)
         if self.can_be_pool(node.left):
             if not a.startswith("t"):
@@ -339,6 +357,10 @@ class Expressions(Writer):
         for side in (node.left, node.right):
             literal = literal_value(side)
             if type(literal) is str and len(literal) < TEXT_STEP:
+                return False
+            # a character's side is none or one of the encounter's side names, all short (quiet.py)
+            if self.short_sides and type(side) is ast.Field and side.name == "side" and \
+                    self.kinds(self.types.of(side.target)) is not None:
                 return False
         return self.types.of(node.left).maybe("str") and self.types.of(node.right).maybe("str")
 

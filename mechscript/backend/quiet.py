@@ -34,7 +34,7 @@ from ..interpreter.evaluator import binary, compare_values, power, small_whole, 
 from ..interpreter.names import UNSET
 from ..interpreter.parser import parse_program
 from ..interpreter.lookup import ROLL_FIELDS
-from ..interpreter.values import (Character, Encounter, Function, Kind, Module, Record, Scope, Table, TableRow,
+from ..interpreter.values import (TEXT_STEP, Character, Encounter, Function, Kind, Module, Record, Scope, Table, TableRow,
                                   equal, to_json)
 from ..limits import CpuTime
 from .access import builtin_impls
@@ -201,6 +201,7 @@ class QuietFight:
         writer = Emitter(small_whole(limits), purity, pools, types, functions, rolls_as_numbers(programs, types))
         writer.states = self._states(ev)
         writer.unread = unread_fields(every_fn, programs, purity, types)
+        writer.short_sides = all(len(name) < TEXT_STEP for name in self.sides)
         writer.limits = limits
         writer.changed = changed_sites(programs, types)
         writer.owners = {id(fn): text for text in self.texts.values() for fn in text.program.statements

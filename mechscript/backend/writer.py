@@ -103,6 +103,7 @@ class Writer:
         self.dropped_says: set = set()
         self.dropped_names: set = set()
         self.unread: dict = {}   # id of a record literal -> the fields a quiet run leaves out (unread.py)
+        self.short_sides = False  # every side name of the encounter is shorter than TEXT_STEP
         self.lines: list[str] = []
         self.depth = 0
         self.constants: dict[str, object] = {}
