@@ -519,3 +519,15 @@ def test_sides_are_compared_as_python_compares_them_and_unknown_strings_by_their
     assert ".side != " in foes and "compare_values" not in foes
     retreat = quiet.source[quiet.source.index("def s__pbem_wants_to_retreat("):]
     assert "len(" in retreat[:retreat.index("\ndef ")]
+
+
+def test_a_gear_list_no_code_changes_in_place_is_read_as_it_is_and_one_pushed_onto_is_copied():
+    # changes.py: nobody can tell a copy from the list itself when no code changes such a list
+    read = "fn pbem.damage_power(att, weapon) {\n let w = att.weapon\n return att.firepower + len(w) - 1\n}"
+    pushed = read.replace("let w = att.weapon\n", "let w = att.weapon\n push(w, weapon)\n").replace("- 1", "- 2")
+    for rule, copied in ((read, False), (pushed, True)):
+        script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+        quiet = QuietFight(script)
+        body = quiet.source[quiet.source.index("def s__pbem_damage_power("):]
+        assert ("get_field(" in body[:body.index("\ndef ")]) is copied
+        assert_same_fights(script, 30)

@@ -13,6 +13,7 @@ from ..interpreter import ast
 from ..interpreter.operators import CONSTANTS
 from ..interpreter.script import declared_name
 from ..interpreter.values import Character
+from .changes import may_change
 
 # A character's attributes of its own (values.Character's slots and `fields`): a field of the same
 # name is read through `fields`, not as the attribute
@@ -291,8 +292,10 @@ class Writer:
             return False
         for kind in kinds:
             fields = self.types.kind_fields(kind)
-            # a list is given as it is only when it is state (gear and list stats are copies)
-            if name not in fields or name not in self.state_of(kind) and fields[name].maybe("list"):
+            # a list is given as it is when it is state; gear and list stats are given as copies
+            # (get_field), unless no code changes such a list in place (changes.py): nobody can tell
+            if name not in fields or name not in self.state_of(kind) and fields[name].maybe("list") and \
+                    may_change(fields[name], self.types, self.changed):
                 return False
         return True
 
