@@ -23,10 +23,10 @@ from .limits import CpuTime, Limits, limit_error, too_deep
 from .interpreter.odds import dist_mean, exact, outcome, truths
 from .interpreter.parser import parse_expression
 from .interpreter.script import ScriptCompiler
+from .rolling import EXPR_FILE, compile_roll, new_seed
 from .interpreter.values import fits_float, float_json, format_value, to_json
 from .sim.report import bar
 
-EXPR_FILE = "<expr>"
 BAR_WIDTH = 40
 LONG = 40  # a distribution of more outcomes shows its body, its thin tails summed up
 ROWS = 60  # and a body of more outcomes than this is shown in ranges of outcomes
@@ -134,7 +134,6 @@ def prob(expr: str, samples: int | None = None, seed: int | None = None, limits:
 
 
 def _estimate(expr: str, samples: int, seed: int | None, limits: Limits) -> ProbResult:
-    from .api import compile_roll, new_seed
     compiled = compile_roll(expr, limits)
     if samples > limits.rolls:
         raise limit_error("rolls", f"{samples} samples are too many", limits.rolls,

@@ -1,6 +1,7 @@
 """The import-linter contract of pyproject.toml: mechscript's layers import downward only (cli, repl,
-api and odds, sim, backend, checker, interpreter, grammar, dice, limits, errors and numbers), and
-an import upward breaks it."""
+api and odds, rolling, sim, backend, checker, interpreter, grammar, dice, limits, errors and
+numbers), and an import upward breaks it; no imports inside functions but the known ones, no
+`_private` names imported, no import cycle."""
 
 from __future__ import annotations
 
@@ -49,10 +50,8 @@ def test_no_module_imports_another_s_private_names():
     assert found == []
 
 
-# Imports inside functions, each for a reason of its own; a new one (to dodge a cycle, say) fails
-# the test below. The cycles left (issue 17, item 9): builtins -> characters -> evaluator ->
-# builtins; evaluator -> interpreter.odds -> evaluator; interpreter.odds -> script -> odds; odds ->
-# api -> odds.
+# Imports inside functions, each for a reason of its own (none dodges a cycle: there is none, see
+# the last test); a new one fails the test below.
 LAZY_IMPORTS = {
     ("mechscript/api.py", ".sim.batch"): "the back end loads only for a batch, not for `mech roll`",
     ("mechscript/cli.py", ".sim.batch"): "the back end loads only for a batch, not for `mech roll`",
@@ -65,7 +64,6 @@ LAZY_IMPORTS = {
     ("mechscript/sim/batch.py", "resource"): "POSIX only (the memory limit)",
     ("mechscript/sim/report.py", "matplotlib"): "an optional extra (`plot`)",
     ("mechscript/sim/report.py", "matplotlib.pyplot"): "an optional extra (`plot`)",
-    ("mechscript/odds.py", ".api"): "a cycle: api gives odds' `prob`",
 }
 
 
@@ -83,11 +81,11 @@ def test_imports_inside_functions_are_the_known_ones():
     assert found == set(LAZY_IMPORTS)
 
 
-def test_no_two_modules_import_each_other_but_the_one_cycle_left():
+def test_no_two_modules_import_each_other():
     # grimp (import-linter's graph) sees imports at the top and inside functions alike
     import grimp
     graph = grimp.build_graph("mechscript")
     cycles = {tuple(sorted((module, imported))) for module in graph.modules
               for imported in graph.find_modules_directly_imported_by(module)
               if graph.find_shortest_chain(importer=imported, imported=module)}
-    assert cycles == {("mechscript.api", "mechscript.odds")}
+    assert cycles == set()
