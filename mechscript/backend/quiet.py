@@ -34,16 +34,16 @@ from ..interpreter.evaluator import binary, compare_values, power, small_whole, 
 from ..interpreter.names import UNSET
 from ..interpreter.parser import parse_program
 from ..interpreter.lookup import ROLL_FIELDS
-from ..interpreter.values import (TEXT_STEP, Character, Encounter, Function, Kind, Module, Record, Scope, Table, TableRow,
-                                  equal, to_json)
+from ..interpreter.values import (TEXT_STEP, Character, Encounter, Function, Kind, Module, Record, Scope, Table,
+                                  TableRow, equal, to_json)
 from ..limits import CpuTime
 from .access import builtin_impls
 from .changes import changed_sites, may_change
 from .emit import Emitter
 from .memo import Remembered, wrappers
-from .unread import unread_fields
 from .narration import Purity, has_pools
 from .runtime import Bail, WrittenRun, bail, fresh, mutable
+from .unread import unread_fields
 from .writer import ModuleText, Unsupported
 
 
@@ -232,8 +232,9 @@ class QuietFight:
         names = [(name, len(fn.params)) for name, (_, fn) in defs.items() if id(fn) in remembered.ids]
         self.remembered = {name for name, _ in names}
         if names:
-            source += wrappers(names)
-            exec(compile(wrappers(names), f"<mechscript remembered {self.script.filename}>", "exec"), namespace)
+            remembering = wrappers(names)
+            exec(compile(remembering, f"<mechscript remembered {self.script.filename}>", "exec"), namespace)
+            source += remembering
         self.source = source
         self.assigned = writer.every_assigned
         return namespace
