@@ -36,25 +36,30 @@ def changed_sites(programs, types) -> "set | None":
     return sites
 
 
-def may_change(found, types, changed: "set | None") -> bool:
-    """Whether a value of Type `found` may hold, at any depth, a list or record a run changes."""
-    if changed is None:
-        return True
-    seen: set = set()
+def held_sites(found, types) -> "set | None":
+    """The sites of the lists and records a value of Type `found` may hold, at any depth (a list's
+    items, a record's fields); None when the checker does not know (ANY)."""
+    sites: set = set()
     pending = [found]
     while pending:
         found = pending.pop()
         if found.is_any:
-            return True
+            return None
         for atom in found:
-            if type(atom) not in _HOLDERS or atom.site in seen:
+            if type(atom) not in _HOLDERS or atom.site in sites:
                 continue
-            if atom.site in changed:
-                return True
-            seen.add(atom.site)
+            sites.add(atom.site)
             one = T.of(atom)
             if type(atom) is T.ListT:
                 pending.append(types.elements(one))
             else:
                 pending.extend(types.field(one, name) for name in atom.names)
-    return False
+    return sites
+
+
+def may_change(found, types, changed: "set | None") -> bool:
+    """Whether a value of Type `found` may hold, at any depth, a list or record a run changes."""
+    if changed is None:
+        return True
+    held = held_sites(found, types)
+    return held is None or not held.isdisjoint(changed)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from ..checker import types as T
 from ..interpreter import ast
+from .changes import held_sites
 from .narration import Purity, narration_only, pushed_to
 
 _WHOLE = ("contains", "sorted")   # builtins that compare what they are given
@@ -97,22 +98,5 @@ def _live(programs, dead: set, candidates: dict, literals: dict, types) -> dict[
 
 def _held(found, types, sites: dict) -> set:
     """The candidate literals (ids) a value of Type `found` may hold, at any depth; all when unknown."""
-    held: set = set()
-    seen: set = set()
-    pending = [found]
-    while pending:
-        found = pending.pop()
-        if found.is_any:
-            return set(sites.values())
-        for atom in found:
-            if type(atom) not in (T.ListT, T.RecordT) or atom.site in seen:
-                continue
-            seen.add(atom.site)
-            if atom.site in sites:
-                held.add(sites[atom.site])
-            one = T.of(atom)
-            if type(atom) is T.ListT:
-                pending.append(types.elements(one))
-            else:
-                pending.extend(types.field(one, name) for name in atom.names)
-    return held
+    held = held_sites(found, types)
+    return set(sites.values()) if held is None else {sites[site] for site in held if site in sites}
