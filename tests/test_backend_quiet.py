@@ -321,19 +321,26 @@ def test_tables_looked_up_by_name_are_written_as_dict_look_ups_and_fought_the_sa
     assert_same_fights(script, 30)
 
 
+def assert_stopped_by_steps(rule: str, fewer: tuple[str, str], characters: str = CHARACTERS) -> None:
+    """The closures stop the fight of `rule` with the `steps` limit, and the written code, which
+    writes it (no Unsupported), is stopped by its budget (the run bails); with fewer rounds (the
+    text `fewer[0]` made `fewer[1]`) both fight it the same."""
+    script = compiled(f"use pbem\n{rule}\n{characters}{encounter()}")
+    seed = run_seed(7, 0)
+    with pytest.raises(MechError, match="the limit `steps` is 1000000"):
+        fight_once(script, seed)
+    assert QuietFight(script).fight(seed) is None
+    fits = compiled(f"use pbem\n{rule.replace(*fewer)}\n{characters}{encounter()}")
+    assert QuietFight(fits).fight(seed) == fight_once(fits, seed)
+
+
 def test_the_written_code_counts_a_comparison_of_lists_a_step_an_item():
     # issue 22, item 3: the written code compares lists of unknown type with values.equal, which
     # counts their items against the steps: 2,000 comparisons of 1,000 items pass the steps limit,
     # where they were 2,000 steps
     rule = "fn pbem.damage_power(att, weapon) {\n let a = range(1000)\n let b = range(1000)\n let n = 0\n" \
            " repeat 2000 { if a == b { n += 1 } }\n return att.firepower\n}"
-    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
-    seed = run_seed(7, 0)
-    with pytest.raises(MechError, match="the limit `steps` is 1000000"):
-        fight_once(script, seed)
-    assert QuietFight(script).fight(seed) is None  # written (no Unsupported), and stopped by its budget
-    fits = compiled(f"use pbem\n{rule.replace('repeat 2000', 'repeat 20')}\n{CHARACTERS}{encounter()}")
-    assert QuietFight(fits).fight(seed) == fight_once(fits, seed)
+    assert_stopped_by_steps(rule, ("repeat 2000", "repeat 20"))
 
 
 @pytest.mark.parametrize("op", ["==", "<"])
@@ -342,13 +349,7 @@ def test_the_written_code_counts_a_comparison_of_long_strings(op):
     # two of 65,536 characters compared 20,000 times pass the steps limit (a step a 100 characters)
     rule = 'fn pbem.damage_power(att, weapon) {\n let a = "x"\n let b = "x"\n repeat 16 { a = a + a; b = b + b }\n' \
            f" let n = 0\n repeat 20000 {{ if a {op} b {{ n += 1 }} }}\n return att.firepower\n}}"
-    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
-    seed = run_seed(7, 0)
-    with pytest.raises(MechError, match="the limit `steps` is 1000000"):
-        fight_once(script, seed)
-    assert QuietFight(script).fight(seed) is None  # written (no Unsupported), and stopped by its budget
-    fits = compiled(f"use pbem\n{rule.replace('repeat 20000', 'repeat 2')}\n{CHARACTERS}{encounter()}")
-    assert QuietFight(fits).fight(seed) == fight_once(fits, seed)
+    assert_stopped_by_steps(rule, ("repeat 20000", "repeat 2"))
 
 
 def test_the_written_code_counts_a_copy_of_a_gear_list_a_step_an_item():
@@ -357,13 +358,7 @@ def test_the_written_code_counts_a_copy_of_a_gear_list_a_step_an_item():
     many = CHARACTERS.replace("    weapon Gun\n", "    weapon Gun\n" * 2000)
     rule = "fn pbem.damage_power(att, weapon) {\n let n = 0\n repeat 1000 {\n  let w = Punch.weapon\n" \
            "  push(w, weapon)\n  n += len(w)\n }\n if n < 0 { return 0 }\n return att.firepower\n}"
-    script = compiled(f"use pbem\n{rule}\n{many}{encounter()}")
-    seed = run_seed(7, 0)
-    with pytest.raises(MechError, match="the limit `steps` is 1000000"):
-        fight_once(script, seed)
-    assert QuietFight(script).fight(seed) is None
-    fits = compiled(f"use pbem\n{rule.replace('repeat 1000', 'repeat 2')}\n{many}{encounter()}")
-    assert QuietFight(fits).fight(seed) == fight_once(fits, seed)
+    assert_stopped_by_steps(rule, ("repeat 1000", "repeat 2"), many)
 
 
 @pytest.mark.parametrize("name", ["name", "kind", "side", "declared", "fields"])

@@ -25,7 +25,7 @@ from __future__ import annotations
 from ..checker import types as T
 from ..interpreter import ast
 from .changes import may_change
-from .narration import PURE_BUILTINS, own_lists, pushed_onto
+from .narration import PURE_BUILTINS, local_names, narrow, own_lists, pushed_onto
 
 # the builtins whose value comes from their arguments alone (`fail` never gives one)
 BUILTINS = PURE_BUILTINS | {"pool", "fail"}
@@ -51,13 +51,7 @@ class Remembered:
         self.assigned, self.nodes = assigned, nodes
         self.tables_change = self._tables_change(functions)
         self.ids = {id(fn) for module, fn in functions if self._signature(fn)}
-        changed_any = True
-        while changed_any:
-            changed_any = False
-            for module, fn in functions:
-                if id(fn) in self.ids and not self._body(module, fn):
-                    self.ids.discard(id(fn))
-                    changed_any = True
+        narrow(self.ids, functions, self._body)
         # worth remembering: a function that does some work (a loop, a choice, a call); a field
         # read or a sum costs less than the look-up
         self.ids = {id(fn) for module, fn in functions if id(fn) in self.ids and self._busy(fn)}
@@ -87,7 +81,7 @@ class Remembered:
 
     def _body(self, module, fn: ast.FnDef) -> bool:
         nodes = self.nodes(fn)
-        local = set(fn.params) | {n.name for n in nodes if type(n) in (ast.Let, ast.For)}
+        local = local_names(fn, nodes)
         own = own_lists(fn, nodes)
         for node in nodes:
             kind = type(node)

@@ -21,6 +21,23 @@ PURE_BUILTINS = frozenset({"len", "contains", "max", "min", "floor", "ceil", "ro
                            "sum", "sorted", "range", "breakdown"})
 
 
+def local_names(fn: ast.FnDef, nodes: list) -> set:
+    """The names `fn` (whose body's `nodes` are given) declares: its parameters, lets and loop names."""
+    return set(fn.params) | {n.name for n in nodes if type(n) in (ast.Let, ast.For)}
+
+
+def narrow(ids: set, functions: list, holds) -> None:
+    """Drops from `ids` each function of `functions` ((module, FnDef) pairs) that `holds(module, fn)`
+    refuses, again until none is dropped: `holds` may ask about the others' ids (a fixpoint)."""
+    changed = True
+    while changed:
+        changed = False
+        for module, fn in functions:
+            if id(fn) in ids and not holds(module, fn):
+                ids.discard(id(fn))
+                changed = True
+
+
 def has_pools(programs) -> bool:
     """Whether any pool can exist in a run: a pool literal, or the `pool` builtin, anywhere."""
     for program in programs:
@@ -43,13 +60,7 @@ class Purity:
         self.types = types   # the checker's: a string part that surely is no pool rolls nothing
         self.pure = {id(fn) for _, fn in functions}
         self._nodes: dict[int, list] = {}   # each body's nodes, walked once (the fixpoint asks again)
-        changed = True
-        while changed:
-            changed = False
-            for module, fn in functions:
-                if id(fn) in self.pure and not self.body_droppable(module, fn):
-                    self.pure.discard(id(fn))
-                    changed = True
+        narrow(self.pure, functions, self.body_droppable)
 
     def nodes(self, fn: ast.FnDef) -> list:
         """Every node of `fn`'s body."""
@@ -60,7 +71,7 @@ class Purity:
 
     def body_droppable(self, module, fn: ast.FnDef) -> bool:
         nodes = self.nodes(fn)
-        local = set(fn.params) | {n.name for n in nodes if type(n) in (ast.Let, ast.For)}
+        local = local_names(fn, nodes)
         own = own_lists(fn, nodes)
         for node in nodes:
             kind = type(node)
@@ -112,7 +123,7 @@ _STATEMENTS = (ast.Block, ast.Program, ast.Let, ast.Assign, ast.FnDef, ast.If, a
 def narration_only(module, fn: ast.FnDef, purity: Purity) -> tuple[set, set]:
     """The `say`s (by id) a quiet run leaves out, and the local names only they (and each other) read."""
     nodes = purity.nodes(fn)
-    local = set(fn.params) | {n.name for n in nodes if type(n) in (ast.Let, ast.For)}
+    local = local_names(fn, nodes)
     lets = [n for n in nodes if type(n) is ast.Let]
     counts: dict[str, int] = {}
     for let in lets:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..checker import types as T
 from ..interpreter import ast
 from .changes import held_sites
-from .narration import Purity, narration_only, pushed_to
+from .narration import Purity, local_names, narration_only, pushed_to
 
 _WHOLE = ("contains", "sorted")   # builtins that compare what they are given
 
@@ -37,7 +37,7 @@ def unread_fields(functions: list, programs: list, purity: Purity, types) -> dic
         dead |= {id(n) for n in nodes if type(n) is ast.Let and n.name in names or
                  type(n) is ast.Assign and type(n.target) is ast.Name and n.target.id in names or
                  pushed_to(n) in names}
-        local = set(fn.params) | {n.name for n in nodes if type(n) in (ast.Let, ast.For)} | \
+        local = local_names(fn, nodes) | \
             {name for n in nodes if type(n) is ast.FnDef for name in [n.name, *n.params]}
         for node in nodes:
             if type(node) is ast.Record:

@@ -19,7 +19,6 @@ from fractions import Fraction
 from ..dice.engine import DiceRoll, Tally, roll_dice, sampler
 from ..dice.faces import FaceSource
 from ..dice.rollkeep import KeepRoll, Pool, roll_and_keep
-from ..numbers import normal
 from . import ast
 from .builtins import BUILTINS, NOT_ROLLED
 from ..errors import MechError, Span, did_you_mean

@@ -17,7 +17,6 @@ import functools
 import os
 import re
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 
 from ..dice.engine import DROPPED, REROLLED, DiceRoll
@@ -35,7 +34,7 @@ from .names import KIND_WORDS, UNSET, Binding, ModuleInfo, StaticScope
 from .odds import compile_call
 from .parser import parse_program, quick_collector
 from . import characters
-from .values import KEYED, Character, Encounter, Function, Module, Record, Scope, Table, TableRow, equal, format_value, \
+from .values import Character, Encounter, Function, Module, Record, Scope, Table, TableRow, equal, format_value, \
     type_name
 
 STDLIB = Path(__file__).resolve().parent.parent / "stdlib"
