@@ -172,7 +172,7 @@ class Emitter(Access):
 
     def say(self, node: ast.Say) -> None:
         # A quiet run works out what the text shows (the same dice, calls and errors), rolls a pool
-        # as showing it would, and logs an empty line against `output_lines`.
+        # as showing it would, and spends a line of `output_lines` (the run's budget SAY).
         value = node.value
         parts = [p for p in value.parts if type(p) is not str] if type(value) is ast.String else [value]
         if id(node) in self.dropped_says:
@@ -181,8 +181,7 @@ class Emitter(Access):
             shown = self.expr(part)
             if self.can_be_pool(part):
                 self.line(f"if type({shown}) is Pool: EV.roll_pool({shown})")
-        self.line("if len(EV.log) >= OUTPUT_LINES: bail()")
-        self.line("EV.log.append('')")
+        self.line("next(SAY)")
 
     def condition(self, node) -> str:
         """The condition's value, tested to be true or false."""

@@ -42,6 +42,7 @@ from .changes import changed_sites, may_change
 from .emit import Emitter
 from .memo import Remembered, wrappers
 from .narration import Purity, has_pools
+from .peephole import copies_merged
 from .runtime import Bail, WrittenRun, bail, fresh, mutable
 from .unread import unread_fields
 from .writer import ModuleText, Unsupported
@@ -220,7 +221,7 @@ class QuietFight:
                 else:
                     writer.function(text, statement, text.global_name(statement.name))
         writer.until(script_text, self._until_node(script_text), "UNTIL")
-        source = "\n".join(writer.lines) + "\n"
+        source = "\n".join(copies_merged(writer.lines)) + "\n"
         namespace = self._helpers(limits)
         namespace.update(writer.constants)
         exec(compile(source, f"<mechscript quiet {self.script.filename}>", "exec"), namespace)
@@ -267,12 +268,12 @@ class QuietFight:
             "get_index": closures.get_index, "set_index": closures.set_index, "show": closures.show,
             "SMALL": small_whole(limits), "SMALL_FACTOR": 2 ** max(0, min(30, (limits.number_bits - 1) // 2)),
             "LOOP_ITERATIONS": limits.loop_iterations, "LOOP_ROUNDS": range(limits.loop_iterations),
-            "LIST_SIZE": limits.list_size, "islice": islice, "STEP": None, "DICE": None,
+            "LIST_SIZE": limits.list_size, "islice": islice, "STEP": None, "DICE": None, "SAY": None,
             "BITS": None, "later_face": later_face, "SHOWN_WHOLE": closures.SHOWN_WHOLE,
             "NUMBER_BITS": limits.number_bits, "DICE_PER_ROLL": limits.dice_per_roll, "DIE_SIDES": limits.die_sides,
-            "STRING_SIZE": limits.string_size, "OUTPUT_LINES": limits.output_lines, "TOTAL_DICE": limits.total_dice,
+            "STRING_SIZE": limits.string_size, "TOTAL_DICE": limits.total_dice,
             "SHORT_LIST": 1000,   # `contains` of a string in a shorter list is Python's `in`, uncounted
-            "EV": None,           # the run's evaluation: its dice, steps and log; set by each run
+            "EV": None,           # the run's evaluation (runtime.WrittenRun), set by each run
         }
         namespace.update(builtin_impls())
         return namespace
@@ -411,7 +412,8 @@ class QuietFight:
         """(outcome, the encounter's name, its sides) as `fight_once` gives them, or None when the run
         bailed: the caller fights that run whole, on the closures, for its outcome or its error."""
         faces = RandomFaces(seed)
-        ev = WrittenRun(faces, self.script.limits, self.namespace, self.setup_steps, self.setup_dice)
+        ev = WrittenRun(faces, self.script.limits, self.namespace, self.setup_steps, self.setup_dice,
+                        self.setup_lines)
         self.namespace["BITS"] = faces.getrandbits
         try:
             with CpuTime(self.script.limits, ev):   # the `seconds` of a run, as Script.run times it
@@ -421,7 +423,6 @@ class QuietFight:
 
     def _fight(self, ev):
         namespace, encounter = self.namespace, self.encounter
-        ev.log = [""] * self.setup_lines
         namespace["EV"] = ev
         for name, value, copy in self.kept:
             namespace[name] = fresh(value) if copy else value

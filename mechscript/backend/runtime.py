@@ -52,16 +52,18 @@ class Budget:
 class WrittenRun(Run):
     """A quiet run of the written code: its steps and dice are the namespace's budgets STEP and DICE
     (Budget), which the interpreter's helpers spend too, through the same `steps`, `dice`, `step`
-    and `spend` as a closures' run."""
+    and `spend` as a closures' run. Its `say` lines are the budget SAY: a quiet run shows none, but
+    counts them against `output_lines` (nothing else of the written code says anything)."""
 
     __slots__ = ("namespace", "step_budget", "dice_budget")
 
-    def __init__(self, source, limits, namespace: dict, steps: int, dice: int):
+    def __init__(self, source, limits, namespace: dict, steps: int, dice: int, lines: int):
         self.namespace = namespace
         self.step_budget = Budget(steps, limits.steps)
         self.dice_budget = Budget(dice, limits.total_dice)
         super().__init__(source, limits, quiet=True)
         namespace["STEP"], namespace["DICE"] = self.step_budget.items, self.dice_budget.items
+        namespace["SAY"] = Budget(lines, limits.output_lines).items
 
     def _set_steps(self, value: int) -> None:
         self.step_budget.spend(value - self.step_budget.spent) if value <= self.limits.steps else bail()
