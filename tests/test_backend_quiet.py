@@ -309,6 +309,29 @@ def test_a_loop_over_a_list_longer_than_list_size_still_stops_its_push_at_the_li
     assert QuietFight(script).fight(seed) is None
 
 
+def test_lists_joined_by_the_written_code_count_their_items_and_stop_at_list_size():
+    # `a + b` of lists is written inline (expressions.joined_lists): a step an item of the new list,
+    # as binary's _concatenate counts; 2,000 joins of 1,000 items pass the steps limit
+    rule = "fn pbem.damage_power(att, weapon) {\n let a = range(1000)\n let n = []\n" \
+           " repeat 2000 { n = a + [] }\n return att.firepower + len(n) - 1000\n}"
+    source = QuietFight(compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")).source
+    rule_text = source[:source.index("\ndef ")]
+    assert "> LIST_SIZE: bail()" in rule_text and "binary(EV, '+'" not in rule_text
+    assert_stopped_by_steps(rule, ("repeat 2000", "repeat 20"))
+    # the new list's size against list_size, where the closures stop
+    grow = "fn pbem.pick_target(c, enc, plans) {\n let found = enc.characters + enc.characters\n return found[0]\n}"
+    text = f"use pbem\n{grow}\n{CHARACTERS}{encounter()}"
+    for size, stopped in ((5, True), (6, False)):
+        script = compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(list_size=size))
+        seed = run_seed(7, 0)
+        if stopped:
+            with pytest.raises(MechError, match="list_size"):
+                fight_once(script, seed)
+            assert QuietFight(script).fight(seed) is None
+        else:
+            assert QuietFight(script).fight(seed) == fight_once(script, seed)
+
+
 def test_tables_looked_up_by_name_are_written_as_dict_look_ups_and_fought_the_same():
     # a named row, an entry of a named row, an entry of a one-row table, and their `else`s
     rule = ('table nick {\n "Punch" => "P", else => "?"\n}\n'

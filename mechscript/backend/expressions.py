@@ -257,6 +257,21 @@ class Expressions(Writer):
             self.line(f"else: {result} = binary(EV, {op!r}, {a}, {b}, {k})")
         return result
 
+    def joined_lists(self, a: str, b: str, k: str, lists: bool) -> str:
+        """`a + b` of two lists (tested to be, unless the types say so; else `binary`): a step for
+        each item of the new list and its size tested, as binary's `_concatenate` does."""
+        result = self.temp()
+        if not lists:
+            self.line(f"if type({a}) is list and type({b}) is list:")
+            self.depth += 1
+        self.line(f"{result} = {a} + {b}")
+        self.line(f"if len({result}) > LIST_SIZE: bail()")
+        self.line(f"if {result}: next(islice(STEP, len({result}) - 1, None))")
+        if not lists:
+            self.depth -= 1
+            self.line(f"else: {result} = binary(EV, '+', {a}, {b}, {k})")
+        return result
+
     def past_literal(self, op: str, a: str, b: str, k: str) -> "str | None":
         """`a + n`, `a - n`, `n + a`, `n - a` of a whole number `a` and a small literal `n`: the
         result outgrows `a` on one side only, so one comparison tells whether it may outgrow
@@ -278,6 +293,9 @@ class Expressions(Writer):
         if chain is None:
             a = self.expr(node.left)
             b = self.expr(node.right)
+            if node.op == "+" and self.types.of(node.left).maybe("list") and self.types.of(node.right).maybe("list"):
+                return self.joined_lists(a, b, self.constant(node), self.surely(node.left, "list") and
+                                         self.surely(node.right, "list"))
             ints = self.surely(node.left, "int") and self.surely(node.right, "int")
             return self.arithmetic(node.op, a, b, self.constant(node), ints,
                                    (self.bound(node.left), self.bound(node.right)))
@@ -287,6 +305,7 @@ class Expressions(Writer):
         pool_before = False
         ints = True
         total_bound = 0
+        lists = surely_lists = True   # the sum so far may be (is surely) a list
         for binop, term in chain:
             if total is not None and pool_before and self.pools and may_roll(term):
                 self.line(f"if type({total}) is Pool: bail()")
@@ -294,9 +313,13 @@ class Expressions(Writer):
             pool_before = pool_before or (may_be_pool(term) and self.types.of(term).maybe("pool"))
             ints = ints and self.surely(term, "int")
             term_bound = self.bound(term)
+            found = self.types.of(term)
+            lists, surely_lists = lists and found.maybe("list"), surely_lists and found.surely("list")
             if total is None:
                 total = value   # a literal, a local or a temporary: each sum step makes a new one
                 total_bound = term_bound
+            elif binop.op == "+" and lists:
+                total = self.joined_lists(total, value, self.constant(binop), surely_lists)
             else:
                 total = self.arithmetic(binop.op, total, value, self.constant(binop), ints, (total_bound, term_bound))
                 total_bound = None if total_bound is None or term_bound is None else total_bound + term_bound
