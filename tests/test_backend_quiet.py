@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 import mechscript
 from mechscript.backend.writer import Unsupported
-from mechscript.backend.peephole import copies_merged
+from mechscript.backend.peephole import merged
 from mechscript.backend.quiet import QuietFight
 from mechscript.errors import MechError
 from mechscript.limits import Limits
@@ -553,12 +553,29 @@ def test_a_gear_list_no_code_changes_in_place_is_read_as_it_is_and_one_pushed_on
         assert_same_fights(script, 30)
 
 
-def test_a_temporary_copied_on_the_next_line_is_written_as_the_copy():
-    # peephole.py: `t1 = X` then `v2_a = t1` is `v2_a = X`; a temporary read twice, or on a line of
-    # another depth, or used by more than a copy stays
+def test_a_temporary_used_once_on_the_next_line_is_written_where_it_is_used():
+    # peephole.py: `t1 = X` then `v2_a = t1` is `v2_a = X`; so for `return`, `if`, `if not` and
+    # the left of a comparison; a temporary read twice, or on a line of another depth, or used
+    # otherwise stays
     lines = ["def f():", "    t1 = g(1)", "    v2_a = t1", "    t3 = g(2)", "    return t3",
              "    t4 = g(3)", "    v5_b = t4", "    v6_c = t4", "    t7 = g(4)", "    if x:", "        v8_d = t7",
-             "    t9 = g(5)", "    v10_e = t9 + 1"]
-    assert copies_merged(lines) == [
+             "    t9 = g(5)", "    v10_e = t9 + 1", "    t11 = g(6)", "    if not t11: bail()",
+             "    t12 = g(7)", "    t13 = t12 > 0", "    t14 = g(8)", "    t15 = x > t14", "    v16_f = t13 + t15"]
+    assert merged(lines) == [
         "def f():", "    v2_a = g(1)", "    return g(2)", "    t4 = g(3)", "    v5_b = t4", "    v6_c = t4",
-        "    t7 = g(4)", "    if x:", "        v8_d = t7", "    t9 = g(5)", "    v10_e = t9 + 1"]
+        "    t7 = g(4)", "    if x:", "        v8_d = t7", "    t9 = g(5)", "    v10_e = t9 + 1",
+        "    if not (g(6)): bail()", "    t13 = (g(7)) > 0", "    t14 = g(8)", "    t15 = x > t14",
+        "    v16_f = t13 + t15"]
+
+
+def test_an_and_or_an_or_of_true_or_false_written_as_an_if_is_written_as_python_s():
+    # the writer's `if not A: t = False` / `else:` / `t = B` is `t = (A) and (B)`; an else that
+    # tests B first (B may be other than true or false) is left as it is
+    lines = ["    if not a > 1: t1 = False", "    else:", "        t1 = b < 2", "    if t1: x()",
+             "    if c: t2 = True", "    else:", "        t2 = d", "    v3_e = t2",
+             "    if not f: t4 = False", "    else:", "        if g is not True and g is not False: bail()",
+             "        t4 = g", "    v5_h = t4"]
+    assert merged(lines) == ["    if (a > 1) and (b < 2): x()", "    v3_e = (c) or (d)",
+                             "    if not f: t4 = False", "    else:",
+                             "        if g is not True and g is not False: bail()", "        t4 = g",
+                             "    v5_h = t4"]

@@ -2,10 +2,14 @@
 same work in the same order.
 
 The writer gives every value a temporary (`t12 = ...`) and then uses it; where that use is the next
-line and is a plain copy (`v3_x = t12`, `return t12`), the temporary is one store and one load too
-many. Temporaries are named once in the whole text (`t` and a number), so a name that occurs twice
-occurs only at its definition and that copy: the copy takes the value directly. (A temporary's name
-inside a string constant counts as a use, which at worst keeps a copy.)
+line and is a plain copy (`v3_x = t12`, `return t12`), the test of an `if` (`if t12:`,
+`if not t12:`) or the left side of a comparison with a name or a constant (`t13 = t12 > 0`), the
+temporary is one store and one load too many. Temporaries are named once in the whole text (`t` and
+a number), so a name that occurs twice occurs only at its definition and that use: the use takes the
+value directly. (A temporary's name inside a string constant counts as a use, which at worst keeps
+it.) An `and` or `or` of two values the writer knows to be true or false, written as an `if` that
+sets a temporary in each branch, becomes Python's own `and` or `or`: the same values, worked out in
+the same order.
 """
 
 from __future__ import annotations
@@ -16,24 +20,64 @@ from collections import Counter
 _TEMP = re.compile(r"\bt\d+\b")
 _DEFINED = re.compile(r"( *)(t\d+) = (.+)")
 _COPY = re.compile(r"( *)(?:([\w.]+) = |return )(t\d+)")
+_TEST = re.compile(r"( *)if (not )?(t\d+):(.*)")
+_COMPARED = re.compile(r"( *)(t\d+) = (t\d+) ((?:[<>=!]=|[<>]) (?:[\w.]+|'[^'\\]*'))")
+_FIRST = re.compile(r"( *)if (not )?(.+): (t\d+) = (False|True)")   # `and` stops at False, `or` at True
+_SECOND = re.compile(r"( *)(t\d+) = (.+)")
 
 
-def copies_merged(lines: list[str]) -> list[str]:
-    """`lines` with each `tN = X` followed by `<target> = tN` or `return tN` (at the same depth, tN
-    used nowhere else) written as the one line `<target> = X` or `return X`."""
+def merged(lines: list[str]) -> list[str]:
+    """`lines` with their `and`s and `or`s joined, then their temporaries merged into their uses."""
+    return _temporaries_merged(_logic_joined(lines))
+
+
+def _logic_joined(lines: list[str]) -> list[str]:
+    """`if not A: tK = False` / `else:` / `    tK = B` as `tK = (A) and (B)`; `if A: tK = True` /
+    `else:` / `    tK = B` as `tK = (A) or (B)` (A and B true or false: the writer tests any other
+    value in a line of its own, which this does not match)."""
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        first = _FIRST.fullmatch(lines[index])
+        if first and index + 2 < len(lines) and lines[index + 1] == first[1] + "else:":
+            second = _SECOND.fullmatch(lines[index + 2])
+            logic = "and" if first[2] and first[5] == "False" else "or" if not first[2] and first[5] == "True" else None
+            if logic and second and second[1] == first[1] + "    " and second[2] == first[4] and \
+                    (index + 3 == len(lines) or len(lines[index + 3]) - len(lines[index + 3].lstrip(" ")) <= len(first[1])):
+                out.append(f"{first[1]}{first[4]} = ({first[3]}) {logic} ({second[3]})")
+                index += 3
+                continue
+        out.append(lines[index])
+        index += 1
+    return out
+
+
+def _temporaries_merged(lines: list[str]) -> list[str]:
+    """Each `tN = X` followed by `<target> = tN`, `return tN`, `if tN:...`, `if not tN:...` or
+    `tM = tN <compared> <name or constant>` (at the same depth, tN used nowhere else) written as the
+    one line `<target> = X`, `return X`, `if X:...`, `if not (X):...` or `tM = (X) <compared> ...`."""
     uses = Counter(_TEMP.findall("\n".join(lines)))
-    merged: list[str] = []
+    out: list[str] = []
     index = 0
     while index < len(lines):
         line = lines[index]
         defined = _DEFINED.fullmatch(line)
-        if defined and index + 1 < len(lines) and uses[defined[2]] == 2:
-            copy = _COPY.fullmatch(lines[index + 1])
-            if copy and copy[1] == defined[1] and copy[3] == defined[2]:
-                target = f"{copy[2]} = " if copy[2] else "return "
-                merged.append(f"{defined[1]}{target}{defined[3]}")
-                index += 2
+        if defined and index + 1 < len(lines) and uses[defined[2]] == 2 and not defined[3].startswith("lambda"):
+            depth, name, value = defined[1], defined[2], defined[3]
+            after = lines[index + 1]
+            copy, test, compared = _COPY.fullmatch(after), _TEST.fullmatch(after), _COMPARED.fullmatch(after)
+            if copy and copy[1] == depth and copy[3] == name:
+                out.append(f"{depth}{copy[2]} = {value}" if copy[2] else f"{depth}return {value}")
+            elif test and test[1] == depth and test[3] == name:
+                out.append(f"{depth}if {f'not ({value})' if test[2] else value}:{test[4]}")
+            elif compared and compared[1] == depth and compared[3] == name:
+                out.append(f"{depth}{compared[2]} = ({value}) {compared[4]}")
+            else:
+                out.append(line)
+                index += 1
                 continue
-        merged.append(line)
+            index += 2
+            continue
+        out.append(line)
         index += 1
-    return merged
+    return out

@@ -42,7 +42,7 @@ from .changes import changed_sites, may_change
 from .emit import Emitter
 from .memo import Remembered, wrappers
 from .narration import Purity, has_pools
-from .peephole import copies_merged
+from .peephole import merged
 from .runtime import Bail, WrittenRun, bail, fresh, mutable
 from .unread import unread_fields
 from .writer import ModuleText, Unsupported
@@ -221,7 +221,7 @@ class QuietFight:
                 else:
                     writer.function(text, statement, text.global_name(statement.name))
         writer.until(script_text, self._until_node(script_text), "UNTIL")
-        source = "\n".join(copies_merged(writer.lines)) + "\n"
+        source = "\n".join(merged(writer.lines)) + "\n"
         namespace = self._helpers(limits)
         namespace.update(writer.constants)
         exec(compile(source, f"<mechscript quiet {self.script.filename}>", "exec"), namespace)
