@@ -579,3 +579,15 @@ def test_an_and_or_an_or_of_true_or_false_written_as_an_if_is_written_as_python_
                              "    if not f: t4 = False", "    else:",
                              "        if g is not True and g is not False: bail()", "        t4 = g",
                              "    v5_h = t4"]
+
+
+def test_a_call_s_step_is_spent_with_its_first_loop_s_when_nothing_comes_between():
+    # the same count (1 + the list's length) in one call; not past a call or a loop of another depth
+    lines = ["def m1_f(v1_a):", "    next(STEP)", "    v2_b = []", "    t3 = v1_a.characters",
+             "    if len(t3) > LIST_SIZE: bail()", "    if t3: next(islice(STEP, len(t3) - 1, None))",
+             "    for v4_c in t3:", "        v2_b.append(v4_c)",
+             "def m1_g(v5_a):", "    next(STEP)", "    t6 = m1_f(v5_a)", "    if t6: next(islice(STEP, len(t6) - 1, None))",
+             "    for v7_c in t6:", "        pass"]
+    assert merged(lines) == [
+        "def m1_f(v1_a):", "    v2_b = []", "    t3 = v1_a.characters", "    if len(t3) > LIST_SIZE: bail()",
+        "    next(islice(STEP, len(t3), None))", "    for v4_c in t3:", "        v2_b.append(v4_c)"] + lines[8:]

@@ -26,9 +26,35 @@ _FIRST = re.compile(r"( *)if (not )?(.+): (t\d+) = (False|True)")   # `and` stop
 _SECOND = re.compile(r"( *)(t\d+) = (.+)")
 
 
+_ENTRY = re.compile(r"( *)next\(STEP\)")
+_QUIET = re.compile(r"( *)(?:[tv]\w* = (?:\[\]|[\w.]+)|if len\(\w+\) > LIST_SIZE: bail\(\))")   # reads and stores
+_CHARGE = re.compile(r"( *)if (\w+): next\(islice\(STEP, len\(\2\) - 1, None\)\)")
+
+
 def merged(lines: list[str]) -> list[str]:
-    """`lines` with their `and`s and `or`s joined, then their temporaries merged into their uses."""
-    return _temporaries_merged(_logic_joined(lines))
+    """`lines` with their `and`s and `or`s joined, then their temporaries merged into their uses,
+    then a call's step spent with its first loop's."""
+    return _charges_joined(_temporaries_merged(_logic_joined(lines)))
+
+
+def _charges_joined(lines: list[str]) -> list[str]:
+    """A function that spends its call's step (`next(STEP)`) and, after nothing but reads and stores
+    of names, a `for`'s length (`if t: next(islice(STEP, len(t) - 1, None))`), spends both at the
+    `for`: `next(islice(STEP, len(t), None))`. The same count, one test and one call fewer; a run
+    past the limit bails either way, and the closures stop it where they do."""
+    out = list(lines)
+    for index, line in enumerate(lines):
+        entry = _ENTRY.fullmatch(line)
+        if not entry or index == 0 or not lines[index - 1].lstrip().startswith("def "):
+            continue
+        depth, after = entry[1], index + 1
+        while after < len(lines) and _QUIET.fullmatch(lines[after]) and _QUIET.fullmatch(lines[after])[1] == depth:
+            after += 1
+        charge = _CHARGE.fullmatch(lines[after]) if after < len(lines) else None
+        if charge and charge[1] == depth:
+            out[index] = None
+            out[after] = f"{depth}next(islice(STEP, len({charge[2]}), None))"
+    return [line for line in out if line is not None]
 
 
 def _logic_joined(lines: list[str]) -> list[str]:

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import math
 import types
-from itertools import islice
+from itertools import compress, islice
+from operator import itemgetter
 from fractions import Fraction
 from pathlib import Path
 
@@ -46,6 +47,10 @@ from .peephole import merged
 from .runtime import Bail, WrittenRun, bail, fresh, mutable
 from .unread import unread_fields
 from .writer import ModuleText, Unsupported
+
+
+PLAIN = frozenset([int, str, bool, type(None)])   # values `_numbers` keeps only when whole (int)
+_WHOLE = frozenset([int]).__contains__            # of a type: whether it is int (bool is a type of its own)
 
 
 def _numbers(items) -> dict:
@@ -381,8 +386,13 @@ class QuietFight:
             states = characters.end_states(self.encounter, report)
         except MechError as error:   # every run's error: the closures' to give
             raise Unsupported("the rules' report") from error
-        self.reporting = [(character, name, [key for key in state if key != "side"])
-                          for character, (name, state) in zip(self.encounter.characters, states.items())]
+        self.reporting = []
+        for character, (name, state) in zip(self.encounter.characters, states.items()):
+            names = tuple(key for key in state if key != "side")
+            # the fields' values as one tuple, read in C (itemgetter of one name gives the value alone)
+            values_of = itemgetter(*names) if len(names) > 1 else \
+                (lambda fields, key=names[0]: (fields[key],)) if names else (lambda fields: ())
+            self.reporting.append((character, name, names, values_of))
 
     # -- a run --
 
@@ -444,7 +454,11 @@ class QuietFight:
             for character, (name, state) in zip(encounter.characters, states.items()):
                 result[name] = (standing(character) is True, _numbers(state.items()))
             return winner, encounter.round, result
-        for character, name, names in self.reporting:
-            fields = character.fields
-            result[name] = (standing(character) is True, _numbers((key, fields[key]) for key in names))
+        for character, name, names, values_of in self.reporting:
+            values = values_of(character.fields)
+            types = tuple(map(type, values))
+            # `_numbers` of whole numbers, strings, true/false and none, worked out in C
+            numbers = dict(compress(zip(names, values), map(_WHOLE, types))) if PLAIN.issuperset(types) else \
+                _numbers(zip(names, values))
+            result[name] = (standing(character) is True, numbers)
         return winner, encounter.round, result

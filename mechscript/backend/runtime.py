@@ -63,7 +63,7 @@ class WrittenRun(Run):
         self.dice_budget = Budget(dice, limits.total_dice)
         super().__init__(source, limits, quiet=True)
         namespace["STEP"], namespace["DICE"] = self.step_budget.items, self.dice_budget.items
-        namespace["SAY"] = Budget(lines, limits.output_lines).items
+        namespace["SAY"] = chain(range(max(0, limits.output_lines - lines)), BAILING)   # nobody asks what is spent
 
     def _set_steps(self, value: int) -> None:
         self.step_budget.spend(value - self.step_budget.spent) if value <= self.limits.steps else bail()
