@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .checker.check import check_script
 from .dice.engine import BatchDice
 from .dice.faces import FaceSource, GivenFaces, RandomFaces
 from .errors import MechError
@@ -130,11 +131,10 @@ def run(path_or_source: str | Path, seed: int | None = None, faces: Sequence | N
 
 def check(path_or_source: str | Path, limits: Limits = Limits(), module_path: Sequence = (),
           encounter: str | None = None) -> None:
-    """Parse and check a script without running it (every encounter of it; with `encounter`, that it
-    has this one). Raises MechError."""
-    script = load_script(path_or_source, limits, module_path)
-    if encounter is not None:
-        script.choose(encounter)
+    """Check a script without running it (every encounter of it; with `encounter`, that it has this
+    one): what `mech run` would find before its first die, and what the checker's types show
+    (checker/check.py). Raises MechError."""
+    check_script(load_script(path_or_source, limits, module_path), encounter)
 
 
 def simulate(path_or_source: str | Path, n: int, seed: int | None = None, jobs: int = 1,

@@ -17,7 +17,7 @@ from fractions import Fraction
 from . import __version__
 from pathlib import Path
 
-from .api import RollResult, RunResult, face_source, load_script, new_seed, prob, roll_many, rolls_of
+from .api import RollResult, RunResult, check_script, face_source, load_script, new_seed, prob, roll_many, rolls_of
 from .interpreter.peers import peer_notes
 from .interpreter.script import Script, compile_script, source_text
 from .errors import MechError, Span
@@ -230,9 +230,7 @@ def _read_stdin(limits: Limits) -> str:
 
 
 def run_check(args) -> int:
-    script = _load(args)
-    if args.encounter is not None:
-        script.choose(args.encounter)
+    check_script(_load(args), args.encounter)
     print(f"{args.file}: ok")
     return 0
 
