@@ -25,7 +25,7 @@ from .limits import Limits
 
 EXAMPLES = """examples:
   mech run examples/task_chart.mech  run a script and print what it says
-  mech check house_rules.mech      check a script without running it
+  mech check house_rules.mech      check a script: what every run would meet, nothing said
   mech run examples/pbem_ambush.mech --seed 1   fight an encounter, blow by blow
   mech sim examples/pbem_ambush.mech -n 10000   fight it 10,000 times: win rates, rounds
   mech roll 4d6kh3                 roll four d6, keep the highest three
@@ -167,8 +167,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_limit_option(repl)
     _add_path_option(repl)
 
-    check = commands.add_parser("check", help="parse and check a script without running it",
-                                description="Check a script (and the modules it uses) without running it.")
+    check = commands.add_parser("check", help="check a script without fighting it: mech check fight.mech",
+                                description="Check a script (and the modules it uses): its names and calls, then "
+                                            "what every run would meet before the first die (the script run up "
+                                            "to there, for each encounter, saying nothing), and what the "
+                                            "checker's types show: a field a value lacks, a house rule whose "
+                                            "result its callers cannot use.")
     check.add_argument("file", metavar="FILE", help="the script, or - to read it from standard input")
     _add_encounter_option(check, "also check that the script has this encounter (every encounter is checked)")
     _add_limit_option(check)
