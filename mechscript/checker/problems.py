@@ -23,6 +23,11 @@ from ..interpreter.script import Script
 from . import types as T
 from .infer import Inference, Types, infer, load_modules
 
+class TypeProblem(MechError):
+    """An error found from the checker's types, wherever it is: a run meets it only if it gets to
+    that line (a field missing from a value), or fails elsewhere because of it (a house rule)."""
+
+
 # The runtime kinds a caller tells apart: a roll, a pool and a fraction all serve as numbers.
 _CLASS = {"int": "number", "fraction": "number", "roll": "number", "pool": "number"}
 _WORDS = {"number": "a number", "str": "a string", "bool": "true/false", "none": "none", "list": "a list",
@@ -57,7 +62,7 @@ def house_rule_problems(script: Script, program: ast.Program, types: Types) -> N
         if not wanted or not given or wanted <= {"none"} or wanted & given:
             continue  # unknown, never given, a rule whose result nobody reads, or one kind in common
         needed = _shown(plain.returns(original))
-        raise MechError(f"the house rule `{rule.module}.{rule.name}` gives {_shown(types.returns(rule))}, where "
+        raise TypeProblem(f"the house rule `{rule.module}.{rule.name}` gives {_shown(types.returns(rule))}, where "
                         f"`{rule.module}`'s own `{rule.name}` gives {needed}", rule.name_span,
                         hint=f"the rules of `{rule.module}` use what `{rule.name}` gives: give them {needed} too"
                         ).located(script.source_text, script.filename)
@@ -101,7 +106,7 @@ def field_problems(script: Script, program: ast.Program, types: Types) -> None:
             raise error.located(script.source_text, script.filename)
 
 
-def _missing(types: Types, node: ast.Field, setting: bool) -> MechError | None:
+def _missing(types: Types, node: ast.Field, setting: bool) -> TypeProblem | None:
     t, name = types.of(node.target), node.name
     if t.is_any or t.is_empty:
         return None
@@ -118,15 +123,15 @@ def _missing(types: Types, node: ast.Field, setting: bool) -> MechError | None:
         (path, kind), found = next(iter(items.items()))
         who = f"{node.target.id} (a {kind})" if _named_character(inference, node.target) else f"a {kind}"
         names = [n for n, item in found.items() if item.what == "state"] if setting else [*found, *OWN_FIELDS]
-        return MechError(f"{who} has no `{name}`", node.name_span, hint=did_you_mean(name, names))
+        return TypeProblem(f"{who} has no `{name}`", node.name_span, hint=did_you_mean(name, names))
     if t.surely("record"):
         shapes = {atom.names for atom in t}
         if any(name in names for names in shapes) or len(shapes) != 1:
             return None
-        return MechError(f"this record has no field `{name}`", node.name_span,
+        return TypeProblem(f"this record has no field `{name}`", node.name_span,
                          hint=did_you_mean(name, next(iter(shapes))))
     if t.surely("encounter") and not setting and name not in ENCOUNTER_FIELDS:
-        return MechError(f"an encounter has no `{name}`", node.name_span, hint=did_you_mean(name, ENCOUNTER_FIELDS)
+        return TypeProblem(f"an encounter has no `{name}`", node.name_span, hint=did_you_mean(name, ENCOUNTER_FIELDS)
                          or "an encounter has: " + ", ".join(ENCOUNTER_FIELDS))
     return None
 
