@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+import mechscript
 from support import mech_forked
 from test_sheet_errors import NEOJOVE, TRANSFORMERS
 
@@ -227,3 +230,12 @@ def test_what_depends_on_the_dice_stays_a_run_time_error(tmp_path):
 def test_check_says_nothing_the_script_says(tmp_path):
     path, checked, _ = check_and_run(tmp_path, 'say "hello"\nsay 1 + 2\n')
     assert (checked.code, checked.out, checked.err) == (0, f"{path}: ok\n", "")
+
+
+VALID = sorted((ROOT / "examples").glob("*.mech")) + sorted(STDLIB.glob("*.mech")) + \
+    sorted((ROOT / "tests" / "scripts").glob("*.mech"))
+
+
+@pytest.mark.parametrize("path", VALID, ids=lambda path: f"{path.parent.name}/{path.name}")
+def test_no_false_error_on_the_examples_and_modules(path):
+    mechscript.check(path)  # the docs' scripts are checked in test_docs.py

@@ -159,6 +159,22 @@ class Types:
     def functions(self) -> list:
         return [info.node for info in self._i.fns.values()]
 
+    def kind_items(self, kind: tuple) -> dict | None:
+        """{name: ast item} of a kind's stats, derived values, state and gear; None for a kind unknown here."""
+        info = self._i.kinds.get(kind)
+        return None if info is None else info.items
+
+    def names_character(self, node) -> bool:
+        """Whether `node` is a name of the script's top level (or of a module it uses) for a character."""
+        var = self._i.main.scope.lookup(node.id) if type(node) is ast.Name else None
+        return var is not None and var.kind == "character"
+
+    def rule(self, module: str, name: str):
+        """The `fn` named `name` of the module the script uses as `module`, or None."""
+        var = self._i.main.scope.names.get(module)
+        found = var.file.scope.names.get(name) if var is not None and var.kind == "module" else None
+        return found.fn.node if found is not None and found.kind == "fn" else None
+
 
 def infer(program: ast.Program, modules: dict, path=None, module_path=()) -> Types:
     """Types of a script (`program`, from the file `path`) and of the modules it uses: `modules` maps

@@ -21,7 +21,7 @@ from ..interpreter.characters import ENCOUNTER_FIELDS, OWN_FIELDS
 from ..interpreter.parser import parse_program
 from ..interpreter.script import Script
 from . import types as T
-from .infer import Inference, Types, infer, load_modules
+from .infer import Types, infer, load_modules
 
 class TypeProblem(MechError):
     """An error found from the checker's types, wherever it is: a run meets it only if it gets to
@@ -35,9 +35,8 @@ _WORDS = {"number": "a number", "str": "a string", "bool": "true/false", "none":
           "table": "a table", "row": "a table row", "kind": "a kind"}
 
 
-def program_types(script: Script, program: ast.Program | None = None) -> Types:
-    """The checker's types of a compiled script (or of `program`, a version of its text) and its modules."""
-    program = program if program is not None else script_program(script)
+def program_types(script: Script, program: ast.Program) -> Types:
+    """The checker's types of a compiled script, whose text is `program` (or a version of it), and its modules."""
     path = script.folder / Path(script.filename).name
     return infer(program, load_modules(program, path, script.limits, script.module_path), path,
                  script.module_path)
@@ -48,14 +47,16 @@ def script_program(script: Script) -> ast.Program:
 
 
 def house_rule_problems(script: Script, program: ast.Program, types: Types) -> None:
-    """Raises a MechError for the first house rule of the script whose result is of no kind that
+    """Raises a TypeProblem for the first house rule of the script whose result is of no kind that
     the rule it replaces gives."""
     rules = [s for s in program.statements if type(s) is ast.FnDef and s.module is not None]
     if not rules:
         return
-    plain = program_types(script, ast.Program(program.span, [s for s in program.statements if s not in rules]))
+    # what the replaced rules give, in the script without its house rules
+    plain = program_types(script, ast.Program(program.span, [s for s in program.statements
+                                                             if not any(s is rule for rule in rules)]))
     for rule in rules:
-        original = _replaced(plain._i, rule)
+        original = plain.rule(rule.module, rule.name)
         if original is None:
             continue
         wanted, given = _classes(plain.returns(original)), _classes(types.returns(rule))
@@ -63,18 +64,9 @@ def house_rule_problems(script: Script, program: ast.Program, types: Types) -> N
             continue  # unknown, never given, a rule whose result nobody reads, or one kind in common
         needed = _shown(plain.returns(original))
         raise TypeProblem(f"the house rule `{rule.module}.{rule.name}` gives {_shown(types.returns(rule))}, where "
-                        f"`{rule.module}`'s own `{rule.name}` gives {needed}", rule.name_span,
-                        hint=f"the rules of `{rule.module}` use what `{rule.name}` gives: give them {needed} too"
-                        ).located(script.source_text, script.filename)
-
-
-def _replaced(inference: Inference, rule: ast.FnDef) -> ast.FnDef | None:
-    """The module's `fn` a house rule replaces, in an inference of the script without its house rules."""
-    module = inference.main.scope.names.get(rule.module)
-    if module is None or module.kind != "module":
-        return None
-    var = module.file.scope.names.get(rule.name)
-    return var.fn.node if var is not None and var.kind == "fn" else None
+                          f"`{rule.module}`'s own `{rule.name}` gives {needed}", rule.name_span,
+                          hint=f"the rules of `{rule.module}` use what `{rule.name}` gives: give them {needed} too"
+                          ).located(script.source_text, script.filename)
 
 
 def _classes(t: T.Type) -> set | None:
@@ -93,7 +85,7 @@ def _shown(t: T.Type) -> str:
 
 
 def field_problems(script: Script, program: ast.Program, types: Types) -> None:
-    """Raises a MechError for the first field of the script that the value it is read from (or
+    """Raises a TypeProblem for the first field of the script that the value it is read from (or
     set on) surely lacks, worded as `mech run` words it."""
     asked = {_text(call.args[1]) for call in ast.walk(program) if type(call) is ast.Call and
              type(call.callee) is ast.Name and call.callee.id == "has" and len(call.args) == 2}
@@ -110,18 +102,16 @@ def _missing(types: Types, node: ast.Field, setting: bool) -> TypeProblem | None
     t, name = types.of(node.target), node.name
     if t.is_any or t.is_empty:
         return None
-    inference = types._i
     if t.surely("character"):
-        kinds = t.kinds()
-        if any(kind not in inference.kinds for kind in kinds) or name in OWN_FIELDS:
+        items = {kind: types.kind_items(kind) for kind in t.kinds()}
+        if None in items.values() or name in OWN_FIELDS:
             return None
-        items = {kind: inference.kinds[kind].items for kind in kinds}
         if any(name in found for found in items.values()):
             return None
-        if len(kinds) != 1:
+        if len(items) != 1:
             return None  # the message names the character's kind: one of several
-        (path, kind), found = next(iter(items.items()))
-        who = f"{node.target.id} (a {kind})" if _named_character(inference, node.target) else f"a {kind}"
+        (_, kind), found = next(iter(items.items()))
+        who = f"{node.target.id} (a {kind})" if types.names_character(node.target) else f"a {kind}"
         names = [n for n, item in found.items() if item.what == "state"] if setting else [*found, *OWN_FIELDS]
         return TypeProblem(f"{who} has no `{name}`", node.name_span, hint=did_you_mean(name, names))
     if t.surely("record"):
@@ -129,19 +119,11 @@ def _missing(types: Types, node: ast.Field, setting: bool) -> TypeProblem | None
         if any(name in names for names in shapes) or len(shapes) != 1:
             return None
         return TypeProblem(f"this record has no field `{name}`", node.name_span,
-                         hint=did_you_mean(name, next(iter(shapes))))
+                           hint=did_you_mean(name, next(iter(shapes))))
     if t.surely("encounter") and not setting and name not in ENCOUNTER_FIELDS:
-        return TypeProblem(f"an encounter has no `{name}`", node.name_span, hint=did_you_mean(name, ENCOUNTER_FIELDS)
-                         or "an encounter has: " + ", ".join(ENCOUNTER_FIELDS))
+        return TypeProblem(f"an encounter has no `{name}`", node.name_span,
+                           hint=did_you_mean(name, ENCOUNTER_FIELDS) or "an encounter has: " + ", ".join(ENCOUNTER_FIELDS))
     return None
-
-
-def _named_character(inference: Inference, node) -> bool:
-    """Whether `node` names a character declared in the main script (then its name is the character's)."""
-    if type(node) is not ast.Name:
-        return False
-    var = inference.main.scope.lookup(node.id)
-    return var is not None and var.kind == "character"
 
 
 def _text(node) -> str | None:
