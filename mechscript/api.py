@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .checker.check import check_script
+from .checker.check import check_script, explained
 from .dice.engine import BatchDice
 from .dice.faces import FaceSource, GivenFaces, RandomFaces
 from .errors import MechError
@@ -125,7 +125,10 @@ def run(path_or_source: str | Path, seed: int | None = None, faces: Sequence | N
     script = load_script(path_or_source, limits, module_path).choose(encounter)
     if faces is None and seed is None:
         seed = new_seed()
-    finished = script.run(face_source(seed, faces))
+    try:
+        finished = script.run(face_source(seed, faces))
+    except MechError as error:
+        raise explained(script, error)
     return RunResult(finished.log, finished.result, seed if faces is None else None)
 
 

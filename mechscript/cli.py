@@ -17,7 +17,7 @@ from fractions import Fraction
 from . import __version__
 from pathlib import Path
 
-from .api import RollResult, RunResult, check_script, face_source, load_script, new_seed, prob, roll_many, rolls_of
+from .api import RollResult, RunResult, check_script, explained, face_source, load_script, new_seed, prob, roll_many, rolls_of
 from .interpreter.peers import peer_notes
 from .interpreter.script import Script, compile_script, source_text
 from .errors import MechError, Span
@@ -248,7 +248,7 @@ def run_script(args) -> int:
         if not args.json:
             for line in getattr(error, "log", []):
                 print(line)
-        raise
+        raise explained(script, error)
     result = RunResult(finished.log, finished.result, seed if args.faces is None else None)
     if args.json:
         print(json.dumps(result.to_json()))

@@ -116,15 +116,20 @@ def test_a_character_on_two_sides(tmp_path):
 def test_a_house_rule_giving_what_no_caller_can_use(tmp_path):
     # pbem's own `pick_target` gives a character or none, and its callers read the target's fields
     text = changed("use pbem\n", 'use pbem\nfn pbem.pick_target(c, enc, plans) = "Megatron"\n')
-    path, checked, _ = check_and_run(tmp_path, text)
+    path, checked, ran = check_and_run(tmp_path, text)
+    problem = ("the house rule `pbem.pick_target` gives a string, where `pbem`'s own `pick_target` gives "
+               "a Transformer or none")
     assert (checked.code, checked.out) == (1, "")
     assert checked.err.splitlines() == [
-        f"{path}:13:9: the house rule `pbem.pick_target` gives a string, where `pbem`'s own `pick_target` gives "
-        "a Transformer or none",
+        f"{path}:13:9: {problem}",
         '  fn pbem.pick_target(c, enc, plans) = "Megatron"',
         "          ^~~~~~~~~~~",
         "  hint: the rules of `pbem` use what `pick_target` gives: give them a Transformer or none too",
     ]
+    # the run fails inside pbem, where the string is read as a character: its hint names the house rule
+    lines = ran.err.splitlines()
+    assert ran.code == 1 and lines[0].startswith(f"{STDLIB / 'pbem.mech'}:") and "a string has no fields" in lines[0]
+    assert lines[-1] == f"  hint: {problem} ({path}:13:9)"
 
 
 def test_a_house_rule_giving_what_the_rule_gives_passes(tmp_path):

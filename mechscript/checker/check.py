@@ -10,8 +10,10 @@ types show missing anywhere in the script (problems.py), which a run meets only 
 
 from __future__ import annotations
 
+from ..errors import MechError
+from ..interpreter import ast
 from ..interpreter.script import Script
-from .problems import field_problems, house_rule_problems, program_types, script_program
+from .problems import TypeProblem, field_problems, house_rule_problems, program_types, script_program
 from .setup import rehearse
 
 
@@ -25,3 +27,19 @@ def check_script(script: Script, encounter: str | None = None) -> None:
     house_rule_problems(script, program, types)
     rehearse(script)
     field_problems(script, program, types)
+
+
+def explained(script: Script, error: MechError) -> MechError:
+    """A run's error, raised inside a module: when a house rule of the script gives what the
+    module's callers cannot use, the likely cause, far from the error's place, is named in its
+    hint. Worked out only once a run has failed, so a run that does not pays nothing for it."""
+    if error.filename == script.filename or error.hint:
+        return error
+    program = script_program(script)
+    if not any(type(s) is ast.FnDef and s.module is not None for s in program.statements):
+        return error
+    try:
+        house_rule_problems(script, program, program_types(script, program))
+    except TypeProblem as problem:
+        error.hint = f"{problem.message} ({script.filename}:{problem.span.line}:{problem.span.col})"
+    return error
