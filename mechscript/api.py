@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .checker.check import check_script, explained
 from .dice.engine import BatchDice
 from .dice.faces import FaceSource, GivenFaces, RandomFaces
 from .errors import MechError
@@ -124,17 +125,19 @@ def run(path_or_source: str | Path, seed: int | None = None, faces: Sequence | N
     script = load_script(path_or_source, limits, module_path).choose(encounter)
     if faces is None and seed is None:
         seed = new_seed()
-    finished = script.run(face_source(seed, faces))
+    try:
+        finished = script.run(face_source(seed, faces))
+    except MechError as error:
+        raise explained(script, error)
     return RunResult(finished.log, finished.result, seed if faces is None else None)
 
 
 def check(path_or_source: str | Path, limits: Limits = Limits(), module_path: Sequence = (),
           encounter: str | None = None) -> None:
-    """Parse and check a script without running it (every encounter of it; with `encounter`, that it
-    has this one). Raises MechError."""
-    script = load_script(path_or_source, limits, module_path)
-    if encounter is not None:
-        script.choose(encounter)
+    """Check a script without running it (every encounter of it; with `encounter`, that it has this
+    one): what `mech run` would find before its first die, and what the checker's types show
+    (checker/check.py). Raises MechError."""
+    check_script(load_script(path_or_source, limits, module_path), encounter)
 
 
 def simulate(path_or_source: str | Path, n: int, seed: int | None = None, jobs: int = 1,

@@ -17,7 +17,7 @@ from fractions import Fraction
 from . import __version__
 from pathlib import Path
 
-from .api import RollResult, RunResult, face_source, load_script, new_seed, prob, roll_many, rolls_of
+from .api import RollResult, RunResult, check_script, explained, face_source, load_script, new_seed, prob, roll_many, rolls_of
 from .interpreter.peers import peer_notes
 from .interpreter.script import Script, compile_script, source_text
 from .errors import MechError, Span
@@ -25,7 +25,7 @@ from .limits import Limits
 
 EXAMPLES = """examples:
   mech run examples/task_chart.mech  run a script and print what it says
-  mech check house_rules.mech      check a script without running it
+  mech check house_rules.mech      check a script: what every run would meet, nothing said
   mech run examples/pbem_ambush.mech --seed 1   fight an encounter, blow by blow
   mech sim examples/pbem_ambush.mech -n 10000   fight it 10,000 times: win rates, rounds
   mech roll 4d6kh3                 roll four d6, keep the highest three
@@ -167,8 +167,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_limit_option(repl)
     _add_path_option(repl)
 
-    check = commands.add_parser("check", help="parse and check a script without running it",
-                                description="Check a script (and the modules it uses) without running it.")
+    check = commands.add_parser("check", help="check a script without fighting it: mech check fight.mech",
+                                description="Check a script (and the modules it uses): its names and calls, then "
+                                            "what every run would meet before the first die (the script run up "
+                                            "to there, for each encounter, saying nothing), and what the "
+                                            "checker's types show: a field a value lacks, a house rule whose "
+                                            "result its callers cannot use.")
     check.add_argument("file", metavar="FILE", help="the script, or - to read it from standard input")
     _add_encounter_option(check, "also check that the script has this encounter (every encounter is checked)")
     _add_limit_option(check)
@@ -230,9 +234,7 @@ def _read_stdin(limits: Limits) -> str:
 
 
 def run_check(args) -> int:
-    script = _load(args)
-    if args.encounter is not None:
-        script.choose(args.encounter)
+    check_script(_load(args), args.encounter)
     print(f"{args.file}: ok")
     return 0
 
@@ -246,7 +248,7 @@ def run_script(args) -> int:
         if not args.json:
             for line in getattr(error, "log", []):
                 print(line)
-        raise
+        raise explained(script, error)
     result = RunResult(finished.log, finished.result, seed if args.faces is None else None)
     if args.json:
         print(json.dumps(result.to_json()))

@@ -193,54 +193,53 @@ CASES = [
 
     # ---- a character's values, when it is made ----
     Case("value_above_its_range", use('say "before"\ncharacter Punch is Robot { strength 11 }\n'),
-         "`strength` of Robot is a whole number from 1 to 10, not 11", 3, "11", None, when="run", stdout="before\n"),
+         "`strength` of Robot is a whole number from 1 to 10, not 11", 3, "11", None, stdout="before\n"),
     Case("value_below_its_range", use("character Punch is Robot { strength 6  speed 0 }\n"),
-         "`speed` of Robot is a whole number from 1 to 10, not 0", 2, "0", None, when="run"),
+         "`speed` of Robot is a whole number from 1 to 10, not 0", 2, "0", None),
     Case("value_not_a_choice_did_you_mean", use('character Punch is Robot { strength 6  style "gunn" }\n'),
-         '`style` of Robot is one of "gun", "fists", not "gunn"', 2, '"gunn"', 'did you mean "gun"?', when="run"),
+         '`style` of Robot is one of "gun", "fists", not "gunn"', 2, '"gunn"', 'did you mean "gun"?'),
     Case("value_not_a_choice", use('character Punch is Robot { strength 6  style "laser" }\n'),
-         '`style` of Robot is one of "gun", "fists", not "laser"', 2, '"laser"', None, when="run"),
+         '`style` of Robot is one of "gun", "fists", not "laser"', 2, '"laser"', None),
     Case("number_for_choices", use("character Punch is Robot { strength 6  style 3 }\n"),
-         '`style` of Robot is one of "gun", "fists", not 3', 2, "3", None, when="run"),
+         '`style` of Robot is one of "gun", "fists", not 3', 2, "3", None),
     Case("fraction_for_a_range_stat", use("character Punch is Robot { strength 5/2 }\n"),
-         "`strength` of Robot is a whole number from 1 to 10, not 5/2", 2, "5/2", None, when="run"),
+         "`strength` of Robot is a whole number from 1 to 10, not 5/2", 2, "5/2", None),
     Case("decimal_for_a_range_stat", use("character Punch is Robot { strength 2.5 }\n"),
-         "`strength` of Robot is a whole number from 1 to 10, not 5/2", 2, "2.5", None, when="run"),
+         "`strength` of Robot is a whole number from 1 to 10, not 5/2", 2, "2.5", None),
     Case("text_for_a_range_stat", use('character Punch is Robot { strength "six" }\n'),
-         '`strength` of Robot is a whole number from 1 to 10, not "six"', 2, '"six"', None, when="run"),
+         '`strength` of Robot is a whole number from 1 to 10, not "six"', 2, '"six"', None),
     Case("gear_item_value_out_of_range", use("character Punch is Robot { strength 6\n    weapon Blowpipe { power 9 }\n}\n"),
-         "`power` of Weapon is a whole number from 1 to 5, not 9", 3, "9", None, when="run"),
+         "`power` of Weapon is a whole number from 1 to 5, not 9", 3, "9", None),
     Case("gear_item_not_a_choice", use('character Punch is Robot { strength 6  weapon Sword { uses "blades" } }\n'),
-         '`uses` of Weapon is one of "gun", "fists", "blade", not "blades"', 2, '"blades"', 'did you mean "blade"?',
-         when="run"),
+         '`uses` of Weapon is one of "gun", "fists", "blade", not "blades"', 2, '"blades"', 'did you mean "blade"?'),
     # the kind's own mistakes are shown in the kind's file, not in the script making the character
     Case("default_outside_its_range", "use broken\ncharacter G is Gauge { }\n",
-         "`level` of Gauge is a whole number from 1 to 3, not 5", 2, "5", None, when="run",
+         "`level` of Gauge is a whole number from 1 to 3, not 5", 2, "5", None,
          modules={"broken.mech": BROKEN_KINDS}, file="broken.mech"),
     Case("default_not_a_choice", "use broken\ncharacter D is Dial { }\n",
-         '`mode` of Dial is one of "low", "high", not "medium"', 5, '"medium"', None, when="run",
+         '`mode` of Dial is one of "low", "high", not "medium"', 5, '"medium"', None,
          modules={"broken.mech": BROKEN_KINDS}, file="broken.mech"),
     Case("derived_formula_fails", 'use broken\nsay "before"\ncharacter R is Ratio { parts 0 }\n',
-         "division by zero", 9, "parts", "the right side of this operator is 0", when="run",
+         "division by zero", 9, "parts", "the right side of this operator is 0",
          modules={"broken.mech": BROKEN_KINDS}, file="broken.mech", stdout="before\n"),
     Case("range_bound_not_a_number", 'let top = "ten"\nkind Gauge {\n    stat level 1..top\n}\ncharacter G is Gauge { level 3 }\n',
-         "a stat's range goes between numbers, and this is a string", 3, "top", None, when="run", modules={}),
+         "a stat's range goes between numbers, and this is a string", 3, "top", None, modules={}),
 
     # ---- only state changes ----
     Case("setting_a_stat", use("character Punch is Robot { strength 6 }\nPunch.speed = 3\n"),
-         "`speed` is a stat of Punch and does not change", 3, "speed", STATE_HINT, when="run"),
+         "`speed` is a stat of Punch and does not change", 3, "speed", STATE_HINT),
     Case("adding_to_a_stat", use("character Punch is Robot { strength 6 }\nPunch.strength += 1\n"),
-         "`strength` is a stat of Punch and does not change", 3, "strength", STATE_HINT, when="run"),
+         "`strength` is a stat of Punch and does not change", 3, "strength", STATE_HINT),
     Case("setting_a_derived_value", use("character Punch is Robot { strength 6 }\nPunch.hp_max = 30\n"),
-         "`hp_max` is a derived value of Punch and does not change", 3, "hp_max", STATE_HINT, when="run"),
+         "`hp_max` is a derived value of Punch and does not change", 3, "hp_max", STATE_HINT),
     Case("setting_a_gear_list", use("character Punch is Robot { strength 6 }\nPunch.weapon = []\n"),
-         "`weapon` is a gear list of Punch and does not change", 3, "weapon", STATE_HINT, when="run"),
+         "`weapon` is a gear list of Punch and does not change", 3, "weapon", STATE_HINT),
     Case("setting_the_side", use('character Punch is Robot { strength 6 }\nPunch.side = "autobots"\n'),
-         "`side` is an own field of Punch and does not change", 3, "side", STATE_HINT, when="run"),
+         "`side` is an own field of Punch and does not change", 3, "side", STATE_HINT),
     Case("unknown_field_did_you_mean", use("character Punch is Robot { strength 6 }\nsay Punch.hpp\n"),
-         "Punch (a Robot) has no `hpp`", 3, "hpp", "did you mean `hp`?", when="run"),
+         "Punch (a Robot) has no `hpp`", 3, "hpp", "did you mean `hp`?"),
     Case("setting_an_unknown_field", use("character Punch is Robot { strength 6 }\nPunch.armour = 2\n"),
-         "Punch (a Robot) has no `armour`", 3, "armour", None, when="run"),
+         "Punch (a Robot) has no `armour`", 3, "armour", None),
 
     # ---- the encounter: where, and how many ----
     Case("encounter_in_a_module", "use roster\nsay Punch\n",
@@ -271,9 +270,9 @@ CASES = [
     Case("a_kind_on_a_side", use(TWO + 'encounter "E" {\n    side autobots: Punch\n    side decepticons: Robot\n}\n'),
          "`Robot` is a kind, not a character", 6, "Robot", None),
     Case("a_number_on_a_side", use(TWO + 'let crowd = 3\nencounter "E" {\n    side autobots: Punch\n    side decepticons: crowd\n}\n'),
-         "a side is made of characters, and this is a number", 7, "crowd", None, when="run"),
+         "a side is made of characters, and this is a number", 7, "crowd", None),
     Case("a_character_on_two_sides", use(TWO + 'encounter "E" {\n    side autobots: Punch\n    side decepticons: Ransack, Punch\n}\n'),
-         "Punch is already on side autobots", 6, "Punch", None, when="run"),
+         "Punch is already on side autobots", 6, "Punch", None),
     Case("characters_of_other_rules",
          "use rules\nuse jets\ncharacter Punch is Robot { strength 6 }\ncharacter Starscream is Jet { thrust 7 }\n"
          'encounter "E" {\n    side autobots: Punch\n    side decepticons: Starscream\n}\n',
@@ -295,10 +294,10 @@ CASES = [
          "an encounter has one `until`", 8, "one_side_left", "join the conditions: `until one_side_left or round > 20`"),
     Case("until_not_a_boolean", use(TWO + 'encounter "E" {\n' + SIDES + "    until round\n}\n"),
          "`until` gives true or false, not a number", 7, "round", "until one_side_left or round > 20",
-         when="run", stdout="fighting E, at most 20 rounds, damage bonus 0\n"),
+         stdout="fighting E, at most 20 rounds, damage bonus 0\n"),
     Case("until_fails", use(TWO + 'encounter "E" {\n' + SIDES + "    until Punch.hpp < 1\n}\n"),
          "Punch (a Robot) has no `hpp`", 7, "hpp", "did you mean `hp`?",
-         when="run", stdout="fighting E, at most 20 rounds, damage bonus 0\n"),
+         stdout="fighting E, at most 20 rounds, damage bonus 0\n"),
     Case("until_reads_an_unknown_name", use(TWO + 'encounter "E" {\n' + SIDES + "    until rounds > 3\n}\n"),
          "unknown name `rounds`", 7, "rounds", "did you mean `round`?"),
 
@@ -317,13 +316,21 @@ CASES = [
          modules={"rules.mech": FIGHT_TAKES_TWO}),
     Case("fight_gives_a_name_that_is_not_a_side", use(TWO + 'encounter "E" {\n' + SIDES + "}\n"),
          '`fight` gave "nobody" as the winner, which is not a side of the encounter (autobots, decepticons) or none',
-         4, 'encounter "E" {', None, when="run", modules={"rules.mech": BAD_WINNER}),
+         4, 'encounter "E" {', None, modules={"rules.mech": BAD_WINNER}),
     Case("fight_gives_a_number", use(TWO + 'encounter "E" {\n' + SIDES + "}\n"),
          "`fight` gave 1 as the winner, which is not a side of the encounter (autobots, decepticons) or none",
-         4, 'encounter "E" {', None, when="run", modules={"rules.mech": NUMBER_WINNER}),
+         4, 'encounter "E" {', None, modules={"rules.mech": NUMBER_WINNER}),
     Case("standing_gives_a_number", use(TWO + 'encounter "E" {\n' + SIDES + "}\n"),
-         "`standing` gave a number for Punch, not true or false", 7, "ended(battle)", None, when="run",
+         "`standing` gave a number for Punch, not true or false", 7, "ended(battle)", None,
          modules={"rules.mech": STANDING_NUMBER}, file="rules.mech"),
+
+    # ---- after a die: only running finds them (`mech check` runs the script up to its first die) ----
+    Case("value_after_a_die", use("say d1\ncharacter Punch is Robot { strength 11 }\n"),
+         "`strength` of Robot is a whole number from 1 to 10, not 11", 3, "11", None, when="run", stdout="1\n"),
+    Case("value_from_a_die", use("character Punch is Robot { strength 10 + d1 }\n"),
+         "`strength` of Robot is a whole number from 1 to 10, not 11", 2, "10 + d1", None, when="run"),
+    Case("setting_a_stat_after_a_die", use("character Punch is Robot { strength 6 }\nif d1 == 1 { Punch.speed = 3 }\n"),
+         "`speed` is a stat of Punch and does not change", 3, "speed", STATE_HINT, when="run"),
 ]
 CASE_IDS = [case.id for case in CASES]
 assert len(set(CASE_IDS)) == len(CASES)
@@ -345,7 +352,7 @@ def expected_lines(case: Case, script: Path) -> list[str]:
 
 def test_the_cases_cover_check_and_run():
     assert sum(case.when == "check" for case in CASES) >= 30
-    assert sum(case.when == "run" for case in CASES) >= 20
+    assert sum(case.when == "run" for case in CASES) >= 3  # what comes after a die
 
 
 @pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
@@ -383,6 +390,7 @@ def test_cli_error(case, cli):
     checked = results[case.id, "check"]
     if case.when == "check":
         assert checked.code == 1 and checked.err.splitlines() == expected_lines(case, script), checked
+        assert checked.out == ""  # check shows nothing the script says
     else:
         assert (checked.code, checked.out, checked.err) == (0, f"{script}: ok\n", ""), checked
 

@@ -170,6 +170,17 @@ def run_doc_script(block: Block, folder: Path, options: tuple = ()) -> tuple[int
     return mech(["run", SCRIPT_NAME, "--seed", SEED, *options], folder)
 
 
+def checks_as_it_runs(block: Block, folder: Path, printed: str, options: tuple = ()) -> None:
+    """`mech check` of the saved example: "ok" for one that runs, and for one that fails either "ok"
+    (its error comes after a die) or exactly the error `mech run` ends with (issue 21, item 3)."""
+    status, checked = mech(["check", SCRIPT_NAME, *options], folder)
+    if status == 0:
+        assert checked == f"{SCRIPT_NAME}: ok\n", checked
+    else:
+        assert status == 1 and block.kind == "mech-error", f"`mech check` of {where(block)} fails:\n{checked}"
+        assert printed.endswith(checked), f"`mech check` of {where(block)} gives another error:\n{checked}"
+
+
 def where(block: Block) -> str:
     return f"docs/language.md line {block.line}"
 
@@ -199,6 +210,7 @@ def test_every_block_is_a_known_kind_and_outputs_follow_scripts():
 def test_doc_example_runs(block: Block, sandbox: Path):
     status, printed = run_doc_script(block, sandbox, DOC_MODULES)
     assert status == 0, f"{where(block)} fails:\n{printed}"
+    checks_as_it_runs(block, sandbox, printed, DOC_MODULES)
     if block.output is not None:
         assert printed.splitlines() == block.output.text.splitlines(), \
             f"{where(block)} prints something else than its output block:\n{printed}"
@@ -210,6 +222,7 @@ def test_doc_example_runs(block: Block, sandbox: Path):
 def test_doc_error_example_fails_as_shown(block: Block, sandbox: Path):
     status, printed = run_doc_script(block, sandbox, DOC_MODULES)
     assert status == 1, f"{where(block)} should fail with exit status 1, not {status}:\n{printed}"
+    checks_as_it_runs(block, sandbox, printed, DOC_MODULES)
     assert printed.splitlines() == block.output.text.splitlines(), \
         f"{where(block)} shows another error than its output block:\n{printed}"
 
@@ -285,6 +298,7 @@ def test_module_doc_script(doc: Path, block: Block, commands, tmp_path: Path):
     if not commands:
         status, printed = mech(["run", SAVED_SCRIPT, "--seed", SEED], tmp_path)
         assert (status, printed) == (0, ""), f"{doc.name} line {block.line}:\n{printed}"
+    assert mech(["check", SAVED_SCRIPT], tmp_path) == (0, f"{SAVED_SCRIPT}: ok\n"), f"{doc.name} line {block.line}"
     for place, line, expected in commands:
         status, printed = mech(shlex.split(line)[1:], tmp_path)
         assert status == 0, f"{place}: `{line}` fails:\n{printed}"
@@ -303,6 +317,7 @@ def test_readme_script(block: Block, tmp_path: Path):
     # saved in a new, empty folder, as a reader who has only installed mechscript would (issue 21, item 7)
     status, printed = run_doc_script(block, tmp_path)
     assert status == (1 if block.kind == "mech-error" else 0), f"README.md line {block.line}:\n{printed}"
+    checks_as_it_runs(block, tmp_path, printed)
     if block.output is not None:
         assert printed.splitlines() == block.output.text.splitlines(), f"README.md line {block.line} prints:\n{printed}"
 

@@ -34,10 +34,14 @@ def run(source, faces=None, seed=0, limits=Limits()):
 
 
 def run_error(source, faces=None, limits=Limits()) -> MechError:
-    """The error a script stops with while running (it must pass the checker first)."""
-    mechscript.check(source)
+    """The error a script stops with while running. The checker passes it; `mech check`, which runs
+    the script up to its first die, passes it too or stops with the same error."""
     with pytest.raises(MechError) as info:
         mechscript.run(source, faces=faces, seed=None if faces is not None else 0, limits=limits)
+    try:
+        mechscript.check(source, limits=limits)
+    except MechError as checked:
+        assert (checked.message, checked.span) == (info.value.message, info.value.span)
     return info.value
 
 

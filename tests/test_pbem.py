@@ -460,7 +460,16 @@ def test_an_option_set_to_a_value_it_does_not_have_is_an_error(tmp_path):
         "      ^~~~~~~~~~~~~~",
         '  hint: did you mean "hits"?',
     ]
+    # set by the script's top level: refused at the assignment (issue 21, item 3)
     path.write_text(AMBUSH + 'pbem.tie = "atacker"\n')
+    ran = mech_forked(["run", str(path), "--seed", "1"], tmp_path)
+    assert ran.code == 1
+    line = len(AMBUSH.splitlines()) + 1
+    assert ran.err.splitlines() == [
+        f'{path}:{line}:12: `tie` is one of "defender", "attacker", "reroll", not "atacker"',
+        '  pbem.tie = "atacker"', "             ^~~~~~~~~", '  hint: did you mean "attacker"?']
+    # set by a function the script calls: when the fight starts, at the encounter
+    path.write_text(AMBUSH + 'fn careless() { pbem.tie = "atacker" }\ncareless()\n')
     ran = mech_forked(["run", str(path), "--seed", "1"], tmp_path)
     assert ran.code == 1
     assert 'the option `tie` of these rules is one of "defender", "attacker", "reroll", not "atacker"' in ran.err

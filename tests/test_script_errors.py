@@ -2,9 +2,10 @@
 API and from the real `mech` command.
 
 Each case is one small wrong script written to its own folder (with the modules it uses beside
-it). For an error the checker finds (`when="check"`), `mechscript.check` and `mechscript.run` both
-raise it, and `mech check FILE` and `mech run FILE` both exit 1. For an error only running can find
-(`when="run"`), `mech check FILE` passes and `mech run FILE` exits 1. Either way stderr starts
+it). For an error the checker finds (`when="check"`: the compiler, or `mech check` running the
+script up to its first die), `mechscript.check` and `mechscript.run` both raise it, and `mech check
+FILE` and `mech run FILE` both exit 1. For an error only running can find (`when="run"`: after a
+die), `mech check FILE` passes and `mech run FILE` exits 1. Either way stderr starts
 `FILE:LINE:COL: message`, quotes the line with a caret under the spot, ends with the hint, and never
 holds a Python traceback.
 
@@ -158,32 +159,43 @@ CASES = [
 
     # ---- errors only running finds ----
     Case("unknown_record_field", 'let r = {hp: 3, name: "Punch"}\nsay r.name\nsay r.hpp\n',
-         "this record has no field `hpp`", 3, 7, "did you mean `hp`?", when="run", stdout="Punch\n"),
+         "this record has no field `hpp`", 3, 7, "did you mean `hp`?", stdout="Punch\n"),
     Case("assign_unknown_record_field", "let r = {hp: 3}\nr.hpp = 4\n",
-         "this record has no field `hpp`", 2, 3, "did you mean `hp`?", when="run"),
+         "this record has no field `hpp`", 2, 3, "did you mean `hp`?"),
     Case("calling_a_number", "let n = 3\nsay n(2)\n",
-         "only functions can be called, and this is a number", 2, 5, None, when="run"),
+         "only functions can be called, and this is a number", 2, 5, None),
     Case("if_needs_true_or_false", "if 3 {\n    say 1\n}\n",
          "expected true or false here, not a number", 1, 4,
-         "compare to get true or false: `hp > 0`, `roll == 10`", when="run"),
+         "compare to get true or false: `hp > 0`, `roll == 10`"),
     Case("for_over_a_number", "for x in 5 {\n    say x\n}\n",
          "`for` goes through a list, not a number", 1, 10,
-         "for i in range(1, 6) { ... } counts 1 to 6", when="run"),
+         "for i in range(1, 6) { ... } counts 1 to 6"),
     Case("table_without_matching_entry", 'table dmg { 10 => "crit", 5 => "hit" }\nsay dmg[10]\nsay dmg[3]\n',
-         "`dmg` has no entry for 3", 3, 9, "add a last entry `else => ...`", when="run", stdout="crit\n"),
+         "`dmg` has no entry for 3", 3, 9, "add a last entry `else => ...`", stdout="crit\n"),
     Case("division_by_zero", "let z = 0\nsay 10 / z\n",
-         "division by zero", 2, 10, "the right side of this operator is 0", when="run"),
+         "division by zero", 2, 10, "the right side of this operator is 0"),
     Case("list_index_out_of_range", "let l = [1, 2]\nsay l[2]\n",
-         "index 2 is outside the list (2 items, counted from 0)", 2, 7, None, when="run"),
+         "index 2 is outside the list (2 items, counted from 0)", 2, 7, None),
     Case("match_without_fitting_arm", 'say match 3 {\n    1 => "a"\n    2 => "b"\n}\n',
-         "no arm of this `match` fits 3", 1, 5, "add a last arm `else => ...`", when="run"),
+         "no arm of this `match` fits 3", 1, 5, "add a last arm `else => ...`"),
     Case("arity_through_a_variable", "fn f(a) = a\nlet g = f\nsay g(1, 2)\n",
-         "`f` takes 1 argument, not 2", 3, 5, "fn f(a)", when="run"),
+         "`f` takes 1 argument, not 2", 3, 5, "fn f(a)"),
     Case("let_not_run_yet", "fn f() = later\nsay f()\nlet later = 1\n",
-         "`later` has no value yet: its `let` has not run", 1, 10, None, when="run"),
+         "`later` has no value yet: its `let` has not run", 1, 10, None),
     Case("runtime_error_in_used_module", "use boom\nsay \"before\"\nsay crash(1)\n",
-         "division by zero", 2, 19, "the right side of this operator is 0", when="run",
+         "division by zero", 2, 19, "the right side of this operator is 0",
          modules={"boom.mech": BOOM}, file="boom.mech", stdout="before\n"),
+
+    # ---- errors only running finds: after a die (`mech check` runs the script up to its first die) ----
+    Case("division_by_zero_after_a_die", "let z = d1 - 1\nsay 10 / z\n",
+         "division by zero", 2, 10, "the right side of this operator is 0", when="run"),
+    Case("index_after_a_die", "let l = [d1, 2]\nsay l[2]\n",
+         "index 2 is outside the list (2 items, counted from 0)", 2, 7, None, when="run"),
+    Case("match_after_a_die", 'say "rolled {d1}"\nsay match 3 {\n    1 => "a"\n    2 => "b"\n}\n',
+         "no arm of this `match` fits 3", 2, 5, "add a last arm `else => ...`", when="run", stdout="rolled 1\n"),
+    Case("error_in_used_module_after_a_die", "use boom\nsay d1\nsay crash(1)\n",
+         "division by zero", 2, 19, "the right side of this operator is 0", when="run",
+         modules={"boom.mech": BOOM}, file="boom.mech", stdout="1\n"),
 ]
 CASE_IDS = [case.id for case in CASES]
 assert len(set(CASE_IDS)) == len(CASES)
@@ -200,6 +212,7 @@ def expected_message(case: Case, script: Path) -> str:
 def test_there_are_enough_distinct_cases():
     assert len({case.source for case in CASES}) >= 25
     assert sum(case.when == "check" for case in CASES) >= 25
+    assert sum(case.when == "run" for case in CASES) >= 3  # what comes after a die
 
 
 @pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
@@ -213,10 +226,7 @@ def test_api_error(case, tmp_path):
         assert error.filename == error_file(case, script)
         rendered = error.render()
         assert rendered.startswith(f"{error_file(case, script)}:{case.line}:{case.col}: {error.message}")
-    if case.when == "check":
-        assert not getattr(errors[-1], "log", None)  # nothing ran
-    else:
-        assert errors[-1].log == case.stdout.splitlines()
+    assert (getattr(errors[-1], "log", None) or []) == case.stdout.splitlines()  # what the run said before it
 
 
 def test_check_and_run_from_source_text_agree():
@@ -294,12 +304,12 @@ def test_cli_error(case, cli):
             assert len(lines) == 4, (command, ran)
         else:
             assert len(lines) == 3, (command, ran)
+    assert results[case.id, "run"].out == case.stdout
     if case.when == "check":
-        assert results[case.id, "run"].out == ""  # nothing ran
+        assert results[case.id, "check"].out == ""  # check shows nothing the script says
     else:
         ran = results[case.id, "check"]
         assert (ran.code, ran.out, ran.err) == (0, f"{script}: ok\n", ""), ran
-        assert results[case.id, "run"].out == case.stdout
 
 
 @pytest.mark.parametrize("case_id", REAL_PROCESS_CASES)

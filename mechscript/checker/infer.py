@@ -41,7 +41,7 @@ from pathlib import Path
 from ..interpreter import ast
 from ..interpreter.builtins import BUILTINS, NOT_ROLLED
 from ..interpreter.parser import parse_program
-from ..interpreter.script import ModuleLoader, parse_module
+from ..interpreter.script import ModuleLoader, ModulePath, parse_module
 from ..limits import Limits
 from . import types as T
 from .types import ANY, BOTTOM, T_BOOL, T_INT, T_NONE, T_NUMBER, T_STR, Ref, Site, Type
@@ -159,25 +159,43 @@ class Types:
     def functions(self) -> list:
         return [info.node for info in self._i.fns.values()]
 
+    def kind_items(self, kind: tuple) -> dict | None:
+        """{name: ast item} of a kind's stats, derived values, state and gear; None for a kind unknown here."""
+        info = self._i.kinds.get(kind)
+        return None if info is None else info.items
 
-def infer(program: ast.Program, modules: dict, path=None) -> Types:
+    def names_character(self, node) -> bool:
+        """Whether `node` is a name of the script's top level (or of a module it uses) for a character."""
+        var = self._i.main.scope.lookup(node.id) if type(node) is ast.Name else None
+        return var is not None and var.kind == "character"
+
+    def rule(self, module: str, name: str):
+        """The `fn` named `name` of the module the script uses as `module`, or None."""
+        var = self._i.main.scope.names.get(module)
+        found = var.file.scope.names.get(name) if var is not None and var.kind == "module" else None
+        return found.fn.node if found is not None and found.kind == "fn" else None
+
+
+def infer(program: ast.Program, modules: dict, path=None, module_path=()) -> Types:
     """Types of a script (`program`, from the file `path`) and of the modules it uses: `modules` maps
-    each module's resolved Path to its parsed Program."""
+    each module's resolved Path to its parsed Program. `module_path`: the user's folders of modules
+    (`--path`), where `use` looks after the script's folder."""
     inference = Inference(program, {Path(p).resolve(): m for p, m in modules.items()},
-                          Path(path).resolve() if path is not None else Path.cwd() / "<script>")
+                          Path(path).resolve() if path is not None else Path.cwd() / "<script>", module_path)
     inference.run()
     return Types(inference)
 
 
-def load_modules(program: ast.Program, path, limits: Limits = Limits()) -> dict:
+def load_modules(program: ast.Program, path, limits: Limits = Limits(), module_path=()) -> dict:
     """The modules `program` uses, transitively, parsed as the interpreter's ModuleLoader parses them
     (the same cached ASTs, so `id(node)` matches the nodes a run executes)."""
     found: dict = {}
+    home = Path(path).resolve().parent
 
     def visit(prog, folder):
         for statement in prog.statements:
             if type(statement) is ast.Use:
-                where = ModuleLoader.find(statement, folder)
+                where = ModuleLoader.find(statement, folder, ModulePath.of(home, module_path))
                 if where not in found:
                     found[where] = parse_module(where.read_text(encoding="utf-8-sig"), str(where), limits)
                     visit(found[where], where.parent)
@@ -197,7 +215,8 @@ _CONSTANTS = {"true": T_BOOL, "false": T_BOOL, "none": T_NONE}
 
 
 class Inference:
-    def __init__(self, program, modules: dict, path: Path):
+    def __init__(self, program, modules: dict, path: Path, module_path=()):
+        self.where = ModulePath.of(path.parent, module_path)  # where `use` finds modules
         self.slots: dict = {}
         self.node_types: dict[int, Type] = {}
         self.changed = False
@@ -230,7 +249,7 @@ class Inference:
         file = self.files[path] = FileInfo(path, program, is_main)
         for use in (s for s in program.statements if type(s) is ast.Use):
             try:
-                where = ModuleLoader.find(use, Path(path).parent)
+                where = ModuleLoader.find(use, Path(path).parent, self.where)
             except Exception:  # a missing module is the checker's error, not ours
                 continue
             if where not in modules:

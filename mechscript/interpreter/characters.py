@@ -396,7 +396,7 @@ def compile_encounter(compiler, node: ast.EncounterDef):
 
 def _check_sides(compiler, node: ast.EncounterDef) -> list[KindInfo]:
     """The kinds of the members the checker can see (characters declared by name)."""
-    infos = []
+    infos, placed = [], {}
     for side in node.sides:
         for member in side.members:
             if type(member) is not ast.Name:
@@ -404,8 +404,12 @@ def _check_sides(compiler, node: ast.EncounterDef) -> list[KindInfo]:
             binding = compiler.static.resolve(member.id, member.span)
             if binding is not None and binding.kind in ("fn", "table", "module", "kind"):
                 raise MechError(f"`{member.id}` is a {KIND_WORDS[binding.kind]}, not a character", member.span)
-            if binding is not None and binding.kind == "character" and binding.schema is not None:
-                infos.append((binding.schema, member))
+            if binding is not None and binding.kind == "character":
+                if id(binding) in placed:  # as the encounter's statement would say it (the name is the character's)
+                    raise MechError(f"{member.id} is already on side {placed[id(binding)]}", member.span)
+                placed[id(binding)] = side.name
+                if binding.schema is not None:
+                    infos.append((binding.schema, member))
     for info, member in infos[1:]:
         if info.scope is not infos[0][0].scope:
             raise MechError(f"{member.id} is a {info.name} and {infos[0][1].id} a {infos[0][0].name} of other "
@@ -487,14 +491,28 @@ def check_choices(ev, home: Scope, encounter: Encounter) -> None:
         if name not in home.vars or type(allowed) is not list:
             continue
         value = home.vars[name]
-        # a string among strings (most options) is found at once; equal() decides everything else
-        if type(value) is str and value in allowed or any(equal(value, a, ev) for a in allowed):
+        if _allowed(ev, value, allowed):
             continue
         shown, hint = _one_of(value, allowed)
         if name in set_here:
             raise MechError(f"`{name}` is one of {shown}, not {_shown(value)}", set_here[name], hint=hint)
         raise MechError(f"the option `{name}` of these rules is one of {shown}, not {_shown(value)}", encounter.span,
                         hint=hint or f"the script sets `{name}` to {_shown(value)} before this encounter")
+
+
+def check_option(ev, home: Scope, name: str, value, span: Span) -> None:
+    """The script's top level setting an option of a module (`pbem.tie = "attackr"`): a value
+    outside the option's `choices` is refused at that line, as an encounter's setting is."""
+    choices = home.vars.get("choices")
+    allowed = choices.fields.get(name) if type(choices) is Record else None
+    if type(allowed) is list and not _allowed(ev, value, allowed):
+        shown, hint = _one_of(value, allowed)
+        raise MechError(f"`{name}` is one of {shown}, not {_shown(value)}", span, hint=hint)
+
+
+def _allowed(ev, value, allowed: list) -> bool:
+    # a string among strings (most options) is found at once; equal() decides everything else
+    return type(value) is str and value in allowed or any(equal(value, a, ev) for a in allowed)
 
 
 def module_rule(home: Scope, name: str, encounter: Encounter) -> Function:

@@ -654,15 +654,17 @@ class ScriptCompiler(Compiler):
             def update(ev, old):
                 return binary(ev, operator, old, value(ev), node)
         if type(target) is ast.Name:
-            return self._assign_name(target, value, update)
+            return self._assign_name(target, value, update, node.value.span)
         holder = self.compile(target.target)
         if type(target) is ast.Field:
-            self._check_module_field(target, assigning=True)
-            field, field_span = target.name, target.name_span
+            option = self._check_module_field(target, assigning=True) is not None and self._sets_options
+            field, field_span, value_span = target.name, target.name_span, node.value.span
 
             def assign_field(ev):
                 place = holder(ev)
                 new = value(ev) if update is None else update(ev, _get_field(place, field, field_span, ev))
+                if option:
+                    characters.check_option(ev, place.scope, field, new, value_span)
                 _set_field(place, field, new, field_span)
             return assign_field
         key, key_span = self.compile(target.key), target.key.span
@@ -673,7 +675,14 @@ class ScriptCompiler(Compiler):
             _set_index(ev, place, at, new, key_span)
         return assign_index
 
-    def _assign_name(self, target: ast.Name, value, update):
+    @property
+    def _sets_options(self) -> bool:
+        """Whether an assignment here to a used module's option is checked against its `choices` as
+        it is made: at the script's top level, which runs before any fight (in a function, a fight
+        may set an option for a while; the encounter checks what the options are when it starts)."""
+        return not self.in_module and not self.static.in_function
+
+    def _assign_name(self, target: ast.Name, value, update, value_span: Span):
         found = self.static.locate(target.id, target.span)
         if found is None:
             raise MechError(f"unknown name `{target.id}`", target.span,
@@ -681,13 +690,16 @@ class ScriptCompiler(Compiler):
         binding, hops, module = found
         if binding.kind not in ("let", "param", "for"):
             raise MechError(f"`{target.id}` is a {KIND_WORDS[binding.kind]} and cannot be assigned to", target.span)
-        name, name_span = target.id, target.span
+        name, name_span, option = target.id, target.span, module is not None and self._sets_options
 
         def assign_name(ev):
             scope = _holder(ev, hops, module)  # a used module's option (`tie = ...`) lives in its scope
             if scope.vars[name] is UNSET:
                 raise unset(name, name_span)
-            scope.vars[name] = value(ev) if update is None else update(ev, scope.vars[name])
+            new = value(ev) if update is None else update(ev, scope.vars[name])
+            if option:
+                characters.check_option(ev, scope, name, new, value_span)
+            scope.vars[name] = new
         return assign_name
 
     # -- expressions that need names --
