@@ -315,7 +315,9 @@ def test_a_tail_gun_does_not_bear_forward_and_a_dogfight_foe_gets_out_of_its_arc
 
 
 def test_arcs_the_text_does_not_name_are_an_error_at_the_declaration(tmp_path):
-    for arcs, shown in (('"forward"', '"forward"'), ('["front", "sides"]', '["front", "sides"]')):
+    # a number, a truth value or an empty list too: none of them is a word, a side or a list of sides
+    for arcs, shown in (('"forward"', '"forward"'), ('["front", "sides"]', '["front", "sides"]'), ("3", "3"), ("true", "true"),
+                        ("[]", "[]")):
         path = tmp_path / "fight.mech"
         path.write_text(script(f'character Bad is RoboMAC {{ skill Blast  system "Combat Form"  form "vehicle"  arcs {arcs} }}\n'
                                + TRUCK))
