@@ -44,16 +44,24 @@ def test_a_curtain_decays_once_its_emitter_is_shot_down(tmp_path):
     # will degrade over time. For every turn that passes, treat all units as being progressively one
     # step 'closer'". Pike's Curtain of 8, switched off by the script in turn 2: at Close (3) turn 3
     # reads Very Close (2), a quarter: floor(8/4) = 2, ED 1 + 2 + 2 = 5 (turns 1 and 2: floor(8/3) = 2
-    # too); turn 4 reads Point Blank: nothing, ED 1 + 2 = 3. Lance's weak missiles miss throughout
+    # too); turn 4 reads Point Blank, where the Curtain gives nothing (L751): it has decayed away there,
+    # and its halving (L753) with it (option curtain_decay "gone"), ED 4 as with no Curtain. Lance's weak
+    # missiles miss throughout
     rules = ('fn neojove.aims_at(att, def, w, enc) {\n if enc.round == 2 { Pike.scarlet_on = false }\n return none\n}\n')
     weak = MISSILE.replace("attack 1", "attack -5")
-    text = duel(weak, "", crew=TRAINED, pike="scarlet 8", rules=rules, until="round > 4")
-    ran = run_json(tmp_path, text, (START + [1, 1]) * 4 + [1, 1])      # turn 4 hits: a critical roll
-    shots = [line for line in ran["log"] if "fires Missiles" in line]
-    assert "(Scarlet Curtain 8 at Close: Electronic 4 -> 5, L737-757)" in shots[0]
-    assert "(Scarlet Curtain 8 at Close: Electronic 4 -> 5, L737-757)" in shots[1]     # stopped this turn: full
-    assert "(Scarlet Curtain 8 at Very Close: Electronic 4 -> 5, L737-757)" in shots[2]
-    assert "(Scarlet Curtain 8 at Point Blank: Electronic 4 -> 3, L737-757)" in shots[3]
+
+    def shots(*settings):
+        text = duel(weak, "", *settings, crew=TRAINED, pike="scarlet 8", rules=rules, until="round > 4")
+        ran = run_json(tmp_path, text, (START + [1, 1]) * 4 + [1, 1])      # turn 4 may hit: a critical roll
+        return [line for line in ran["log"] if "fires Missiles" in line]
+
+    fading = shots()
+    assert "(Scarlet Curtain 8 at Close: Electronic 4 -> 5, L737-757)" in fading[0]
+    assert "(Scarlet Curtain 8 at Close: Electronic 4 -> 5, L737-757)" in fading[1]     # stopped this turn: full
+    assert "(Scarlet Curtain 8 at Very Close: Electronic 4 -> 5, L737-757)" in fading[2]
+    assert "Scarlet" not in fading[3] and "vs Electronic Defense 4" in fading[3]
+    # curtain_decay "halves": a decayed Curtain still halves the unit's own Electronic Defense, 1 + 2 = 3
+    assert "(Scarlet Curtain 8 at Point Blank: Electronic 4 -> 3, L737-757)" in shots('curtain_decay: "halves"')[3]
 
 
 def test_a_curtain_emitted_at_a_point_reaches_units_within_not_so_close_of_it_and_decays(tmp_path):
@@ -74,11 +82,12 @@ def test_a_curtain_emitted_at_a_point_reaches_units_within_not_so_close_of_it_an
     far = shots("place 8  strength 6", 1)[0]
     assert "Scarlet" not in far and "vs Electronic Defense 4" in far
     # L757: no longer replenished after turn 1 (`stops 1`), turn 2 treats them one bracket closer: Very
-    # Close, a quarter: floor(6/4) = 1, ED 1 + 2 + 1 = 4; turn 3 Point Blank: nothing, 1 + 2 = 3
+    # Close, a quarter: floor(6/4) = 1, ED 1 + 2 + 1 = 4; turn 3 Point Blank: nothing left (L751,
+    # option curtain_decay), ED 4 as with no Curtain
     fading = shots("place 7  strength 6  stops 1", 3)
     assert "(Scarlet Curtain 6 at Close: Electronic 4 -> 5, L737-757)" in fading[0]
     assert "(Scarlet Curtain 6 at Very Close: Electronic 4 -> 4, L737-757)" in fading[1]
-    assert "(Scarlet Curtain 6 at Point Blank: Electronic 4 -> 3, L737-757)" in fading[2]
+    assert "Scarlet" not in fading[2] and "vs Electronic Defense 4" in fading[2]
 
 
 def test_a_curtain_halves_a_leaders_command_cockpit(tmp_path):
