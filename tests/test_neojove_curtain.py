@@ -192,6 +192,35 @@ def test_a_critical_with_no_component_left_breaks_nothing(tmp_path):
     assert ran["log"][6:8] == ["      critical roll 9 6 = 15 vs 15: a Surface Hit", "        the surface hit finds no component left to break"]
 
 
+def test_the_critical_table_proposal_hits_sensors_verniers_or_a_gun_pod(tmp_path):
+    # L573 "Critical Hit effect list goes here" is blank (P22). The PROPOSAL of option crit_effect
+    # "table": a d10 per critical hit on the parts L563 names ("cameras, verniers, gun pods"), none doing
+    # damage (L571): 1-4 sensors, -1 to the unit's attacks; 5-7 verniers, -1 to its Positioning; 8-10 a
+    # gun pod, broken as crit_effect "components" breaks one; a Vital Hit -2; for the rest of the battle
+    table = 'crit_effect: "table"'
+
+    def fight(weapon, faces, until="round > 1"):
+        return run_json(tmp_path, duel(weapon.format(space=4), RIFLE.format(space=10), table, until=until), START + [7, 5, 9, 6] + faces)["log"]
+
+    # a Surface Hit, d10 2: sensors; Pike's shot back is 1 less (6 instead of 7)
+    assert fight(GLANCING, [2, 1, 1, 1, 1])[6:9] == [
+        "      critical roll 9 6 = 15 vs 15: a Surface Hit",
+        '        the surface hit, d10 2: sensors ("cameras", L563): -1 to its attacks, -1 in all (crit_table, a proposal)',
+        "  Pike fires Rifle at Lance (Close): 2d10 1 1 = 2 + 7 - 2 positioning - 1 sensors = 6 vs Kinetic Defense 6: hit by 0, glance",
+    ]
+    # d10 6: verniers; turn 2's Positioning is 5+5 + 12 - 1 = 16 (17 without)
+    log = fight(GLANCING, [6, 1, 1, 1, 1] + START + [1, 1, 1, 1] * 2, until="round > 2")
+    assert log[7] == "        the surface hit, d10 6: verniers (L563): -1 to its Positioning, -1 in all (crit_table, a proposal)"
+    assert log[log.index("Turn 2") + 1] == "  Positioning: Lance 22; Pike 16"
+    # d10 9: a gun pod: the Rifle, disabled
+    assert fight(GLANCING, [9])[7:] == ["        the surface hit, d10 9: a gun pod or another component (L563; crit_table, a proposal)",
+                                         "        the surface hit: its Rifle is disabled (L563, L567)", "  Pike has no weapon that can fire"]
+    # a Solid's Vital Hit, d10 3: sensors -2: Pike's 2 + 7 - 2 - 2 = 5 misses
+    log = fight(RIFLE, [3, 1, 1])
+    assert log[7:9] == ['        the vital hit, d10 3: sensors ("cameras", L563): -2 to its attacks, -2 in all (crit_table, a proposal)',
+                        "  Pike fires Rifle at Lance (Close): 2d10 1 1 = 2 + 7 - 2 positioning - 2 sensors = 5 vs Kinetic Defense 6: miss"]
+
+
 def test_a_curtain_point_is_checked_as_a_character_is(tmp_path):
     # a CurtainPoint's entries are checked before the fight, at the script's own line
     canister = "character Canister is CurtainPoint { place 7  strenght 6 }\n"
