@@ -210,7 +210,7 @@ class Access(Expressions):
         k = self.constant(node)
         general = f"B_{name}(EV, [{', '.join(args)}], {options}, {k})"
         if name == "ended":
-            return self.into(f"ended({args[0]})")
+            return self.into(f"ENDED({args[0]})")
         if name == "len":
             a, = args
             if self.surely(node.args[0], "list") or self.surely(node.args[0], "str"):

@@ -93,20 +93,37 @@ class Emitter(Access):
             self.assigned_globals, self.nonlocals, self.function_base, self.dropped_says, self.dropped_names, \
                 self.bounds, self.reassigned = saved
 
-    def until(self, module: ModuleText, node: ast.Node | None, python_name: str) -> None:
-        """The encounter's `until` as `python_name(round, one_side_left, sides_left)`."""
+    def ended(self, module: ModuleText, node: ast.Node | None, standing: str) -> None:
+        """`ENDED(encounter)`, the builtin `ended` of the one encounter fought (ENCOUNTER, whose
+        sides' MEMBERS never change): the rules' `standing` (the global `standing`) of each side's
+        members until one stands, then the encounter's `until` (`node`; None: one side left)."""
         self.module = module
         self.scopes = [{}]
         self.assigned_globals = set()
         self.function_base = 0
         self.dropped_says, self.dropped_names = set(), set()
-        params = [self.local(name) for name in ("round", "one_side_left", "sides_left")]
-        self.line(f"def {python_name}({', '.join(params)}):")
+        played, one_side_left, sides_left = (self.local(name) for name in ("round", "one_side_left", "sides_left"))
+        self.line("def ENDED(encounter):")
         with self.indented():
-            if node is None:
-                self.line(f"return {params[2]} <= 1")
-            else:
-                self.line(f"return {self.expr(node)}")
+            self.line("if encounter is not ENCOUNTER: bail()")
+            self.line(f"{sides_left} = 0")
+            self.line("for members in MEMBERS:")
+            with self.indented():
+                self.line("for c in members:")
+                with self.indented():
+                    self.line(f"answer = {standing}(c)")
+                    self.line("if answer is True:")
+                    with self.indented():
+                        self.line(f"{sides_left} += 1")
+                        self.line("break")
+                    self.line("if answer is not False: bail()")
+            self.line(f"{played} = encounter.round")
+            self.line(f"if {played} >= ROUNDS: bail()")
+            self.line(f"{played} += 1")
+            self.line(f"{one_side_left} = {sides_left} <= 1")
+            self.line(f"answer = {self.expr(node) if node is not None else one_side_left}")
+            self.line("if answer is not True and answer is not False: bail()")
+            self.line("return answer")
 
     # -- statements --
 

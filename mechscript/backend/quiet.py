@@ -150,7 +150,6 @@ class QuietFight:
             raise Unsupported("the encounter's rules")
         self.home = self.texts[id(home)]
         self.namespace = self._namespace(script_text, ev, limits)
-        self.until = self.namespace["UNTIL"]
         self._keep(ev, home)
 
     # -- set-up --
@@ -228,7 +227,7 @@ class QuietFight:
                     bound[target.global_name(statement.name)] = python
                 else:
                     writer.function(text, statement, text.global_name(statement.name))
-        writer.until(script_text, self._until_node(script_text), "UNTIL")
+        writer.ended(script_text, self._until_node(script_text), self.home.global_name("standing"))
         source = "\n".join(merged(writer.lines)) + "\n"
         namespace = self._helpers(limits)
         namespace.update(writer.constants)
@@ -271,7 +270,8 @@ class QuietFight:
             "Fraction": Fraction,
             "floor": math.floor, "ceil": math.ceil,
             "binary": binary, "unary": unary, "power": power, "compare_values": compare_values, "equal": equal,
-            "roll_dice": roll_dice, "repeat_count": closures.repeat_count, "ended": self._ended,
+            "roll_dice": roll_dice, "repeat_count": closures.repeat_count,
+            "ENCOUNTER": self.encounter, "MEMBERS": self.members, "ROUNDS": self.rounds,
             "get_field": closures.get_field, "set_field": closures.set_field,
             "get_index": closures.get_index, "set_index": closures.set_index, "show": closures.show,
             "SMALL": small_whole(limits), "SMALL_FACTOR": 2 ** max(0, min(30, (limits.number_bits - 1) // 2)),
@@ -327,14 +327,14 @@ class QuietFight:
                     or type(value) is list and any(mutable(item) for item in value)]
             self.states.append((character, kept))
         # per run: the values no code changes in place written back at once, the others copied
-        self.restores = []
+        self.restores, self.copies = [], []
         for character, kept in self.states:
             copied = [(name, value) for name, value in kept if mutable(value) and self._field_may_change(character, name)]
             names = {name for name, _ in copied}
+            self.restores.append((character.fields, {name: v for name, v in kept if name not in names}))
             # a list of numbers, strings... is copied by `list`, in C: what `fresh` gives of it
-            copied = [(name, list if type(value) is list and not any(map(mutable, value)) else fresh, value)
-                      for name, value in copied]
-            self.restores.append((character.fields, {name: v for name, v in kept if name not in names}, copied))
+            self.copies.extend((character.fields, name, list if type(value) is list and not any(map(mutable, value))
+                                else fresh, value) for name, value in copied)
         settings = []
         for name, _, value in self.encounter.settings:
             if name not in home.vars or type(home.vars[name]) in (Function, Kind, Table, Module):
@@ -347,6 +347,7 @@ class QuietFight:
             self.namespace[name] = value
         self.kept = [item for item in self.kept if item[2] or item[0] in self.assigned]
         self.settings = [item for item in self.settings if item[2] or item[0] in self.assigned]
+        self.globals_reset = self.kept + self.settings   # in this order: a setting wins
         # the closures check the options' choices each run; the values are the same every run
         for name, _, value in self.encounter.settings:
             home.vars[name] = value
@@ -402,29 +403,6 @@ class QuietFight:
 
     # -- a run --
 
-    def _ended(self, encounter) -> bool:
-        """`ended(encounter)`: the rules' `standing` of each side, then the encounter's `until`. The
-        encounter is the one of set-up (no other is fought), and its sides never change."""
-        if encounter is not self.encounter:
-            bail()
-        standing = self.namespace[self.standing_name]
-        sides_left = 0
-        for members in self.members:
-            for character in members:
-                answer = standing(character)
-                if answer is True:
-                    sides_left += 1
-                    break
-                if answer is not False:
-                    bail()
-        played = encounter.round
-        if played >= self.rounds:
-            bail()
-        answer = self.until(played + 1, sides_left <= 1, sides_left)
-        if answer is not True and answer is not False:
-            bail()
-        return answer
-
     def fight(self, seed: int):
         """(outcome, the encounter's name, its sides) as `fight_once` gives them, or None when the run
         bailed: the caller fights that run whole, on the closures, for its outcome or its error."""
@@ -441,14 +419,12 @@ class QuietFight:
     def _fight(self, ev):
         namespace, encounter = self.namespace, self.encounter
         namespace["EV"] = ev
-        for name, value, copy in self.kept:
+        for name, value, copy in self.globals_reset:
             namespace[name] = fresh(value) if copy else value
-        for fields, plain, copied in self.restores:
+        for fields, plain in self.restores:
             fields.update(plain)
-            for name, copy, value in copied:
-                fields[name] = copy(value)
-        for name, value, copy in self.settings:
-            namespace[name] = fresh(value) if copy else value
+        for fields, name, copy, value in self.copies:
+            fields[name] = copy(value)
         encounter.round = 0
         winner = namespace[self.fight_name](encounter)
         if winner is not None and winner not in self.sides or type(encounter.round) is not int:
@@ -463,9 +439,8 @@ class QuietFight:
             return winner, encounter.round, result
         for character, name, names, values_of in self.reporting:
             values = values_of(character.fields)
-            types = tuple(map(type, values))
             # `_numbers` of whole numbers, strings, true/false and none, worked out in C
-            numbers = dict(compress(zip(names, values), map(_WHOLE, types))) if PLAIN.issuperset(types) else \
-                _numbers(zip(names, values))
+            numbers = dict(compress(zip(names, values), map(_WHOLE, map(type, values)))) \
+                if PLAIN.issuperset(map(type, values)) else _numbers(zip(names, values))
             result[name] = (standing(character) is True, numbers)
         return winner, encounter.round, result
