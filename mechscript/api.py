@@ -145,3 +145,15 @@ def simulate(path_or_source: str | Path, n: int, seed: int | None = None, jobs: 
     from .sim.batch import Batch, simulate as simulate_batch  # the back end loads only for a batch
     batch = Batch.of(load_script(path_or_source, limits, module_path).choose(encounter))
     return simulate_batch(batch, n, new_seed() if seed is None else seed, jobs, executor).to_json()
+
+
+def sweep(path_or_source: str | Path, vary: Sequence[str], n: int, seed: int | None = None, jobs: int = 1,
+          limits: Limits = Limits(), executor=None, module_path: Sequence = (), encounter: str | None = None) -> dict:
+    """`mech sim --vary`: the encounter fought n times at each point of the grid of `vary` (each
+    "TARGET=VALUES", as the option takes it; a malformed one is a ValueError): the sweep's JSON as a dict."""
+    from .sim.batch import Batch
+    from .sim.sweep import sweep as sweep_batch
+    from .sim.variants import parse_vary
+    varies = [parse_vary(text) for text in vary]
+    batch = Batch.of(load_script(path_or_source, limits, module_path).choose(encounter))
+    return sweep_batch(batch, varies, n, new_seed() if seed is None else seed, jobs, executor)

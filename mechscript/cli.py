@@ -99,6 +99,14 @@ def _folder(text: str) -> str:
     return text
 
 
+def _vary(text: str):
+    from .sim.variants import parse_vary
+    try:
+        return parse_vary(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error))
+
+
 def _seed(text: str) -> int:
     try:
         seed = int(text)
@@ -156,6 +164,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--out", default=None, metavar="FILE", help="also write the JSON result to FILE")
     sim.add_argument("--plot", default=None, metavar="FILE.png",
                      help="also draw the win rates and rounds to a picture (needs: pip install 'mechscript[plot]')")
+    sim.add_argument("--vary", type=_vary, action="append", default=[], metavar="TARGET=VALUES",
+                     help="fight it at each value: a character's stat (Punch.skill=3..9), a rules option "
+                          "(pbem.tie=defender,attacker) or a top-level `let` (rounds=5,10); several make a grid")
     _add_encounter_option(sim, "the encounter to fight, when the script has several")
     _add_limit_option(sim)
     _add_path_option(sim)
@@ -257,7 +268,7 @@ def run_script(args) -> int:
 
 
 def run_sim(args) -> int:
-    from .sim.batch import Batch, default_jobs, simulate
+    from .sim.batch import Batch, simulate
     from .sim.report import Progress, plot, text_report
     if args.plot is not None and importlib.util.find_spec("matplotlib") is None:
         print("mech sim: --plot needs matplotlib: pip install 'mechscript[plot]'", file=sys.stderr)
@@ -265,24 +276,57 @@ def run_sim(args) -> int:
     limits = Limits().with_overrides(dict(args.limit))
     # errors in the script are shown before any fight
     batch = Batch.of(load_script(Path(args.file), limits, module_path(args)).choose(args.encounter))
+    if args.vary:
+        return _run_sweep(args, batch)
     seed = args.seed if args.seed is not None else new_seed()
     progress = Progress() if sys.stderr.isatty() and not args.json else None
-    jobs = args.jobs or default_jobs()
-    if jobs > default_jobs():
-        print(f"note: --jobs {jobs} is more than the {default_jobs()} cores here; using {default_jobs()}", file=sys.stderr)
-        jobs = default_jobs()
     try:
-        result = simulate(batch, args.n, seed, jobs, progress=progress)
+        result = simulate(batch, args.n, seed, _jobs(args), progress=progress)
     finally:
         if progress is not None:
             progress.close()
     data = result.to_json()
+    _write_out(args, data, plot)
+    print(json.dumps(data) if args.json else "\n".join(text_report(data)))
+    return 130 if result.partial else 0
+
+
+def _run_sweep(args, batch) -> int:
+    """`mech sim --vary`: every point compiled and checked first, then fought (sim/sweep.py)."""
+    from .sim.report import Progress
+    from .sim.sweep import plot, prepared_points, sweep, text_report
+    targets = [vary.target for vary in args.vary]
+    if len(set(targets)) < len(targets):
+        print(f"mech sim: --vary {max(targets, key=targets.count)} is given twice", file=sys.stderr)
+        return 2
+    prepared = prepared_points(batch, args.vary)
+    seed = args.seed if args.seed is not None else new_seed()
+    progress = Progress() if sys.stderr.isatty() and not args.json else None
+    try:
+        data = sweep(batch, args.vary, args.n, seed, _jobs(args), progress=progress, prepared=prepared)
+    finally:
+        if progress is not None:
+            progress.close()
+    _write_out(args, data, plot)
+    print(json.dumps(data) if args.json else "\n".join(text_report(data)))
+    return 130 if data.get("partial") else 0
+
+
+def _jobs(args) -> int:
+    from .sim.batch import default_jobs
+    jobs = args.jobs or default_jobs()
+    if jobs > default_jobs():
+        print(f"note: --jobs {jobs} is more than the {default_jobs()} cores here; using {default_jobs()}", file=sys.stderr)
+        jobs = default_jobs()
+    return jobs
+
+
+def _write_out(args, data: dict, plot) -> None:
+    """--out's JSON and --plot's picture."""
     if args.out:
         _write_atomically(Path(args.out), json.dumps(data, indent=1) + "\n")
     if args.plot:
         plot(data, args.plot)
-    print(json.dumps(data) if args.json else "\n".join(text_report(data)))
-    return 130 if result.partial else 0
 
 
 def _write_atomically(path: Path, text: str) -> None:

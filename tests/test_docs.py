@@ -323,6 +323,10 @@ README_SHAPES = [
     ('`"rounds": {"mean", "histogram"}`', "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1", ("rounds",)),
     ('`"characters": {name: {"survival_rate", "survival_ci95", "mean"}}`',
      "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1", ("characters", "Punch")),
+    ('`{"encounter", "seed", "runs", "vary", "points"}`',
+     "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1 --vary Punch.skill=6,7", ()),
+    ('`"points": [{"values", "runs", "winners", "rounds", "characters", "survival"}]`',
+     "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1 --vary Punch.skill=6,7", ("points", 0)),
 ]
 
 

@@ -617,3 +617,8 @@ def set_field(value, name: str, new, span: Span) -> None:
     if type(new) is not int or new < 0:
         raise MechError(f"an encounter's round is a whole number, 0 or more, not {_shown(new)}", span)
     value.round = new
+
+
+# A value and the values allowed, as the errors of a sheet and an option say them (a sweep's `--vary`
+# says its values' errors the same way: sim/variants.py).
+shown, one_of = _shown, _one_of

@@ -28,6 +28,7 @@ from ..limits import Limits
 from ..interpreter.script import Script, compile_script
 from .prepared import NothingToSimulate, Prepared, outcome, run_once, survival
 from .stats import Tally
+from .variants import Variant, compile_variant
 
 
 def run_seed(seed: int, index: int) -> int:
@@ -52,18 +53,24 @@ class Batch:
     limits: Limits
     module_path: tuple = ()  # the user's folders of modules (`--path`)
     encounter: str | None = None  # the encounter fought, when the script has several
+    variant: Variant = Variant()  # values and house rules of a sweep or comparison (variants.py)
 
     def compile(self) -> Script:
-        script = compile_script(self.text, self.filename, Path(self.folder), self.limits, module_path=self.module_path)
+        if self.variant:
+            script = compile_variant(self.text, self.filename, Path(self.folder), self.limits, self.module_path,
+                                     self.variant)
+        else:
+            script = compile_script(self.text, self.filename, Path(self.folder), self.limits,
+                                    module_path=self.module_path)
         return script.choose(self.encounter)
 
     @classmethod
-    def of(cls, script: Script) -> "Batch":
-        """The batch of a compiled script, which this process then runs without compiling it again
-        (and so do worker processes forked from it, which inherit it)."""
+    def of(cls, script: Script, variant: Variant = Variant()) -> "Batch":
+        """The batch of a compiled script (of `variant`, when it is one), which this process then
+        runs without compiling it again (and so do worker processes forked from it, which inherit it)."""
         global _script, _script_of
         batch = cls(script.source_text, script.filename, str(script.folder), script.limits,
-                    tuple(map(str, script.module_path)), script.encounter)
+                    tuple(map(str, script.module_path)), script.encounter, variant)
         _script, _script_of = script, batch
         return batch
 
