@@ -17,7 +17,8 @@ from fractions import Fraction
 from . import __version__
 from pathlib import Path
 
-from .api import RollResult, RunResult, face_source, load_script, new_seed, prob, roll_many, rolls_of
+from .api import RollResult, RunResult, face_source, load_script, new_seed, prob, roll_many, rolls_of, \
+    versions_to_compare
 from .interpreter.peers import peer_notes
 from .interpreter.script import Script, compile_script, source_text
 from .errors import MechError, Span
@@ -171,6 +172,30 @@ def build_parser() -> argparse.ArgumentParser:
     _add_limit_option(sim)
     _add_path_option(sim)
 
+    compare = commands.add_parser("compare", help="two versions of an encounter on the same dice: "
+                                                  "mech compare fight.mech --rule house.mech",
+                                  description="Fight an encounter and a version of it (a house rule file `use`d "
+                                              "after the script's own modules, or a second script) with the same "
+                                              "run seeds, and report how each side's win rate moves, with a paired "
+                                              "95%% interval, and how many runs' winner changed.")
+    compare.add_argument("file", metavar="FILE", help="the script, with its encounter")
+    compare.add_argument("other", metavar="OTHER", nargs="?", default=None,
+                         help="a second script to compare it with (instead of --rule)")
+    compare.add_argument("--rule", action="append", default=[], metavar="VARIANT.mech",
+                         help="a house rule file, `use`d after the script's modules: its options and `fn "
+                              "module.rule(...)` replace theirs (may be given more than once: each is compared "
+                              "with the script)")
+    compare.add_argument("-n", type=_positive, default=SIM_RUNS, metavar="N",
+                         help=f"fights of each version (default {SIM_RUNS:,})")
+    compare.add_argument("--seed", type=_seed, default=None, metavar="S", help="the master seed (a fresh one if not given)")
+    compare.add_argument("--jobs", type=_positive, default=None, metavar="J",
+                         help="worker processes (default: the number of cores)")
+    compare.add_argument("--json", action="store_true", help="print the result as JSON")
+    compare.add_argument("--out", default=None, metavar="FILE", help="also write the JSON result to FILE")
+    _add_encounter_option(compare, "the encounter to fight, when the scripts have several")
+    _add_limit_option(compare)
+    _add_path_option(compare)
+
     repl = commands.add_parser("repl", help="the interactive dice table (also `mech` alone)",
                                description="Roll and script at a prompt: definitions stay, rolls show their dice, "
                                            ":help lists the commands. Reading from a pipe, lines are answered plainly.")
@@ -312,6 +337,32 @@ def _run_sweep(args, batch) -> int:
     return 130 if data.get("partial") else 0
 
 
+def run_compare(args) -> int:
+    """`mech compare FILE --rule VARIANT.mech` or `mech compare A.mech B.mech` (sim/compare.py)."""
+    from .sim.compare import compare, text_report
+    from .sim.report import Progress
+    if (args.other is None) == (not args.rule):
+        print("mech compare: give a second script or --rule VARIANT.mech (not both)", file=sys.stderr)
+        return 2
+    for path in [args.other] if args.other is not None else args.rule:
+        if not Path(path).is_file():
+            print(f"mech compare: no such file: {path}", file=sys.stderr)
+            return 2
+    limits = Limits().with_overrides(dict(args.limit))
+    base, versions = versions_to_compare(args.file, args.rule, args.other, limits, module_path(args), args.encounter)
+    seed = args.seed if args.seed is not None else new_seed()
+    progress = Progress() if sys.stderr.isatty() and not args.json else None
+    try:
+        data = compare(base, versions, args.n, seed, _jobs(args), progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()
+    if args.out:
+        _write_atomically(Path(args.out), json.dumps(data, indent=1) + "\n")
+    print(json.dumps(data) if args.json else "\n".join(text_report(data)))
+    return 130 if data.get("partial") else 0
+
+
 def _jobs(args) -> int:
     from .sim.batch import default_jobs
     jobs = args.jobs or default_jobs()
@@ -448,12 +499,13 @@ def _options_first(argv: list[str], parser: argparse.ArgumentParser, commands) -
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    commands = {"roll": run_roll, "prob": run_prob, "run": run_script, "check": run_check, "sim": run_sim}
+    commands = {"roll": run_roll, "prob": run_prob, "run": run_script, "check": run_check, "sim": run_sim,
+                "compare": run_compare}
     _options_first(sys.argv[1:] if argv is None else argv, parser, [*commands, "repl"])
     args = parser.parse_args(argv)
     if args.command in (None, "repl"):  # `mech` alone is the REPL
         return run_repl(args)
-    if args.command in ("run", "check", "sim") and args.file != "-" and not Path(args.file).is_file():
+    if args.command in ("run", "check", "sim", "compare") and args.file != "-" and not Path(args.file).is_file():
         print(f"mech {args.command}: no such file: {args.file}", file=sys.stderr)
         return 2
     try:

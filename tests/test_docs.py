@@ -327,6 +327,11 @@ README_SHAPES = [
      "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1 --vary Punch.skill=6,7", ()),
     ('`"points": [{"values", "runs", "winners", "rounds", "characters", "survival"}]`',
      "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1 --vary Punch.skill=6,7", ("points", 0)),
+    ('`{"encounter", "seed", "runs", "base", "variants"}`',
+     "compare examples/pbem_ambush.mech --rule examples/house_rules/tie_to_attacker.mech -n 20 --seed 1 --json --jobs 1", ()),
+    ('`"difference": {side or "draw": {"from", "to", "change", "ci95", "unpaired_ci95", "gained", "lost", "real"}}`',
+     "compare examples/pbem_ambush.mech --rule examples/house_rules/tie_to_attacker.mech -n 20 --seed 1 --json --jobs 1",
+     ("variants", 0, "difference", "draw")),
 ]
 
 

@@ -55,9 +55,11 @@ def test_no_module_imports_another_s_private_names():
 LAZY_IMPORTS = {
     ("mechscript/api.py", ".sim.batch"): "the back end loads only for a batch, not for `mech roll`",
     ("mechscript/api.py", ".sim.sweep"): "the back end loads only for a batch, not for `mech roll`",
-    ("mechscript/api.py", ".sim.variants"): "a sweep's values are read only by a sweep",
+    ("mechscript/api.py", ".sim.variants"): "a sweep's values and house rules are read only by a sweep or a comparison",
     ("mechscript/cli.py", ".sim.batch"): "the back end loads only for a batch, not for `mech roll`",
     ("mechscript/cli.py", ".sim.report"): "the back end loads only for a batch, not for `mech roll`",
+    ("mechscript/cli.py", ".sim.compare"): "the back end loads only for a batch, not for `mech roll`",
+    ("mechscript/api.py", ".sim.compare"): "the back end loads only for a batch, not for `mech roll`",
     ("mechscript/cli.py", ".sim.sweep"): "the back end loads only for a batch, not for `mech roll`",
     ("mechscript/cli.py", ".sim.variants"): "a sweep's values are read only by `mech sim --vary`",
     ("mechscript/cli.py", ".repl"): "prompt_toolkit loads only for the REPL",

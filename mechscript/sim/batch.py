@@ -230,6 +230,7 @@ class SimResult:
     requested: int
     partial: bool = False
     survival: str | None = None   # what `survives` counts: the rules' `standing` at the end, in words
+    winners: bytearray | None = None  # with `keep_winners`: each run's winner, its side's index (draw: len(sides))
 
     def to_json(self) -> dict:
         data = {"encounter": self.encounter, "seed": self.seed, **self.tally.to_json()}
@@ -258,16 +259,18 @@ IN_FLIGHT = 4
 
 
 def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor | None = None,
-             progress=None) -> SimResult:
+             progress=None, keep_winners: bool = False) -> SimResult:
     """Fight the batch's encounter n times. `progress(done, n)` is told after each chunk. On Ctrl-C
     (KeyboardInterrupt) the runs finished so far are added up, and the result says it is partial.
+    `keep_winners`: the result holds each run's winner too, a byte a run (`mech compare` pairs
+    the runs of two batches).
 
     The batch is streamed: chunks are handed out a few per job ahead of the one added up next,
     and each is added to the tally, in the order of its runs, as soon as those before it are, so
     memory stays the same for any n. A pool of our own has at most as many workers as this
     machine has cores, and no more than there are chunks."""
     size = chunk_size(n, jobs)
-    stream = _Stream(batch, n, progress)
+    stream = _Stream(batch, n, progress, keep_winners)
     try:
         if jobs <= 1 and executor is None:
             script = _worker_script(batch)
@@ -310,8 +313,9 @@ def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor 
 class _Stream:
     """The chunks of a batch added up in the order of their runs: a tally, the runs so far."""
 
-    def __init__(self, batch: Batch, n: int, progress):
+    def __init__(self, batch: Batch, n: int, progress, keep_winners: bool = False):
         self.batch, self.n, self.progress = batch, n, progress
+        self.winners = bytearray() if keep_winners else None
         self.tally: Tally | None = None
         self.encounter = ""
         self.survival: str | None = None
@@ -332,10 +336,14 @@ class _Stream:
             self.tally, self.encounter, self.survival = Tally(chunk.sides), chunk.encounter, chunk.survival
         for outcome in chunk.outcomes:
             self.tally.add(outcome)
+        if self.winners is not None:
+            code = {side: index for index, side in enumerate(self.tally.sides)}
+            self.winners.extend(code.get(winner, len(code)) for winner, _, _ in chunk.outcomes)
 
     def result(self, seed: int) -> SimResult:
         tally = self.tally if self.tally is not None else Tally([])
-        return SimResult(self.encounter, seed, tally, self.n, self.interrupted or tally.runs < self.n, self.survival)
+        return SimResult(self.encounter, seed, tally, self.n, self.interrupted or tally.runs < self.n, self.survival,
+                         self.winners)
 
 
 class RunError(MechError):
