@@ -20,7 +20,7 @@ from pathlib import Path
 from .api import RollResult, RunResult, face_source, load_script, new_seed, prob, roll_many, rolls_of, \
     versions_to_compare
 from .interpreter.peers import peer_notes
-from .interpreter.script import Script, compile_script, source_text
+from .interpreter.script import Script, compile_script, quoted, source_text
 from .errors import MechError, Span
 from .limits import Limits
 
@@ -312,7 +312,8 @@ def run_sim(args) -> int:
             progress.close()
     data = result.to_json()
     _write_out(args, data, plot)
-    print(json.dumps(data) if args.json else "\n".join(text_report(data)))
+    replay = f"mech run {shlex.quote(args.file)}" + (f" --encounter {quoted(args.encounter)}" if args.encounter else "")
+    print(json.dumps(data) if args.json else "\n".join(text_report(data, replay)))
     return 130 if result.partial else 0
 
 

@@ -231,12 +231,15 @@ class SimResult:
     partial: bool = False
     survival: str | None = None   # what `survives` counts: the rules' `standing` at the end, in words
     winners: bytearray | None = None  # with `keep_winners`: each run's winner, its side's index (draw: len(sides))
+    replays: "Replays | None" = None
 
     def to_json(self) -> dict:
         data = {"encounter": self.encounter, "seed": self.seed, **self.tally.to_json()}
         data = {"runs": data.pop("runs"), **data}
         if self.survival is not None:
             data["survival"] = self.survival
+        if self.replays is not None:
+            data["replays"] = self.replays.to_json()
         if self.partial:
             data["partial"] = True
             data["requested"] = self.requested
@@ -270,7 +273,7 @@ def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor 
     memory stays the same for any n. A pool of our own has at most as many workers as this
     machine has cores, and no more than there are chunks."""
     size = chunk_size(n, jobs)
-    stream = _Stream(batch, n, progress, keep_winners)
+    stream = _Stream(batch, n, progress, keep_winners, seed)
     try:
         if jobs <= 1 and executor is None:
             script = _worker_script(batch)
@@ -310,11 +313,41 @@ def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor 
     return stream.result(seed)
 
 
+REPLAYS = 3  # run seeds kept of each outcome
+
+
+class Replays:
+    """The run seeds of a batch's telling runs, to watch with `mech run FILE --seed S`: the first
+    few a side won (or that ended drawn), in the order of the runs, and the longest fight (the
+    first of that length). Their indexes are kept, their seeds worked out once, at the end."""
+
+    def __init__(self, seed: int, sides: list[str]):
+        self.seed = seed
+        self.first: dict[str, list[int]] = {side: [] for side in [*sides, "draw"]}
+        self.longest: tuple[int, int] | None = None   # (rounds, run index)
+
+    def add(self, index: int, outcome) -> None:
+        winner, rounds, _ = outcome
+        indexes = self.first["draw" if winner is None else winner]
+        if len(indexes) < REPLAYS:
+            indexes.append(index)
+        if self.longest is None or rounds > self.longest[0]:
+            self.longest = (rounds, index)
+
+    def to_json(self) -> dict:
+        data: dict = {"first": {outcome: [run_seed(self.seed, index) for index in indexes]
+                                for outcome, indexes in self.first.items() if indexes}}
+        if self.longest is not None:
+            data["longest"] = {"seed": run_seed(self.seed, self.longest[1]), "rounds": self.longest[0]}
+        return data
+
+
 class _Stream:
     """The chunks of a batch added up in the order of their runs: a tally, the runs so far."""
 
-    def __init__(self, batch: Batch, n: int, progress, keep_winners: bool = False):
-        self.batch, self.n, self.progress = batch, n, progress
+    def __init__(self, batch: Batch, n: int, progress, keep_winners: bool = False, seed: int = 0):
+        self.batch, self.n, self.progress, self.seed = batch, n, progress, seed
+        self.replays: Replays | None = None
         self.winners = bytearray() if keep_winners else None
         self.tally: Tally | None = None
         self.encounter = ""
@@ -334,8 +367,10 @@ class _Stream:
             self.progress((self.tally.runs if self.tally else 0) + len(chunk.outcomes), self.n)
         if self.tally is None and chunk.encounter is not None:
             self.tally, self.encounter, self.survival = Tally(chunk.sides), chunk.encounter, chunk.survival
-        for outcome in chunk.outcomes:
+            self.replays = Replays(self.seed, chunk.sides)
+        for index, outcome in enumerate(chunk.outcomes, start=chunk.start):
             self.tally.add(outcome)
+            self.replays.add(index, outcome)
         if self.winners is not None:
             code = {side: index for index, side in enumerate(self.tally.sides)}
             self.winners.extend(code.get(winner, len(code)) for winner, _, _ in chunk.outcomes)
@@ -343,7 +378,7 @@ class _Stream:
     def result(self, seed: int) -> SimResult:
         tally = self.tally if self.tally is not None else Tally([])
         return SimResult(self.encounter, seed, tally, self.n, self.interrupted or tally.runs < self.n, self.survival,
-                         self.winners)
+                         self.winners, self.replays)
 
 
 class RunError(MechError):
