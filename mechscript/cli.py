@@ -108,6 +108,17 @@ def _vary(text: str):
         raise argparse.ArgumentTypeError(str(error))
 
 
+def _precision(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not 0.0005 <= value < 0.5:
+        raise argparse.ArgumentTypeError(f"a precision is a half-width from 0.0005 to below 0.5, e.g. 0.01 for one "
+                                         f"point either side; got {text!r}")
+    return value
+
+
 def _seed(text: str) -> int:
     try:
         seed = int(text)
@@ -157,7 +168,11 @@ def build_parser() -> argparse.ArgumentParser:
                                           "95% intervals, rounds, survival. Run i is seeded from the seed and i, so "
                                           "the numbers are the same for any --jobs.")
     sim.add_argument("file", metavar="FILE", help="the script, with its encounter")
-    sim.add_argument("-n", type=_positive, default=SIM_RUNS, metavar="N", help=f"how many fights (default {SIM_RUNS:,})")
+    sim.add_argument("-n", type=_positive, default=None, metavar="N",
+                     help=f"how many fights (default {SIM_RUNS:,}); with --precision, the most it may fight")
+    sim.add_argument("--precision", type=_precision, default=None, metavar="P",
+                     help="fight until every interval is within P of its rate (0.01: one point either side), "
+                          "looking every 100 runs; -n is then a cap (default: the runs that always suffice)")
     sim.add_argument("--seed", type=_seed, default=None, metavar="S", help="the master seed (a fresh one if not given)")
     sim.add_argument("--jobs", type=_positive, default=None, metavar="J",
                      help="worker processes (default: the number of cores)")
@@ -295,18 +310,20 @@ def run_script(args) -> int:
 def run_sim(args) -> int:
     from .sim.batch import Batch, simulate
     from .sim.report import Progress, plot, text_report
+    from .sim.stats import runs_for
     if args.plot is not None and importlib.util.find_spec("matplotlib") is None:
         print("mech sim: --plot needs matplotlib: pip install 'mechscript[plot]'", file=sys.stderr)
         return 2
     limits = Limits().with_overrides(dict(args.limit))
     # errors in the script are shown before any fight
     batch = Batch.of(load_script(Path(args.file), limits, module_path(args)).choose(args.encounter))
+    args.n = args.n or (runs_for(args.precision) if args.precision is not None else SIM_RUNS)
     if args.vary:
         return _run_sweep(args, batch)
     seed = args.seed if args.seed is not None else new_seed()
     progress = Progress() if sys.stderr.isatty() and not args.json else None
     try:
-        result = simulate(batch, args.n, seed, _jobs(args), progress=progress)
+        result = simulate(batch, args.n, seed, _jobs(args), progress=progress, precision=args.precision)
     finally:
         if progress is not None:
             progress.close()
@@ -329,7 +346,8 @@ def _run_sweep(args, batch) -> int:
     seed = args.seed if args.seed is not None else new_seed()
     progress = Progress() if sys.stderr.isatty() and not args.json else None
     try:
-        data = sweep(batch, args.vary, args.n, seed, _jobs(args), progress=progress, prepared=prepared)
+        data = sweep(batch, args.vary, args.n, seed, _jobs(args), progress=progress, prepared=prepared,
+                     precision=args.precision)
     finally:
         if progress is not None:
             progress.close()

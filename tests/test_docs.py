@@ -322,6 +322,8 @@ README_SHAPES = [
      "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1", ("winners", "draw")),
     ('`"rounds": {"mean", "histogram"}`', "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1", ("rounds",)),
     ('`"replays": {"first", "longest"}`', "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1", ("replays",)),
+    ('`"precision": {"target", "reached"}`', "sim examples/pbem_ambush.mech --precision 0.2 --seed 1 --json --jobs 1",
+     ("precision",)),
     ('`"longest": {"seed", "rounds"}`', "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1",
      ("replays", "longest")),
     ('`"characters": {name: {"survival_rate", "survival_ci95", "mean"}}`',

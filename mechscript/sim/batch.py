@@ -232,6 +232,7 @@ class SimResult:
     survival: str | None = None   # what `survives` counts: the rules' `standing` at the end, in words
     winners: bytearray | None = None  # with `keep_winners`: each run's winner, its side's index (draw: len(sides))
     replays: "Replays | None" = None
+    precision: tuple | None = None   # with a precision: (the half-width asked, whether every interval is within it)
 
     def to_json(self) -> dict:
         data = {"encounter": self.encounter, "seed": self.seed, **self.tally.to_json()}
@@ -240,6 +241,8 @@ class SimResult:
             data["survival"] = self.survival
         if self.replays is not None:
             data["replays"] = self.replays.to_json()
+        if self.precision is not None:
+            data["precision"] = {"target": self.precision[0], "reached": self.precision[1]}
         if self.partial:
             data["partial"] = True
             data["requested"] = self.requested
@@ -262,18 +265,20 @@ IN_FLIGHT = 4
 
 
 def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor | None = None,
-             progress=None, keep_winners: bool = False) -> SimResult:
+             progress=None, keep_winners: bool = False, precision: float | None = None) -> SimResult:
     """Fight the batch's encounter n times. `progress(done, n)` is told after each chunk. On Ctrl-C
     (KeyboardInterrupt) the runs finished so far are added up, and the result says it is partial.
     `keep_winners`: the result holds each run's winner too, a byte a run (`mech compare` pairs
-    the runs of two batches).
+    the runs of two batches). `precision`: stop, before n, at the first multiple of PRECISION_STEP
+    runs where every interval the result reports is at most that wide on either side of its rate
+    (the same runs for any jobs: the runs are added in order, and looked at only there).
 
     The batch is streamed: chunks are handed out a few per job ahead of the one added up next,
     and each is added to the tally, in the order of its runs, as soon as those before it are, so
     memory stays the same for any n. A pool of our own has at most as many workers as this
     machine has cores, and no more than there are chunks."""
     size = chunk_size(n, jobs)
-    stream = _Stream(batch, n, progress, keep_winners, seed)
+    stream = _Stream(batch, n, progress, keep_winners, seed, precision)
     try:
         if jobs <= 1 and executor is None:
             script = _worker_script(batch)
@@ -304,6 +309,8 @@ def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor 
                     executor.shutdown(wait=False, cancel_futures=True)
     except KeyboardInterrupt:
         stream.interrupted = True
+    except _Precise:
+        pass
     except BrokenProcessPool:  # a worker killed (by the `memory` limit's allocation failing outside a run, or a signal)
         raise MechError("a worker process of the batch died (killed by a signal, or out of memory)",
                         hint="the `memory` limit (--limit memory=MB) bounds each worker; run with --jobs 1 "
@@ -345,8 +352,9 @@ class Replays:
 class _Stream:
     """The chunks of a batch added up in the order of their runs: a tally, the runs so far."""
 
-    def __init__(self, batch: Batch, n: int, progress, keep_winners: bool = False, seed: int = 0):
-        self.batch, self.n, self.progress, self.seed = batch, n, progress, seed
+    def __init__(self, batch: Batch, n: int, progress, keep_winners: bool = False, seed: int = 0,
+                 precision: float | None = None):
+        self.batch, self.n, self.progress, self.seed, self.precision = batch, n, progress, seed, precision
         self.replays: Replays | None = None
         self.winners = bytearray() if keep_winners else None
         self.tally: Tally | None = None
@@ -368,17 +376,32 @@ class _Stream:
         if self.tally is None and chunk.encounter is not None:
             self.tally, self.encounter, self.survival = Tally(chunk.sides), chunk.encounter, chunk.survival
             self.replays = Replays(self.seed, chunk.sides)
+        code = {side: index for index, side in enumerate(self.tally.sides)} if chunk.outcomes else {}
         for index, outcome in enumerate(chunk.outcomes, start=chunk.start):
             self.tally.add(outcome)
             self.replays.add(index, outcome)
-        if self.winners is not None:
-            code = {side: index for index, side in enumerate(self.tally.sides)}
-            self.winners.extend(code.get(winner, len(code)) for winner, _, _ in chunk.outcomes)
+            if self.winners is not None:
+                self.winners.append(code.get(outcome[0], len(code)))
+            if self.precision is not None and (index + 1) % PRECISION_STEP == 0 and \
+                    self.tally.widest() <= self.precision:
+                raise _Precise()
 
     def result(self, seed: int) -> SimResult:
         tally = self.tally if self.tally is not None else Tally([])
-        return SimResult(self.encounter, seed, tally, self.n, self.interrupted or tally.runs < self.n, self.survival,
-                         self.winners, self.replays)
+        stopped = self.precision is not None and not self.interrupted and tally.runs % PRECISION_STEP == 0 and \
+            tally.runs and tally.widest() <= self.precision
+        result = SimResult(self.encounter, seed, tally, self.n, self.interrupted or tally.runs < self.n and not stopped,
+                           self.survival, self.winners, self.replays)
+        if self.precision is not None:
+            result.precision = (self.precision, tally.runs > 0 and tally.widest() <= self.precision)
+        return result
+
+
+PRECISION_STEP = 100  # runs between two looks at the intervals of a batch with a precision
+
+
+class _Precise(Exception):
+    """Every interval is as narrow as asked: the batch stops there, finished, not interrupted."""
 
 
 class RunError(MechError):

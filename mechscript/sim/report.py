@@ -19,7 +19,7 @@ def text_report(data: dict, replay: str | None = None) -> list[str]:
     """The report of a batch's JSON; `replay`, the command that replays a run but its seed
     (`mech run FILE`), introduces the seeds of the telling runs."""
     partial = " (partial: interrupted)" if data.get("partial") else ""
-    lines = [f"{data['encounter']}: {data['runs']} runs, seed {data['seed']}{partial}", "", "winner"]
+    lines = [f"{data['encounter']}: {data['runs']} runs, seed {data['seed']}{partial}{precise(data)}", "", "winner"]
     width = max(len(side) for side in data["winners"])
     for side, won in data["winners"].items():
         low, high = won["ci95"]
@@ -39,6 +39,17 @@ def text_report(data: dict, replay: str | None = None) -> list[str]:
     if replay is not None and data.get("replays"):
         lines += ["", *replays_report(data["replays"], replay)]
     return lines
+
+
+def precise(data: dict) -> str:
+    """What a batch with a precision says of it after its runs."""
+    asked = data.get("precision")
+    if asked is None:
+        return ""
+    within = f"±{asked['target'] * 100:g} points"
+    if asked["reached"]:
+        return f" (until every interval is within {within})"
+    return f" (the most allowed: some interval is still wider than {within}; raise -n)"
 
 
 def replays_report(replays: dict, replay: str) -> list[str]:

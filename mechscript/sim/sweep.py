@@ -31,16 +31,18 @@ def prepared_points(base: Batch, varies: list) -> list[tuple]:
 
 
 def sweep(base: Batch, varies: list, n: int, seed: int, jobs: int = 1, executor=None, progress=None,
-          prepared: list | None = None) -> dict:
+          prepared: list | None = None, precision: float | None = None) -> dict:
     """The sweep's JSON: {encounter, seed, runs (a point), vary: [targets], points: [{values, ...a
     batch's numbers}]}; `partial` when a Ctrl-C stopped it (the points fought so far, the last one's
-    runs so far)."""
+    runs so far). With a `precision`, each point stops as a batch does (`runs` is then the most a
+    point may fight)."""
     prepared = prepared if prepared is not None else prepared_points(base, varies)
     data = {"encounter": "", "seed": seed, "runs": n, "vary": [vary.target for vary in varies], "points": []}
     for number, (settings, script) in enumerate(prepared):
         told = None if progress is None else (lambda done, total, before=number * n: progress(before + done,
                                                                                                len(prepared) * n))
-        result = simulate(Batch.of(script, Variant(tuple(settings))), n, seed, jobs, executor, told)
+        result = simulate(Batch.of(script, Variant(tuple(settings))), n, seed, jobs, executor, told,
+                          precision=precision)
         point = result.to_json()
         data["encounter"] = point.pop("encounter")
         point.pop("seed")
@@ -54,20 +56,24 @@ def sweep(base: Batch, varies: list, n: int, seed: int, jobs: int = 1, executor=
 def text_report(data: dict) -> list[str]:
     """The table of the points, then a chart of each side's win rate against the values."""
     partial = " (partial: interrupted)" if data.get("partial") else ""
-    lines = [f"{data['encounter']}: {data['runs']} runs at each of {len(data['points'])} points, "
-             f"seed {data['seed']}{partial}", ""]
+    precise = data["points"][0].get("precision") if data["points"] else None
+    runs = f"{data['runs']} runs" if precise is None else \
+        f"up to {data['runs']} runs (until every interval is within ±{precise['target'] * 100:g} points)"
+    lines = [f"{data['encounter']}: {runs} at each of {len(data['points'])} points, seed {data['seed']}{partial}", ""]
     if not data["points"]:
         return lines
     sides = list(data["points"][0]["winners"])
     labels = [label(point) for point in data["points"]]
     width = max(len(text) for text in [*labels, " ".join(data["vary"])])
-    header = f"  {' '.join(data['vary']):<{width}}" + "".join(f"  {side:>24}" for side in sides) + "  rounds"
+    header = f"  {' '.join(data['vary']):<{width}}" + "".join(f"  {side:>24}" for side in sides) + "  rounds" + \
+        ("     runs" if precise is not None else "")
     names = list(data["points"][0]["characters"])
     lines += [header + "".join(f"  {name[:12]:>12}" for name in names)]
     for text, point in zip(labels, data["points"]):
         cells = "".join(f"  {rate_cell(point['winners'][side]):>24}" for side in sides)
         survival = "".join(f"  {point['characters'][name]['survival_rate']:>12.1%}" for name in names)
-        lines.append(f"  {text:<{width}}{cells}  {point['rounds']['mean']:6.2f}{survival}")
+        runs = f"  {point['runs']:>7}" if precise is not None else ""
+        lines.append(f"  {text:<{width}}{cells}  {point['rounds']['mean']:6.2f}{runs}{survival}")
     lines.append(f"  (the characters' columns: how often each survives{'; ' + data['points'][0]['survival'] if data['points'][0].get('survival') else ''})")
     for side in sides:
         if side == "draw" and not any(point["winners"]["draw"]["count"] for point in data["points"]):
