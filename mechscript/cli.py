@@ -119,6 +119,16 @@ def _precision(text: str) -> float:
     return value
 
 
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"a win rate is from 0 to 1, e.g. 0.5; got {text!r}")
+    return value
+
+
 def _seed(text: str) -> int:
     try:
         seed = int(text)
@@ -183,6 +193,13 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--vary", type=_vary, action="append", default=[], metavar="TARGET=VALUES",
                      help="fight it at each value: a character's stat (Punch.skill=3..9), a rules option "
                           "(pbem.tie=defender,attacker) or a top-level `let` (rounds=5,10); several make a grid")
+    sim.add_argument("--balance", default=None, metavar="CHARACTER.STAT",
+                     help="search the stat's range for the value whose win rate is nearest --target (a bisection, "
+                          "then all the runs near the crossing)")
+    sim.add_argument("--side", default=None, metavar="SIDE", help="the side whose win rate --balance reads (default: "
+                                                                  "the first)")
+    sim.add_argument("--target", type=_rate, default=0.5, metavar="RATE",
+                     help="the win rate --balance looks for (default 0.5)")
     _add_encounter_option(sim, "the encounter to fight, when the script has several")
     _add_limit_option(sim)
     _add_path_option(sim)
@@ -315,11 +332,20 @@ def run_sim(args) -> int:
         print("mech sim: --plot needs matplotlib: pip install 'mechscript[plot]'", file=sys.stderr)
         return 2
     limits = Limits().with_overrides(dict(args.limit))
+    if args.balance is not None and (args.vary or args.precision is not None):
+        print("mech sim: --balance searches one stat alone: without --vary or --precision", file=sys.stderr)
+        return 2
+    if args.balance is None and (args.side is not None or args.target != 0.5):
+        print("mech sim: --side and --target go with --balance", file=sys.stderr)
+        return 2
     # errors in the script are shown before any fight
-    batch = Batch.of(load_script(Path(args.file), limits, module_path(args)).choose(args.encounter))
+    script = load_script(Path(args.file), limits, module_path(args)).choose(args.encounter)
+    batch = Batch.of(script)
     args.n = args.n or (runs_for(args.precision) if args.precision is not None else SIM_RUNS)
     if args.vary:
         return _run_sweep(args, batch)
+    if args.balance is not None:
+        return _run_balance(args, script)
     seed = args.seed if args.seed is not None else new_seed()
     progress = Progress() if sys.stderr.isatty() and not args.json else None
     try:
@@ -380,6 +406,24 @@ def run_compare(args) -> int:
         _write_atomically(Path(args.out), json.dumps(data, indent=1) + "\n")
     print(json.dumps(data) if args.json else "\n".join(text_report(data)))
     return 130 if data.get("partial") else 0
+
+
+def _run_balance(args, script) -> int:
+    """`mech sim --balance CHARACTER.STAT` (sim/balance.py)."""
+    from .sim.balance import balance, text_report
+    seed = args.seed if args.seed is not None else new_seed()
+    try:
+        data = balance(script, args.balance, args.n, seed, args.side, args.target, _jobs(args))
+    except KeyboardInterrupt:
+        print("mech sim: --balance interrupted before it found the value", file=sys.stderr)
+        return 130
+    _write_out(args, data, _no_plot)
+    print(json.dumps(data) if args.json else "\n".join(text_report(data)))
+    return 0
+
+
+def _no_plot(data: dict, path) -> None:
+    raise MechError("--plot draws a batch or a sweep; --balance has no picture yet")
 
 
 def _jobs(args) -> int:

@@ -324,6 +324,10 @@ README_SHAPES = [
     ('`"replays": {"first", "longest"}`', "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1", ("replays",)),
     ('`"precision": {"target", "reached"}`', "sim examples/pbem_ambush.mech --precision 0.2 --seed 1 --json --jobs 1",
      ("precision",)),
+    ('`{"encounter", "seed", "runs", "balance", "side", "target", "value", "rate", "ci95", "neighbours", "probes", '
+     '"point"}`', "sim examples/pbem_ambush.mech --balance Punch.endurance -n 200 --seed 1 --json --jobs 1", ()),
+    ('`"probes": [{"value", "runs", "rate"}]`',
+     "sim examples/pbem_ambush.mech --balance Punch.endurance -n 200 --seed 1 --json --jobs 1", ("probes", 0)),
     ('`"longest": {"seed", "rounds"}`', "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1",
      ("replays", "longest")),
     ('`"characters": {name: {"survival_rate", "survival_ci95", "mean"}}`',

@@ -292,6 +292,7 @@ def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor 
                 jobs = min(jobs, default_jobs(), len(range(0, n, size)))
                 executor = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(batch, os.getpid()))
             waiting: deque = deque()
+            interrupted = False
             try:
                 for start in range(0, n, size):
                     waiting.append(executor.submit(_fight_chunk, batch, seed, start, min(start + size, n)))
@@ -299,6 +300,9 @@ def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor 
                         stream.add(waiting.popleft().result())
                 while waiting:
                     stream.add(waiting.popleft().result())
+            except KeyboardInterrupt:
+                interrupted = True
+                raise
             finally:
                 # Cancel the chunks not started here: shutdown's cancel_futures is carried out by the
                 # pool's manager thread only while the executor is alive, and it is not once we return,
@@ -306,7 +310,11 @@ def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor 
                 for future in waiting:
                     future.cancel()
                 if own:
-                    executor.shutdown(wait=False, cancel_futures=True)
+                    # Ctrl-C leaves at once. Otherwise the workers are let go before we go on (at most
+                    # a chunk each is left to fight): a pool left behind running may have closed its
+                    # wake-up pipe when Python's exit hook writes to it, which Python 3.11 reports as
+                    # "Bad file descriptor" at the exit of a sweep or a --balance, batches one after another.
+                    executor.shutdown(wait=not interrupted, cancel_futures=True)
     except KeyboardInterrupt:
         stream.interrupted = True
     except _Precise:

@@ -39,6 +39,7 @@ class Setting:
     value: object          # int, Fraction, str, bool or None
     option: str = ""       # the option as typed (`Punch.skill=3..9`), where its errors are said
     at: tuple = (0, 0)     # where in `option` this value is written
+    flag: str = "--vary"   # the option's name, as its errors say it
 
     def shown(self) -> str:
         return f"{self.target}={written(self.value)}"
@@ -288,4 +289,4 @@ def at_option(message: str, setting: Setting, hint: str | None, whole: bool = Fa
     start, end = (0, len(setting.target)) if whole or not setting.option else setting.at
     if not setting.option:  # made in Python, not typed: said in words
         return MechError(f"{setting.shown()}: {message}", hint=hint)
-    return MechError(message, Span(1, start + 1, start, end), hint).located(setting.option, "--vary")
+    return MechError(message, Span(1, start + 1, start, end), hint).located(setting.option, setting.flag)
