@@ -200,6 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                                   "the first)")
     sim.add_argument("--target", type=_rate, default=0.5, metavar="RATE",
                      help="the win rate --balance looks for (default 0.5)")
+    _add_executor_options(sim)
     _add_encounter_option(sim, "the encounter to fight, when the script has several")
     _add_limit_option(sim)
     _add_path_option(sim)
@@ -224,6 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help="worker processes (default: the number of cores)")
     compare.add_argument("--json", action="store_true", help="print the result as JSON")
     compare.add_argument("--out", default=None, metavar="FILE", help="also write the JSON result to FILE")
+    _add_executor_options(compare)
     _add_encounter_option(compare, "the encounter to fight, when the scripts have several")
     _add_limit_option(compare)
     _add_path_option(compare)
@@ -252,6 +254,14 @@ def _add_run_options(parser: argparse.ArgumentParser, json_help: str) -> None:
                              "to right, then explosions and rerolls in rounds")
     parser.add_argument("--json", action="store_true", help=json_help)
     _add_limit_option(parser)
+
+
+def _add_executor_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--executor", choices=["local", "dask"], default="local",
+                        help="where the runs are fought: local worker processes (--jobs), or the workers of a Dask "
+                             "cluster (needs: pip install 'mechscript[distributed]'); the same numbers either way")
+    parser.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                        help="the Dask scheduler's address, with --executor dask")
 
 
 def _add_encounter_option(parser: argparse.ArgumentParser, help: str) -> None:
@@ -332,6 +342,9 @@ def run_sim(args) -> int:
         print("mech sim: --plot needs matplotlib: pip install 'mechscript[plot]'", file=sys.stderr)
         return 2
     limits = Limits().with_overrides(dict(args.limit))
+    if _executor_usage(args):
+        print(f"mech sim: {_executor_usage(args)}", file=sys.stderr)
+        return 2
     if args.balance is not None and (args.vary or args.precision is not None):
         print("mech sim: --balance searches one stat alone: without --vary or --precision", file=sys.stderr)
         return 2
@@ -349,7 +362,8 @@ def run_sim(args) -> int:
     seed = args.seed if args.seed is not None else new_seed()
     progress = Progress() if sys.stderr.isatty() and not args.json else None
     try:
-        result = simulate(batch, args.n, seed, _jobs(args), progress=progress, precision=args.precision)
+        with _workers(args) as (jobs, executor):
+            result = simulate(batch, args.n, seed, jobs, executor, progress=progress, precision=args.precision)
     finally:
         if progress is not None:
             progress.close()
@@ -372,8 +386,9 @@ def _run_sweep(args, batch) -> int:
     seed = args.seed if args.seed is not None else new_seed()
     progress = Progress() if sys.stderr.isatty() and not args.json else None
     try:
-        data = sweep(batch, args.vary, args.n, seed, _jobs(args), progress=progress, prepared=prepared,
-                     precision=args.precision)
+        with _workers(args) as (jobs, executor):
+            data = sweep(batch, args.vary, args.n, seed, jobs, executor, progress=progress, prepared=prepared,
+                         precision=args.precision)
     finally:
         if progress is not None:
             progress.close()
@@ -389,6 +404,9 @@ def run_compare(args) -> int:
     if (args.other is None) == (not args.rule):
         print("mech compare: give a second script or --rule VARIANT.mech (not both)", file=sys.stderr)
         return 2
+    if _executor_usage(args):
+        print(f"mech compare: {_executor_usage(args)}", file=sys.stderr)
+        return 2
     for path in [args.other] if args.other is not None else args.rule:
         if not Path(path).is_file():
             print(f"mech compare: no such file: {path}", file=sys.stderr)
@@ -398,7 +416,8 @@ def run_compare(args) -> int:
     seed = args.seed if args.seed is not None else new_seed()
     progress = Progress() if sys.stderr.isatty() and not args.json else None
     try:
-        data = compare(base, versions, args.n, seed, _jobs(args), progress=progress)
+        with _workers(args) as (jobs, executor):
+            data = compare(base, versions, args.n, seed, jobs, executor, progress=progress)
     finally:
         if progress is not None:
             progress.close()
@@ -413,7 +432,8 @@ def _run_balance(args, script) -> int:
     from .sim.balance import balance, text_report
     seed = args.seed if args.seed is not None else new_seed()
     try:
-        data = balance(script, args.balance, args.n, seed, args.side, args.target, _jobs(args))
+        with _workers(args) as (jobs, executor):
+            data = balance(script, args.balance, args.n, seed, args.side, args.target, jobs, executor)
     except KeyboardInterrupt:
         print("mech sim: --balance interrupted before it found the value", file=sys.stderr)
         return 130
@@ -424,6 +444,29 @@ def _run_balance(args, script) -> int:
 
 def _no_plot(data: dict, path) -> None:
     raise MechError("--plot draws a batch or a sweep; --balance has no picture yet")
+
+
+@contextlib.contextmanager
+def _workers(args):
+    """(jobs, executor): local processes (executor None), or a Dask cluster's executor and its threads."""
+    if args.executor == "local":
+        yield _jobs(args), None
+        return
+    from .sim.remote import dask_executor
+    with dask_executor(args.scheduler) as (executor, threads):
+        yield threads, executor
+
+
+def _executor_usage(args) -> str | None:
+    """What is wrong with --executor and --scheduler, said as a usage error, or None."""
+    if args.executor == "dask":
+        if args.scheduler is None:
+            return "--executor dask needs --scheduler tcp://HOST:PORT (the address `dask scheduler` prints)"
+        if importlib.util.find_spec("distributed") is None:
+            return "--executor dask needs Dask's distributed: pip install 'mechscript[distributed]'"
+    elif args.scheduler is not None:
+        return "--scheduler goes with --executor dask"
+    return None
 
 
 def _jobs(args) -> int:

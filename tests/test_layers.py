@@ -61,6 +61,8 @@ LAZY_IMPORTS = {
     ("mechscript/cli.py", ".sim.compare"): "the back end loads only for a batch, not for `mech roll`",
     ("mechscript/api.py", ".sim.compare"): "the back end loads only for a batch, not for `mech roll`",
     ("mechscript/cli.py", ".sim.balance"): "the back end loads only for a batch, not for `mech roll`",
+    ("mechscript/cli.py", ".sim.remote"): "Dask loads only for --executor dask (an optional extra, 1 s to import)",
+    ("mechscript/sim/remote.py", "distributed"): "an optional extra (`distributed`), 1 s to import",
     ("mechscript/cli.py", ".sim.stats"): "the back end loads only for a batch, not for `mech roll`",
     ("mechscript/cli.py", ".sim.sweep"): "the back end loads only for a batch, not for `mech roll`",
     ("mechscript/cli.py", ".sim.variants"): "a sweep's values are read only by `mech sim --vary`",
