@@ -345,8 +345,8 @@ def run_sim(args) -> int:
     if _executor_usage(args):
         print(f"mech sim: {_executor_usage(args)}", file=sys.stderr)
         return 2
-    if args.balance is not None and (args.vary or args.precision is not None):
-        print("mech sim: --balance searches one stat alone: without --vary or --precision", file=sys.stderr)
+    if args.balance is not None and (args.vary or args.precision is not None or args.plot is not None):
+        print("mech sim: --balance searches one stat alone: without --vary, --precision or --plot", file=sys.stderr)
         return 2
     if args.balance is None and (args.side is not None or args.target != 0.5):
         print("mech sim: --side and --target go with --balance", file=sys.stderr)
@@ -437,13 +437,9 @@ def _run_balance(args, script) -> int:
     except KeyboardInterrupt:
         print("mech sim: --balance interrupted before it found the value", file=sys.stderr)
         return 130
-    _write_out(args, data, _no_plot)
+    _write_out(args, data, None)
     print(json.dumps(data) if args.json else "\n".join(text_report(data)))
     return 0
-
-
-def _no_plot(data: dict, path) -> None:
-    raise MechError("--plot draws a batch or a sweep; --balance has no picture yet")
 
 
 @contextlib.contextmanager

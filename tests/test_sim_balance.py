@@ -83,7 +83,8 @@ def test_mistakes_are_said_at_the_option(duel, args, said):
 
 @pytest.mark.parametrize("args", [["--balance", "Lance.skill", "--vary", "edge=1"],
                                   ["--balance", "Lance.skill", "--precision", "0.05"],
-                                  ["--side", "attacker"], ["--balance", "Lance.skill", "--target", "2"]])
+                                  ["--side", "attacker"], ["--balance", "Lance.skill", "--target", "2"],
+                                  ["--balance", "Lance.skill", "--plot", "balance.png"]])
 def test_options_that_do_not_go_together_are_usage_errors(duel, args):
     ran = mech_forked(["sim", str(duel), "-n", "100", "--jobs", "1", *args], duel.parent)
     assert ran.code == 2 and ran.out == "" and "Traceback" not in ran.err

@@ -174,3 +174,13 @@ def test_the_api_mirrors_the_command_and_encounter_chooses_in_both(duel):
     # Shield attacks now: its ties (d10 + 4 == d10 + 6) go to it under the house rule
     moved = data["variants"][0]["difference"]["first"]
     assert moved["lost"] == 0 and moved["ci95"][0] <= exact_tie(4, 6) <= moved["ci95"][1]
+
+
+def test_a_house_rule_named_as_a_module_of_the_script_is_refused(duel, tmp_path):
+    folder = tmp_path / "house"
+    folder.mkdir()
+    (folder / "duel.mech").write_text(HOUSE_RULE, encoding="utf-8")
+    ran = mech_forked(["compare", str(duel), "--rule", str(folder / "duel.mech"), "-n", "5", "--jobs", "1"], tmp_path)
+    assert (ran.code, ran.out) == (1, "")
+    assert ran.err.splitlines() == [f"{(folder / 'duel.mech').resolve()}: this house rule has the name of the "
+                                    "module `duel`, which the script uses", "  hint: rename it, e.g. duel_house.mech"]

@@ -141,8 +141,8 @@ def compile_variant(text: str, filename: str, folder: Path, limits: Limits, modu
         use = ast.Use(Span(1, 1, 0, 0), Path(rule).stem, None)
         found = ModuleLoader.find(use, Path(folder), ModulePath.of(folder, folders))
         if found != Path(rule).resolve():
-            raise MechError(f"the house rule {rule} has the name of the module {found}, which the script would use "
-                            "instead", hint=f"rename {Path(rule).name}")
+            raise MechError(f"this house rule has the name of the module {found}, which the script would use "
+                            "instead", hint=f"rename {Path(rule).name}").located("", rule)
     try:
         script = compile_script(text, filename, folder, limits, folders, program=changed)
     except MechError as error:
@@ -176,6 +176,9 @@ def changed_program(program: ast.Program, variant: Variant, placed: dict) -> ast
     uses = [s for s in statements if type(s) is ast.Use]
     for rule in variant.rules:
         path = Path(rule)
+        if any(use.name == path.stem for use in uses):  # `use pbem` would read the house rule instead
+            raise MechError(f"this house rule has the name of the module `{path.stem}`, which the script uses",
+                            hint=f"rename it, e.g. {path.stem}_house.mech").located("", rule)
         use_span = uses[-1].span if uses else Span(1, 1, 0, 0)
         uses.append(ast.Use(use_span, path.stem, None))
     others = [s for s in statements if type(s) is not ast.Use]
