@@ -29,6 +29,9 @@ EXAMPLES = """examples:
   mech check house_rules.mech      check a script without running it
   mech run examples/pbem_ambush.mech --seed 1   fight an encounter, blow by blow
   mech sim examples/pbem_ambush.mech -n 10000   fight it 10,000 times: win rates, rounds
+  mech sim examples/pbem_ambush.mech --vary Punch.skill=3..9   the win rates at each skill
+  mech compare examples/pbem_ambush.mech --rule examples/house_rules/tie_to_attacker.mech
+                                   a house rule's effect, on the same dice
   mech roll 4d6kh3                 roll four d6, keep the highest three
   mech roll 1d20 + 5               the words are one expression: no quotes needed
   mech roll 7k3 --seed 42          roll-and-keep: seven d10, keep three, 10s explode
@@ -210,7 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
                                   description="Fight an encounter and a version of it (a house rule file `use`d "
                                               "after the script's own modules, or a second script) with the same "
                                               "run seeds, and report how each side's win rate moves, with a paired "
-                                              "95%% interval, and how many runs' winner changed.")
+                                              "95% interval, and how many runs' winner changed.")
     compare.add_argument("file", metavar="FILE", help="the script, with its encounter")
     compare.add_argument("other", metavar="OTHER", nargs="?", default=None,
                          help="a second script to compare it with (instead of --rule)")
