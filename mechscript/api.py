@@ -148,3 +148,46 @@ def simulate(path_or_source: str | Path, n: int, seed: int | None = None, jobs: 
     from .sim.batch import Batch, simulate as simulate_batch  # the back end loads only for a batch
     batch = Batch.of(load_script(path_or_source, limits, module_path).choose(encounter))
     return simulate_batch(batch, n, new_seed() if seed is None else seed, jobs, executor).to_json()
+
+
+def sweep(path_or_source: str | Path, vary: Sequence[str], n: int, seed: int | None = None, jobs: int = 1,
+          limits: Limits = Limits(), executor=None, module_path: Sequence = (), encounter: str | None = None) -> dict:
+    """`mech sim --vary`: the encounter fought n times at each point of the grid of `vary` (each
+    "TARGET=VALUES", as the option takes it; a malformed one is a ValueError): the sweep's JSON as a dict."""
+    from .sim.batch import Batch
+    from .sim.sweep import sweep as sweep_batch
+    from .sim.variants import parse_vary
+    varies = [parse_vary(text) for text in vary]
+    batch = Batch.of(load_script(path_or_source, limits, module_path).choose(encounter))
+    return sweep_batch(batch, varies, n, new_seed() if seed is None else seed, jobs, executor)
+
+
+def compare(path: str | Path, n: int, rules: Sequence = (), other: str | Path | None = None, seed: int | None = None,
+            jobs: int = 1, limits: Limits = Limits(), executor=None, module_path: Sequence = (),
+            encounter: str | None = None) -> dict:
+    """`mech compare`: the script at `path` and each house rule file of `rules` (or the script
+    `other`) fought on the same run seeds: the comparison's JSON as a dict."""
+    from .sim.compare import compare as compare_versions
+    if (other is None) == (not rules):
+        raise ValueError("compare a script with house rule files (rules) or with another script (other), not both")
+    base, versions = versions_to_compare(path, rules, other, limits, module_path, encounter)
+    return compare_versions(base, versions, n, new_seed() if seed is None else seed, jobs, executor)
+
+
+def versions_to_compare(path: str | Path, rules: Sequence, other: str | Path | None, limits: Limits,
+                        module_path: Sequence, encounter: str | None) -> tuple:
+    """The script and the versions `compare` fights, each (name, compiled script, Variant): the
+    script with each house rule file `use`d after its modules, or the other script. Raises MechError."""
+    from .sim.variants import Variant, compile_variant
+    base = load_script(Path(path), limits, module_path).choose(encounter)
+    if other is not None:
+        return (str(path), base, Variant()), [(str(other), load_script(Path(other), limits, module_path)
+                                               .choose(encounter), Variant())]
+    versions = []
+    for rule in rules:
+        read_script(Path(rule), limits)  # a file that is no .mech script: said as for a script
+        variant = Variant(rules=(str(Path(rule).resolve()),))
+        script = compile_variant(base.source_text, base.filename, base.folder, limits, tuple(map(str, module_path)),
+                                 variant)
+        versions.append((str(rule), script.choose(encounter), variant))
+    return (str(path), base, Variant()), versions

@@ -17,9 +17,10 @@ from fractions import Fraction
 from . import __version__
 from pathlib import Path
 
-from .api import RollResult, RunResult, check_script, explained, face_source, load_script, new_seed, prob, roll_many, rolls_of
+from .api import RollResult, RunResult, check_script, explained, face_source, load_script, new_seed, prob, roll_many, \
+    rolls_of, versions_to_compare
 from .interpreter.peers import peer_notes
-from .interpreter.script import Script, compile_script, source_text
+from .interpreter.script import Script, compile_script, quoted, source_text
 from .errors import MechError, Span
 from .limits import Limits
 
@@ -28,6 +29,9 @@ EXAMPLES = """examples:
   mech check house_rules.mech      check a script: what every run would meet, nothing said
   mech run examples/pbem_ambush.mech --seed 1   fight an encounter, blow by blow
   mech sim examples/pbem_ambush.mech -n 10000   fight it 10,000 times: win rates, rounds
+  mech sim examples/pbem_ambush.mech --vary Punch.skill=3..9   the win rates at each skill
+  mech compare examples/pbem_ambush.mech --rule examples/house_rules/tie_to_attacker.mech
+                                   a house rule's effect, on the same dice
   mech roll 4d6kh3                 roll four d6, keep the highest three
   mech roll 1d20 + 5               the words are one expression: no quotes needed
   mech roll 7k3 --seed 42          roll-and-keep: seven d10, keep three, 10s explode
@@ -99,6 +103,35 @@ def _folder(text: str) -> str:
     return text
 
 
+def _vary(text: str):
+    from .sim.variants import parse_vary
+    try:
+        return parse_vary(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error))
+
+
+def _precision(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not 0.0005 <= value < 0.5:
+        raise argparse.ArgumentTypeError(f"a precision is a half-width from 0.0005 to below 0.5, e.g. 0.01 for one "
+                                         f"point either side; got {text!r}")
+    return value
+
+
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"a win rate is from 0 to 1, e.g. 0.5; got {text!r}")
+    return value
+
+
 def _seed(text: str) -> int:
     try:
         seed = int(text)
@@ -148,7 +181,11 @@ def build_parser() -> argparse.ArgumentParser:
                                           "95% intervals, rounds, survival. Run i is seeded from the seed and i, so "
                                           "the numbers are the same for any --jobs.")
     sim.add_argument("file", metavar="FILE", help="the script, with its encounter")
-    sim.add_argument("-n", type=_positive, default=SIM_RUNS, metavar="N", help=f"how many fights (default {SIM_RUNS:,})")
+    sim.add_argument("-n", type=_positive, default=None, metavar="N",
+                     help=f"how many fights (default {SIM_RUNS:,}); with --precision, the most it may fight")
+    sim.add_argument("--precision", type=_precision, default=None, metavar="P",
+                     help="fight until every interval is within P of its rate (0.01: one point either side), "
+                          "looking every 100 runs; -n is then a cap (default: the runs that always suffice)")
     sim.add_argument("--seed", type=_seed, default=None, metavar="S", help="the master seed (a fresh one if not given)")
     sim.add_argument("--jobs", type=_positive, default=None, metavar="J",
                      help="worker processes (default: the number of cores)")
@@ -156,9 +193,45 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--out", default=None, metavar="FILE", help="also write the JSON result to FILE")
     sim.add_argument("--plot", default=None, metavar="FILE.png",
                      help="also draw the win rates and rounds to a picture (needs: pip install 'mechscript[plot]')")
+    sim.add_argument("--vary", type=_vary, action="append", default=[], metavar="TARGET=VALUES",
+                     help="fight it at each value: a character's stat (Punch.skill=3..9), a rules option "
+                          "(pbem.tie=defender,attacker) or a top-level `let` (rounds=5,10); several make a grid")
+    sim.add_argument("--balance", default=None, metavar="CHARACTER.STAT",
+                     help="search the stat's range for the value whose win rate is nearest --target (a bisection, "
+                          "then all the runs near the crossing)")
+    sim.add_argument("--side", default=None, metavar="SIDE", help="the side whose win rate --balance reads (default: "
+                                                                  "the first)")
+    sim.add_argument("--target", type=_rate, default=0.5, metavar="RATE",
+                     help="the win rate --balance looks for (default 0.5)")
+    _add_executor_options(sim)
     _add_encounter_option(sim, "the encounter to fight, when the script has several")
     _add_limit_option(sim)
     _add_path_option(sim)
+
+    compare = commands.add_parser("compare", help="two versions of an encounter on the same dice: "
+                                                  "mech compare fight.mech --rule house.mech",
+                                  description="Fight an encounter and a version of it (a house rule file `use`d "
+                                              "after the script's own modules, or a second script) with the same "
+                                              "run seeds, and report how each side's win rate moves, with a paired "
+                                              "95% interval, and how many runs' winner changed.")
+    compare.add_argument("file", metavar="FILE", help="the script, with its encounter")
+    compare.add_argument("other", metavar="OTHER", nargs="?", default=None,
+                         help="a second script to compare it with (instead of --rule)")
+    compare.add_argument("--rule", action="append", default=[], metavar="VARIANT.mech",
+                         help="a house rule file, `use`d after the script's modules: its options and `fn "
+                              "module.rule(...)` replace theirs (may be given more than once: each is compared "
+                              "with the script)")
+    compare.add_argument("-n", type=_positive, default=SIM_RUNS, metavar="N",
+                         help=f"fights of each version (default {SIM_RUNS:,})")
+    compare.add_argument("--seed", type=_seed, default=None, metavar="S", help="the master seed (a fresh one if not given)")
+    compare.add_argument("--jobs", type=_positive, default=None, metavar="J",
+                         help="worker processes (default: the number of cores)")
+    compare.add_argument("--json", action="store_true", help="print the result as JSON")
+    compare.add_argument("--out", default=None, metavar="FILE", help="also write the JSON result to FILE")
+    _add_executor_options(compare)
+    _add_encounter_option(compare, "the encounter to fight, when the scripts have several")
+    _add_limit_option(compare)
+    _add_path_option(compare)
 
     repl = commands.add_parser("repl", help="the interactive dice table (also `mech` alone)",
                                description="Roll and script at a prompt: definitions stay, rolls show their dice, "
@@ -188,6 +261,14 @@ def _add_run_options(parser: argparse.ArgumentParser, json_help: str) -> None:
                              "to right, then explosions and rerolls in rounds")
     parser.add_argument("--json", action="store_true", help=json_help)
     _add_limit_option(parser)
+
+
+def _add_executor_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--executor", choices=["local", "dask"], default="local",
+                        help="where the runs are fought: local worker processes (--jobs), or the workers of a Dask "
+                             "cluster (needs: pip install 'mechscript[distributed]'); the same numbers either way")
+    parser.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                        help="the Dask scheduler's address, with --executor dask")
 
 
 def _add_encounter_option(parser: argparse.ArgumentParser, help: str) -> None:
@@ -259,32 +340,151 @@ def run_script(args) -> int:
 
 
 def run_sim(args) -> int:
-    from .sim.batch import Batch, default_jobs, simulate
+    from .sim.batch import Batch, simulate
     from .sim.report import Progress, plot, text_report
+    from .sim.stats import runs_for
     if args.plot is not None and importlib.util.find_spec("matplotlib") is None:
         print("mech sim: --plot needs matplotlib: pip install 'mechscript[plot]'", file=sys.stderr)
         return 2
     limits = Limits().with_overrides(dict(args.limit))
+    if _executor_usage(args):
+        print(f"mech sim: {_executor_usage(args)}", file=sys.stderr)
+        return 2
+    if args.balance is not None and (args.vary or args.precision is not None or args.plot is not None):
+        print("mech sim: --balance searches one stat alone: without --vary, --precision or --plot", file=sys.stderr)
+        return 2
+    if args.balance is None and (args.side is not None or args.target != 0.5):
+        print("mech sim: --side and --target go with --balance", file=sys.stderr)
+        return 2
     # errors in the script are shown before any fight
-    batch = Batch.of(load_script(Path(args.file), limits, module_path(args)).choose(args.encounter))
+    script = load_script(Path(args.file), limits, module_path(args)).choose(args.encounter)
+    batch = Batch.of(script)
+    args.n = args.n or (runs_for(args.precision) if args.precision is not None else SIM_RUNS)
+    if args.vary:
+        return _run_sweep(args, batch)
+    if args.balance is not None:
+        return _run_balance(args, script)
     seed = args.seed if args.seed is not None else new_seed()
     progress = Progress() if sys.stderr.isatty() and not args.json else None
-    jobs = args.jobs or default_jobs()
-    if jobs > default_jobs():
-        print(f"note: --jobs {jobs} is more than the {default_jobs()} cores here; using {default_jobs()}", file=sys.stderr)
-        jobs = default_jobs()
     try:
-        result = simulate(batch, args.n, seed, jobs, progress=progress)
+        with _workers(args) as (jobs, executor):
+            result = simulate(batch, args.n, seed, jobs, executor, progress=progress, precision=args.precision)
     finally:
         if progress is not None:
             progress.close()
     data = result.to_json()
+    _write_out(args, data, plot)
+    replay = f"mech run {shlex.quote(args.file)}" + (f" --encounter {quoted(args.encounter)}" if args.encounter else "")
+    print(json.dumps(data) if args.json else "\n".join(text_report(data, replay)))
+    return 130 if result.partial else 0
+
+
+def _run_sweep(args, batch) -> int:
+    """`mech sim --vary`: every point compiled and checked first, then fought (sim/sweep.py)."""
+    from .sim.report import Progress
+    from .sim.sweep import plot, prepared_points, sweep, text_report
+    targets = [vary.target for vary in args.vary]
+    if len(set(targets)) < len(targets):
+        print(f"mech sim: --vary {max(targets, key=targets.count)} is given twice", file=sys.stderr)
+        return 2
+    prepared = prepared_points(batch, args.vary)
+    seed = args.seed if args.seed is not None else new_seed()
+    progress = Progress() if sys.stderr.isatty() and not args.json else None
+    try:
+        with _workers(args) as (jobs, executor):
+            data = sweep(batch, args.vary, args.n, seed, jobs, executor, progress=progress, prepared=prepared,
+                         precision=args.precision)
+    finally:
+        if progress is not None:
+            progress.close()
+    _write_out(args, data, plot)
+    print(json.dumps(data) if args.json else "\n".join(text_report(data)))
+    return 130 if data.get("partial") else 0
+
+
+def run_compare(args) -> int:
+    """`mech compare FILE --rule VARIANT.mech` or `mech compare A.mech B.mech` (sim/compare.py)."""
+    from .sim.compare import compare, text_report
+    from .sim.report import Progress
+    if (args.other is None) == (not args.rule):
+        print("mech compare: give a second script or --rule VARIANT.mech (not both)", file=sys.stderr)
+        return 2
+    if _executor_usage(args):
+        print(f"mech compare: {_executor_usage(args)}", file=sys.stderr)
+        return 2
+    for path in [args.other] if args.other is not None else args.rule:
+        if not Path(path).is_file():
+            print(f"mech compare: no such file: {path}", file=sys.stderr)
+            return 2
+    limits = Limits().with_overrides(dict(args.limit))
+    base, versions = versions_to_compare(args.file, args.rule, args.other, limits, module_path(args), args.encounter)
+    seed = args.seed if args.seed is not None else new_seed()
+    progress = Progress() if sys.stderr.isatty() and not args.json else None
+    try:
+        with _workers(args) as (jobs, executor):
+            data = compare(base, versions, args.n, seed, jobs, executor, progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()
+    if args.out:
+        _write_atomically(Path(args.out), json.dumps(data, indent=1) + "\n")
+    print(json.dumps(data) if args.json else "\n".join(text_report(data)))
+    return 130 if data.get("partial") else 0
+
+
+def _run_balance(args, script) -> int:
+    """`mech sim --balance CHARACTER.STAT` (sim/balance.py)."""
+    from .sim.balance import balance, text_report
+    seed = args.seed if args.seed is not None else new_seed()
+    try:
+        with _workers(args) as (jobs, executor):
+            data = balance(script, args.balance, args.n, seed, args.side, args.target, jobs, executor)
+    except KeyboardInterrupt:
+        print("mech sim: --balance interrupted before it found the value", file=sys.stderr)
+        return 130
+    _write_out(args, data, None)
+    print(json.dumps(data) if args.json else "\n".join(text_report(data)))
+    return 0
+
+
+@contextlib.contextmanager
+def _workers(args):
+    """(jobs, executor): local processes (executor None), or a Dask cluster's executor and its threads."""
+    if args.executor == "local":
+        yield _jobs(args), None
+        return
+    from .sim.remote import dask_executor
+    with dask_executor(args.scheduler) as (executor, threads):
+        yield threads, executor
+
+
+def _executor_usage(args) -> str | None:
+    """What is wrong with --executor and --scheduler, said as a usage error, or None."""
+    if args.executor == "dask":
+        if args.scheduler is None:
+            return "--executor dask needs --scheduler tcp://HOST:PORT (the address `dask scheduler` prints)"
+        if importlib.util.find_spec("distributed") is None:
+            return "--executor dask needs Dask's distributed: pip install 'mechscript[distributed]'"
+    elif args.scheduler is not None:
+        return "--scheduler goes with --executor dask"
+    return None
+
+
+def _jobs(args) -> int:
+    from .sim.batch import default_jobs
+    jobs = args.jobs or default_jobs()
+    if jobs > default_jobs():
+        print(f"note: --jobs {jobs} is more than the {default_jobs()} cores here; using {default_jobs()}", file=sys.stderr)
+        jobs = default_jobs()
+    return jobs
+
+
+def _write_out(args, data: dict, plot) -> None:
+    """--out's JSON and --plot's picture."""
     if args.out:
         _write_atomically(Path(args.out), json.dumps(data, indent=1) + "\n")
     if args.plot:
         plot(data, args.plot)
-    print(json.dumps(data) if args.json else "\n".join(text_report(data)))
-    return 130 if result.partial else 0
 
 
 def _write_atomically(path: Path, text: str) -> None:
@@ -406,12 +606,13 @@ def _options_first(argv: list[str], parser: argparse.ArgumentParser, commands) -
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    commands = {"roll": run_roll, "prob": run_prob, "run": run_script, "check": run_check, "sim": run_sim}
+    commands = {"roll": run_roll, "prob": run_prob, "run": run_script, "check": run_check, "sim": run_sim,
+                "compare": run_compare}
     _options_first(sys.argv[1:] if argv is None else argv, parser, [*commands, "repl"])
     args = parser.parse_args(argv)
     if args.command in (None, "repl"):  # `mech` alone is the REPL
         return run_repl(args)
-    if args.command in ("run", "check", "sim") and args.file != "-" and not Path(args.file).is_file():
+    if args.command in ("run", "check", "sim", "compare") and args.file != "-" and not Path(args.file).is_file():
         print(f"mech {args.command}: no such file: {args.file}", file=sys.stderr)
         return 2
     try:

@@ -331,13 +331,31 @@ README_SHAPES = [
     ('`"result": {"winner", "rounds", "characters"}`', "run examples/pbem_ambush.mech --seed 1 --json", ("result",)),
     ('`{"expr", "exact", "distribution": [[outcome, probability], ...], "mean", "sd", "truncated", "bound", '
      '"estimated"}`', "prob 2d6 --json", ()),
-    ('`{"runs", "encounter", "seed", "winners", "rounds", "characters", "survival"}`',
+    ('`{"runs", "encounter", "seed", "winners", "rounds", "characters", "survival", "replays"}`',
      "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1", ()),
     ('`"winners": {side or "draw": {"count", "rate", "ci95"}}`',
      "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1", ("winners", "draw")),
     ('`"rounds": {"mean", "histogram"}`', "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1", ("rounds",)),
+    ('`"replays": {"first", "longest"}`', "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1", ("replays",)),
+    ('`"precision": {"target", "reached"}`', "sim examples/pbem_ambush.mech --precision 0.2 --seed 1 --json --jobs 1",
+     ("precision",)),
+    ('`{"encounter", "seed", "runs", "balance", "side", "target", "value", "rate", "ci95", "neighbours", "probes", '
+     '"point"}`', "sim examples/pbem_ambush.mech --balance Punch.endurance -n 200 --seed 1 --json --jobs 1", ()),
+    ('`"probes": [{"value", "runs", "rate"}]`',
+     "sim examples/pbem_ambush.mech --balance Punch.endurance -n 200 --seed 1 --json --jobs 1", ("probes", 0)),
+    ('`"longest": {"seed", "rounds"}`', "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1",
+     ("replays", "longest")),
     ('`"characters": {name: {"survival_rate", "survival_ci95", "mean"}}`',
      "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1", ("characters", "Punch")),
+    ('`{"encounter", "seed", "runs", "vary", "points"}`',
+     "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1 --vary Punch.skill=6,7", ()),
+    ('`"points": [{"values", "runs", "winners", "rounds", "characters", "survival", "replays"}]`',
+     "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1 --vary Punch.skill=6,7", ("points", 0)),
+    ('`{"encounter", "seed", "runs", "base", "variants"}`',
+     "compare examples/pbem_ambush.mech --rule examples/house_rules/tie_to_attacker.mech -n 20 --seed 1 --json --jobs 1", ()),
+    ('`"difference": {side or "draw": {"from", "to", "change", "ci95", "unpaired_ci95", "gained", "lost", "real"}}`',
+     "compare examples/pbem_ambush.mech --rule examples/house_rules/tie_to_attacker.mech -n 20 --seed 1 --json --jobs 1",
+     ("variants", 0, "difference", "draw")),
 ]
 
 

@@ -54,8 +54,18 @@ def test_no_module_imports_another_s_private_names():
 # the last test); a new one fails the test below.
 LAZY_IMPORTS = {
     ("mechscript/api.py", ".sim.batch"): "the back end loads only for a batch, not for `mech roll`",
+    ("mechscript/api.py", ".sim.sweep"): "the back end loads only for a batch, not for `mech roll`",
+    ("mechscript/api.py", ".sim.variants"): "a sweep's values and house rules are read only by a sweep or a comparison",
     ("mechscript/cli.py", ".sim.batch"): "the back end loads only for a batch, not for `mech roll`",
     ("mechscript/cli.py", ".sim.report"): "the back end loads only for a batch, not for `mech roll`",
+    ("mechscript/cli.py", ".sim.compare"): "the back end loads only for a batch, not for `mech roll`",
+    ("mechscript/api.py", ".sim.compare"): "the back end loads only for a batch, not for `mech roll`",
+    ("mechscript/cli.py", ".sim.balance"): "the back end loads only for a batch, not for `mech roll`",
+    ("mechscript/cli.py", ".sim.remote"): "Dask loads only for --executor dask (an optional extra, 1 s to import)",
+    ("mechscript/sim/remote.py", "distributed"): "an optional extra (`distributed`), 1 s to import",
+    ("mechscript/cli.py", ".sim.stats"): "the back end loads only for a batch, not for `mech roll`",
+    ("mechscript/cli.py", ".sim.sweep"): "the back end loads only for a batch, not for `mech roll`",
+    ("mechscript/cli.py", ".sim.variants"): "a sweep's values are read only by `mech sim --vary`",
     ("mechscript/cli.py", ".repl"): "prompt_toolkit loads only for the REPL",
     ("mechscript/repl/__init__.py", ".app"): "prompt_toolkit loads only on a terminal",
     ("mechscript/repl/__init__.py", ".history"): "prompt_toolkit loads only on a terminal",
@@ -64,6 +74,8 @@ LAZY_IMPORTS = {
     ("mechscript/sim/batch.py", "resource"): "POSIX only (the memory limit)",
     ("mechscript/sim/report.py", "matplotlib"): "an optional extra (`plot`)",
     ("mechscript/sim/report.py", "matplotlib.pyplot"): "an optional extra (`plot`)",
+    ("mechscript/sim/sweep.py", "matplotlib"): "an optional extra (`plot`)",
+    ("mechscript/sim/sweep.py", "matplotlib.pyplot"): "an optional extra (`plot`)",
 }
 
 

@@ -16,7 +16,7 @@ import pytest
 from mechscript.errors import MechError
 from mechscript.limits import Limits
 from mechscript.interpreter.script import compile_script
-from mechscript.sim.batch import Batch, SimResult, run_seed, simulate
+from mechscript.sim.batch import Batch, Replays, SimResult, run_seed, simulate
 from mechscript.sim.stats import Tally
 from mechscript.sim.prepared import Prepared, fight_once, run_once, survival
 
@@ -91,7 +91,7 @@ def same_batch(script, n: int = 30, seed: int = 7) -> str:
         prepared = simulate(Batch.of(script), n, seed).to_json()
     except MechError as error:
         prepared = error.render()
-    tally, failed, words = None, None, None
+    tally, failed, words, replays = None, None, None, None
     for index in range(n):
         try:
             ev = run_once(script, run_seed(seed, index))
@@ -101,9 +101,11 @@ def same_batch(script, n: int = 30, seed: int = 7) -> str:
             break
         tally = tally or Tally(sides)
         tally.add(outcome)
+        replays = replays or Replays(seed, sides)  # the runs to watch, each fought whole
+        replays.add(index, outcome)
         words = words or survival(ev.encounter)  # what `survives` counts, in the rules' words
     if failed is None:
-        assert prepared == SimResult(name, seed, tally, n, survival=words).to_json()
+        assert prepared == SimResult(name, seed, tally, n, survival=words, replays=replays).to_json()
     else:
         index, failed_seed, message = failed
         assert f"run {index + 1} of the batch failed" in prepared and f"--seed {failed_seed}" in prepared

@@ -30,7 +30,9 @@ def test_each_module_says_what_survives_counts(example, tmp_path):
     assert json.loads(as_json.out)["survival"] == WORDS[example]
     report = mech_forked(["sim", str(path), "-n", "3", "--seed", "1", "--jobs", "1"], tmp_path)
     lines = report.out.splitlines()
-    assert lines[-1] == f"  (survives: {WORDS[example]})"
+    # the last line of the characters' block, before the runs to watch
+    watch = next(number for number, line in enumerate(lines) if line.startswith("runs to watch: "))
+    assert lines[watch - 2:watch] == [f"  (survives: {WORDS[example]})", ""]
     assert lines[lines.index("characters (survival, and the mean of their end state)") + 1].split()[1] == "survives"
 
 

@@ -143,8 +143,8 @@ class QuietFight:
         self.setup_dice = ev.dice
         modules = {id(module): (path, module) for path, module in ev.modules.items()}
         self.texts: dict[int, ModuleText] = {}      # id(scope) -> ModuleText
-        script_text = self._module_text("s", parse_program(script.source_text, script.filename, limits), ev.scope,
-                                        modules)
+        program = script.program or parse_program(script.source_text, script.filename, limits)
+        script_text = self._module_text("s", program, ev.scope, modules)
         home = encounter.characters[0].kind.home
         if id(home) not in self.texts or any(c.kind.home is not home for c in encounter.characters):
             raise Unsupported("the encounter's rules")

@@ -336,6 +336,30 @@ def _checked(ev, schema: Schema, stat: str, spec, value, span: Span):
     return value
 
 
+def stat_values(ev, character: Character, stat: str) -> list | None:
+    """The whole numbers `stat` of `character` may take, as its kind's range or choices give them
+    when the character is made (a range may read the rules' options), or None when it is no stat
+    of the character's kind, or one with neither range nor whole choices. `mech sim --balance`
+    searches them."""
+    schema = character.kind.schema
+    spec = next((item[2] for item in schema.items if item[0] == "stat" and item[1] == stat), None)
+    if spec is None:
+        return None
+    low_code, high_code, choices_code = spec
+    saved = ev.scope
+    ev.scope = Scope(character.kind.home, dict(character.fields))
+    try:
+        if low_code is not None:
+            low, high = _in_kind(ev, schema, low_code), _in_kind(ev, schema, high_code)
+            return list(range(low, high + 1)) if type(low) is int and type(high) is int else None
+        if choices_code is not None:
+            whole = sorted({choice for choice in _in_kind(ev, schema, choices_code) if type(choice) is int})
+            return whole or None
+        return None
+    finally:
+        ev.scope = saved
+
+
 def _shown(value) -> str:
     return f'"{value}"' if type(value) is str else format_value(value)
 
@@ -635,3 +659,8 @@ def set_field(value, name: str, new, span: Span) -> None:
     if type(new) is not int or new < 0:
         raise MechError(f"an encounter's round is a whole number, 0 or more, not {_shown(new)}", span)
     value.round = new
+
+
+# A value and the values allowed, as the errors of a sheet and an option say them (a sweep's `--vary`
+# says its values' errors the same way: sim/variants.py).
+shown, one_of = _shown, _one_of

@@ -1079,6 +1079,7 @@ class Script:
         self.folder = folder  # where its `use` looks first
         self.module_path = tuple(module_path)  # the user's folders of modules (`--path`), where `use` looks next
         self.encounters = list(encounters)  # (name, span) of each encounter it declares
+        self.program: ast.Program | None = None  # the program compiled, when it is not the text's (compile_script)
         self.encounter: str | None = self.encounters[0][0] if len(self.encounters) == 1 else None
 
         def top_level(ev: Run) -> None:
@@ -1147,11 +1148,14 @@ def unknown_encounter(name: str, names: list[str], option: str) -> tuple[str, st
             "the encounters: " + ", ".join(quoted(n) for n in names), None)
 
 
-def compile_script(source_text: str, filename: str, folder: Path, limits: Limits, module_path=()) -> Script:
+def compile_script(source_text: str, filename: str, folder: Path, limits: Limits, module_path=(),
+                   program: ast.Program | None = None) -> Script:
     """Parse and check a script (and the modules it uses). Raises MechError. `use` reads modules
     from `folder` (the script's) and its subfolders, the folders of `module_path` and the standard
-    library."""
-    program = parse_program(source_text, filename, limits)
+    library. `program`: the script's text already parsed and changed (a sweep's value, a house
+    rule: sim/variants.py), compiled instead of the text, which its spans still point into."""
+    changed = program
+    program = program or parse_program(source_text, filename, limits)
     loader = ModuleLoader(limits, ModulePath.of(folder, module_path))
     compiler = ScriptCompiler(limits, loader, source_text, filename, folder)
     try:
@@ -1161,7 +1165,9 @@ def compile_script(source_text: str, filename: str, folder: Path, limits: Limits
         raise error.located(source_text, filename) from None
     except RecursionError:
         raise too_deep().located(source_text, filename) from None
-    return Script(code, filename, source_text, limits, folder, module_path, compiler.encounters)
+    script = Script(code, filename, source_text, limits, folder, module_path, compiler.encounters)
+    script.program = changed  # what the back end writes instead of the text, when changed
+    return script
 
 
 def quoted(name: str) -> str:

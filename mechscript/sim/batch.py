@@ -28,6 +28,7 @@ from ..limits import Limits
 from ..interpreter.script import Script, compile_script
 from .prepared import NothingToSimulate, Prepared, outcome, run_once, survival
 from .stats import Tally
+from .variants import Variant, compile_variant
 
 
 def run_seed(seed: int, index: int) -> int:
@@ -52,18 +53,24 @@ class Batch:
     limits: Limits
     module_path: tuple = ()  # the user's folders of modules (`--path`)
     encounter: str | None = None  # the encounter fought, when the script has several
+    variant: Variant = Variant()  # values and house rules of a sweep or comparison (variants.py)
 
     def compile(self) -> Script:
-        script = compile_script(self.text, self.filename, Path(self.folder), self.limits, module_path=self.module_path)
+        if self.variant:
+            script = compile_variant(self.text, self.filename, Path(self.folder), self.limits, self.module_path,
+                                     self.variant)
+        else:
+            script = compile_script(self.text, self.filename, Path(self.folder), self.limits,
+                                    module_path=self.module_path)
         return script.choose(self.encounter)
 
     @classmethod
-    def of(cls, script: Script) -> "Batch":
-        """The batch of a compiled script, which this process then runs without compiling it again
-        (and so do worker processes forked from it, which inherit it)."""
+    def of(cls, script: Script, variant: Variant = Variant()) -> "Batch":
+        """The batch of a compiled script (of `variant`, when it is one), which this process then
+        runs without compiling it again (and so do worker processes forked from it, which inherit it)."""
         global _script, _script_of
         batch = cls(script.source_text, script.filename, str(script.folder), script.limits,
-                    tuple(map(str, script.module_path)), script.encounter)
+                    tuple(map(str, script.module_path)), script.encounter, variant)
         _script, _script_of = script, batch
         return batch
 
@@ -223,12 +230,19 @@ class SimResult:
     requested: int
     partial: bool = False
     survival: str | None = None   # what `survives` counts: the rules' `standing` at the end, in words
+    winners: bytearray | None = None  # with `keep_winners`: each run's winner, its side's index (draw: len(sides))
+    replays: "Replays | None" = None
+    precision: tuple | None = None   # with a precision: (the half-width asked, whether every interval is within it)
 
     def to_json(self) -> dict:
         data = {"encounter": self.encounter, "seed": self.seed, **self.tally.to_json()}
         data = {"runs": data.pop("runs"), **data}
         if self.survival is not None:
             data["survival"] = self.survival
+        if self.replays is not None:
+            data["replays"] = self.replays.to_json()
+        if self.precision is not None:
+            data["precision"] = {"target": self.precision[0], "reached": self.precision[1]}
         if self.partial:
             data["partial"] = True
             data["requested"] = self.requested
@@ -251,16 +265,20 @@ IN_FLIGHT = 4
 
 
 def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor | None = None,
-             progress=None) -> SimResult:
+             progress=None, keep_winners: bool = False, precision: float | None = None) -> SimResult:
     """Fight the batch's encounter n times. `progress(done, n)` is told after each chunk. On Ctrl-C
     (KeyboardInterrupt) the runs finished so far are added up, and the result says it is partial.
+    `keep_winners`: the result holds each run's winner too, a byte a run (`mech compare` pairs
+    the runs of two batches). `precision`: stop, before n, at the first multiple of PRECISION_STEP
+    runs where every interval the result reports is at most that wide on either side of its rate
+    (the same runs for any jobs: the runs are added in order, and looked at only there).
 
     The batch is streamed: chunks are handed out a few per job ahead of the one added up next,
     and each is added to the tally, in the order of its runs, as soon as those before it are, so
     memory stays the same for any n. A pool of our own has at most as many workers as this
     machine has cores, and no more than there are chunks."""
     size = chunk_size(n, jobs)
-    stream = _Stream(batch, n, progress)
+    stream = _Stream(batch, n, progress, keep_winners, seed, precision)
     try:
         if jobs <= 1 and executor is None:
             script = _worker_script(batch)
@@ -274,6 +292,7 @@ def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor 
                 jobs = min(jobs, default_jobs(), len(range(0, n, size)))
                 executor = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(batch, os.getpid()))
             waiting: deque = deque()
+            interrupted = False
             try:
                 for start in range(0, n, size):
                     waiting.append(executor.submit(_fight_chunk, batch, seed, start, min(start + size, n)))
@@ -281,6 +300,9 @@ def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor 
                         stream.add(waiting.popleft().result())
                 while waiting:
                     stream.add(waiting.popleft().result())
+            except KeyboardInterrupt:
+                interrupted = True
+                raise
             finally:
                 # Cancel the chunks not started here: shutdown's cancel_futures is carried out by the
                 # pool's manager thread only while the executor is alive, and it is not once we return,
@@ -288,9 +310,15 @@ def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor 
                 for future in waiting:
                     future.cancel()
                 if own:
-                    executor.shutdown(wait=False, cancel_futures=True)
+                    # Ctrl-C leaves at once. Otherwise the workers are let go before we go on (at most
+                    # a chunk each is left to fight): a pool left behind running may have closed its
+                    # wake-up pipe when Python's exit hook writes to it, which Python 3.11 reports as
+                    # "Bad file descriptor" at the exit of a sweep or a --balance, batches one after another.
+                    executor.shutdown(wait=not interrupted, cancel_futures=True)
     except KeyboardInterrupt:
         stream.interrupted = True
+    except _Precise:
+        pass
     except BrokenProcessPool:  # a worker killed (by the `memory` limit's allocation failing outside a run, or a signal)
         raise MechError("a worker process of the batch died (killed by a signal, or out of memory)",
                         hint="the `memory` limit (--limit memory=MB) bounds each worker; run with --jobs 1 "
@@ -300,11 +328,43 @@ def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor 
     return stream.result(seed)
 
 
+REPLAYS = 3  # run seeds kept of each outcome
+
+
+class Replays:
+    """The run seeds of a batch's telling runs, to watch with `mech run FILE --seed S`: the first
+    few a side won (or that ended drawn), in the order of the runs, and the longest fight (the
+    first of that length). Their indexes are kept, their seeds worked out once, at the end."""
+
+    def __init__(self, seed: int, sides: list[str]):
+        self.seed = seed
+        self.first: dict[str, list[int]] = {side: [] for side in [*sides, "draw"]}
+        self.longest: tuple[int, int] | None = None   # (rounds, run index)
+
+    def add(self, index: int, outcome) -> None:
+        winner, rounds, _ = outcome
+        indexes = self.first["draw" if winner is None else winner]
+        if len(indexes) < REPLAYS:
+            indexes.append(index)
+        if self.longest is None or rounds > self.longest[0]:
+            self.longest = (rounds, index)
+
+    def to_json(self) -> dict:
+        data: dict = {"first": {outcome: [run_seed(self.seed, index) for index in indexes]
+                                for outcome, indexes in self.first.items() if indexes}}
+        if self.longest is not None:
+            data["longest"] = {"seed": run_seed(self.seed, self.longest[1]), "rounds": self.longest[0]}
+        return data
+
+
 class _Stream:
     """The chunks of a batch added up in the order of their runs: a tally, the runs so far."""
 
-    def __init__(self, batch: Batch, n: int, progress):
-        self.batch, self.n, self.progress = batch, n, progress
+    def __init__(self, batch: Batch, n: int, progress, keep_winners: bool = False, seed: int = 0,
+                 precision: float | None = None):
+        self.batch, self.n, self.progress, self.seed, self.precision = batch, n, progress, seed, precision
+        self.replays: Replays | None = None
+        self.winners = bytearray() if keep_winners else None
         self.tally: Tally | None = None
         self.encounter = ""
         self.survival: str | None = None
@@ -323,12 +383,33 @@ class _Stream:
             self.progress((self.tally.runs if self.tally else 0) + len(chunk.outcomes), self.n)
         if self.tally is None and chunk.encounter is not None:
             self.tally, self.encounter, self.survival = Tally(chunk.sides), chunk.encounter, chunk.survival
-        for outcome in chunk.outcomes:
+            self.replays = Replays(self.seed, chunk.sides)
+        code = {side: index for index, side in enumerate(self.tally.sides)} if chunk.outcomes else {}
+        for index, outcome in enumerate(chunk.outcomes, start=chunk.start):
             self.tally.add(outcome)
+            self.replays.add(index, outcome)
+            if self.winners is not None:
+                self.winners.append(code.get(outcome[0], len(code)))
+            if self.precision is not None and (index + 1) % PRECISION_STEP == 0 and \
+                    self.tally.widest() <= self.precision:
+                raise _Precise()
 
     def result(self, seed: int) -> SimResult:
         tally = self.tally if self.tally is not None else Tally([])
-        return SimResult(self.encounter, seed, tally, self.n, self.interrupted or tally.runs < self.n, self.survival)
+        stopped = self.precision is not None and not self.interrupted and tally.runs % PRECISION_STEP == 0 and \
+            tally.runs and tally.widest() <= self.precision
+        result = SimResult(self.encounter, seed, tally, self.n, self.interrupted or tally.runs < self.n and not stopped,
+                           self.survival, self.winners, self.replays)
+        if self.precision is not None:
+            result.precision = (self.precision, tally.runs > 0 and tally.widest() <= self.precision)
+        return result
+
+
+PRECISION_STEP = 100  # runs between two looks at the intervals of a batch with a precision
+
+
+class _Precise(Exception):
+    """Every interval is as narrow as asked: the batch stops there, finished, not interrupted."""
 
 
 class RunError(MechError):

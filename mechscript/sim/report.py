@@ -15,9 +15,11 @@ def bar(fraction: float, width: int = BAR) -> str:
     return "█" * full + ("▏▎▍▌▋▊▉"[part - 1] if part else "")
 
 
-def text_report(data: dict) -> list[str]:
+def text_report(data: dict, replay: str | None = None) -> list[str]:
+    """The report of a batch's JSON; `replay`, the command that replays a run but its seed
+    (`mech run FILE`), introduces the seeds of the telling runs."""
     partial = " (partial: interrupted)" if data.get("partial") else ""
-    lines = [f"{data['encounter']}: {data['runs']} runs, seed {data['seed']}{partial}", "", "winner"]
+    lines = [f"{data['encounter']}: {data['runs']} runs, seed {data['seed']}{partial}{precise(data)}", "", "winner"]
     width = max(len(side) for side in data["winners"])
     for side, won in data["winners"].items():
         low, high = won["ci95"]
@@ -34,6 +36,32 @@ def text_report(data: dict) -> list[str]:
         lines.append(f"  {name:<{width}}  survives {character['survival_rate']:6.1%}  {means}".rstrip())
     if data.get("survival"):
         lines.append(f"  (survives: {data['survival']})")
+    if replay is not None and data.get("replays"):
+        lines += ["", *replays_report(data["replays"], replay)]
+    return lines
+
+
+def precise(data: dict) -> str:
+    """What a batch with a precision says of it after its runs."""
+    asked = data.get("precision")
+    if asked is None:
+        return ""
+    within = f"±{asked['target'] * 100:g} points"
+    if asked["reached"]:
+        return f" (until every interval is within {within})"
+    return f" (the most allowed: some interval is still wider than {within}; raise -n)"
+
+
+def replays_report(replays: dict, replay: str) -> list[str]:
+    """The run seeds worth watching, blow by blow."""
+    lines = [f"runs to watch: {replay} --seed S"]
+    width = max(len(f"{outcome} wins") for outcome in [*replays["first"], "longest"])
+    for outcome, seeds in replays["first"].items():
+        what = "draws" if outcome == "draw" else f"{outcome} wins"
+        lines.append(f"  {what:<{width}}  {', '.join(map(str, seeds))}")
+    longest = replays.get("longest")
+    if longest is not None:
+        lines.append(f"  {'longest':<{width}}  {longest['seed']} ({longest['rounds']} round{'' if longest['rounds'] == 1 else 's'})")
     return lines
 
 

@@ -26,6 +26,12 @@ def wilson(count: int, n: int, z: float = Z95) -> tuple[float, float]:
     return (low, high)
 
 
+def runs_for(half_width: float, step: int = 100) -> int:
+    """Runs enough for every Wilson interval to be at most `half_width` either side of its rate:
+    the widest, at a rate of 1/2, has a half-width below z / (2 sqrt(n)). A whole number of `step`s."""
+    return math.ceil((Z95 / (2 * half_width)) ** 2 / step) * step
+
+
 class Tally:
     """Adds up the outcomes of runs: (winner or None, rounds, {name: (standing, {state: value})})."""
 
@@ -51,6 +57,18 @@ class Tally:
             sums = self.sums[name]
             for key, value in state.items():
                 sums[key] = _added(sums.get(key, 0), value)
+
+    def widest(self) -> float:
+        """The largest half-width of the intervals the result reports: each side's win rate, the
+        draws', each character's survival (the distance from the rate to the farther end)."""
+        n = self.runs
+        counts = [self.winners.get(side, 0) for side in [*self.sides, "draw"]]
+        counts += [self.standing[name] for name in self.order]
+        widest = 0.0
+        for count in counts:
+            low, high = wilson(count, n)
+            widest = max(widest, count / n - low if n else 1.0, high - count / n if n else 1.0)
+        return widest
 
     def to_json(self) -> dict:
         n = self.runs
