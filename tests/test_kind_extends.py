@@ -220,7 +220,7 @@ def test_the_checker_knows_the_inherited_fields_and_still_catches_an_unknown_one
      "script.mech:1:19: kind `Boss` extends `Unit`, which is not a kind declared here\n"
      "  kind Boss extends Unit { state rage = 0 }\n"
      "                    ^~~~\n"
-     "  hint: a kind extends a kind declared beside it, in the same file\n"),
+     "  hint: a kind extends a kind declared beside it, in the same file (in the REPL, the same entry)\n"),
     ("kind A extends C { state a = 1 }\nkind B extends A { state b = 1 }\nkind C extends B { state c = 1 }\n",
      "script.mech:2:16: kind `B` extends itself: B extends A extends C extends B\n"
      "  kind B extends A { state b = 1 }\n"

@@ -57,7 +57,7 @@ def _parent(node: ast.KindDef, kinds: dict, chain: list[str]) -> ast.KindDef:
         raise MechError(f"kind `{node.name}` extends `{path[0]}`, which is not a kind declared here", span,
                         hint=did_you_mean(path[0], others) or
                         ("kinds declared here: " + ", ".join(sorted(others)) if others else
-                         "a kind extends a kind declared beside it, in the same file"))
+                         "a kind extends a kind declared beside it, in the same file (in the REPL, the same entry)"))
     if parent.name == node.name or parent.name in chain:
         # the kinds on the way here each extend the next: from this one round to itself
         loop = [node.name, *chain[chain.index(parent.name):], node.name] if parent.name in chain else \
