@@ -884,6 +884,36 @@ def test_a_unit_that_lost_half_pulls_out_and_is_shot_in_its_rear_arc(tmp_path):
     assert ran["result"]["characters"]["Pike"]["status"] == "active"
 
 
+def test_the_arc_roll_off_at_range_is_an_option_the_defender_may_win(tmp_path):
+    # L542: "Generally the longer the range, the easier it is for a defender to present whatever arc
+    # they desire during combat, if it comes down to a rolloff": no roll is given. The PROPOSAL (option
+    # arc_rolloff "range"): fleeing Pike shows its Rear (armor 1), but wants its Fore (armor 2,
+    # `wanted_arc`), so after the hit's 2d10 (margin 2) both roll 2d10 + Positioning static (12 each),
+    # Pike adding the bracket, Close 3. 5+5 + 12 = 22 against 5+5 + 12 + 3 = 25: Pike turns its Fore, and
+    # margin 2 is a Glance (4 - armor 2); 9+9 + 12 = 30 against 1+1 + 15 = 17: the Rear arc stands (Solid,
+    # +4 - 2, L530). By default ("none") the arcs of L538-541 stand with no roll: the test before this one
+    def turn_two(rolloff):
+        faces = CHASE_FACES[:16] + rolloff + [1, 1]
+        ran = run_json(tmp_path, chase('dogfight_arc: "fore"', 'arc_rolloff: "range"', pike="armor_rear 1"), faces)
+        log = ran["log"]
+        return log[log.index("  Pike pulls out: it flees, showing its Rear arc (L539)") + 1:][:4]
+
+    assert turn_two([5, 5, 5, 5]) == [
+        "  Lance fires Rifle at Pike (Close): 2d10 1 2 = 3 + 3 + 2 positioning = 8 vs Kinetic Defense 6: hit by 2, glance",
+        "    arc roll-off (L542, a proposal): Lance 2d10 5 5 = 10 + 12 = 22; Pike 2d10 5 5 = 10 + 12 + 3 range = 25: "
+        "Pike presents its fore arc",
+        "    glance 4, armor 2 -> 2: Pike Durability 7 of 18",
+        "      critical roll 1 1 = 2 vs 20: no critical",
+    ]
+    assert turn_two([9, 9, 1, 1]) == [
+        "  Lance fires Rifle at Pike (Close): 2d10 1 2 = 3 + 3 + 2 positioning = 8 vs Kinetic Defense 6: hit by 2, solid, rear arc",
+        "    arc roll-off (L542, a proposal): Lance 2d10 9 9 = 18 + 12 = 30; Pike 2d10 1 1 = 2 + 12 + 3 range = 17: "
+        "Lance keeps the rear arc",
+        "    solid 8, armor 1 (rear) -> 7: Pike Durability 2 of 18",
+        "      critical roll 1 1 = 2 vs 20: no critical",
+    ]
+
+
 def test_a_fleeing_unit_that_cannot_break_away_turns_to_fight(tmp_path):
     # Turn 3: Pike (9+9 + 12 = 30) acts first: it had gained a bracket on the turn before (3 -> 4), so it
     # flees again, to Moderately Near; Lance (1+1 + 12 = 14, -5 positioning) closes 1 and misses: 1+1 + 3

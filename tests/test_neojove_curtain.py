@@ -44,16 +44,24 @@ def test_a_curtain_decays_once_its_emitter_is_shot_down(tmp_path):
     # will degrade over time. For every turn that passes, treat all units as being progressively one
     # step 'closer'". Pike's Curtain of 8, switched off by the script in turn 2: at Close (3) turn 3
     # reads Very Close (2), a quarter: floor(8/4) = 2, ED 1 + 2 + 2 = 5 (turns 1 and 2: floor(8/3) = 2
-    # too); turn 4 reads Point Blank: nothing, ED 1 + 2 = 3. Lance's weak missiles miss throughout
+    # too); turn 4 reads Point Blank, where the Curtain gives nothing (L751): it has decayed away there,
+    # and its halving (L753) with it (option curtain_decay "gone"), ED 4 as with no Curtain. Lance's weak
+    # missiles miss throughout
     rules = ('fn neojove.aims_at(att, def, w, enc) {\n if enc.round == 2 { Pike.scarlet_on = false }\n return none\n}\n')
     weak = MISSILE.replace("attack 1", "attack -5")
-    text = duel(weak, "", crew=TRAINED, pike="scarlet 8", rules=rules, until="round > 4")
-    ran = run_json(tmp_path, text, (START + [1, 1]) * 4 + [1, 1])      # turn 4 hits: a critical roll
-    shots = [line for line in ran["log"] if "fires Missiles" in line]
-    assert "(Scarlet Curtain 8 at Close: Electronic 4 -> 5, L737-757)" in shots[0]
-    assert "(Scarlet Curtain 8 at Close: Electronic 4 -> 5, L737-757)" in shots[1]     # stopped this turn: full
-    assert "(Scarlet Curtain 8 at Very Close: Electronic 4 -> 5, L737-757)" in shots[2]
-    assert "(Scarlet Curtain 8 at Point Blank: Electronic 4 -> 3, L737-757)" in shots[3]
+
+    def shots(*settings):
+        text = duel(weak, "", *settings, crew=TRAINED, pike="scarlet 8", rules=rules, until="round > 4")
+        ran = run_json(tmp_path, text, (START + [1, 1]) * 4 + [1, 1])      # turn 4 may hit: a critical roll
+        return [line for line in ran["log"] if "fires Missiles" in line]
+
+    fading = shots()
+    assert "(Scarlet Curtain 8 at Close: Electronic 4 -> 5, L737-757)" in fading[0]
+    assert "(Scarlet Curtain 8 at Close: Electronic 4 -> 5, L737-757)" in fading[1]     # stopped this turn: full
+    assert "(Scarlet Curtain 8 at Very Close: Electronic 4 -> 5, L737-757)" in fading[2]
+    assert "Scarlet" not in fading[3] and "vs Electronic Defense 4" in fading[3]
+    # curtain_decay "halves": a decayed Curtain still halves the unit's own Electronic Defense, 1 + 2 = 3
+    assert "(Scarlet Curtain 8 at Point Blank: Electronic 4 -> 3, L737-757)" in shots('curtain_decay: "halves"')[3]
 
 
 def test_a_curtain_emitted_at_a_point_reaches_units_within_not_so_close_of_it_and_decays(tmp_path):
@@ -74,11 +82,12 @@ def test_a_curtain_emitted_at_a_point_reaches_units_within_not_so_close_of_it_an
     far = shots("place 8  strength 6", 1)[0]
     assert "Scarlet" not in far and "vs Electronic Defense 4" in far
     # L757: no longer replenished after turn 1 (`stops 1`), turn 2 treats them one bracket closer: Very
-    # Close, a quarter: floor(6/4) = 1, ED 1 + 2 + 1 = 4; turn 3 Point Blank: nothing, 1 + 2 = 3
+    # Close, a quarter: floor(6/4) = 1, ED 1 + 2 + 1 = 4; turn 3 Point Blank: nothing left (L751,
+    # option curtain_decay), ED 4 as with no Curtain
     fading = shots("place 7  strength 6  stops 1", 3)
     assert "(Scarlet Curtain 6 at Close: Electronic 4 -> 5, L737-757)" in fading[0]
     assert "(Scarlet Curtain 6 at Very Close: Electronic 4 -> 4, L737-757)" in fading[1]
-    assert "(Scarlet Curtain 6 at Point Blank: Electronic 4 -> 3, L737-757)" in fading[2]
+    assert "Scarlet" not in fading[2] and "vs Electronic Defense 4" in fading[2]
 
 
 def test_a_curtain_halves_a_leaders_command_cockpit(tmp_path):
@@ -181,6 +190,35 @@ def test_a_critical_with_no_component_left_breaks_nothing(tmp_path):
     # a unit with no working component: the critical is counted and has nothing to break
     ran = run_json(tmp_path, duel(GLANCING.format(space=4), "", COMPONENTS), START + [7, 5, 9, 6])
     assert ran["log"][6:8] == ["      critical roll 9 6 = 15 vs 15: a Surface Hit", "        the surface hit finds no component left to break"]
+
+
+def test_the_critical_table_proposal_hits_sensors_verniers_or_a_gun_pod(tmp_path):
+    # L573 "Critical Hit effect list goes here" is blank (P22). The PROPOSAL of option crit_effect
+    # "table": a d10 per critical hit on the parts L563 names ("cameras, verniers, gun pods"), none doing
+    # damage (L571): 1-4 sensors, -1 to the unit's attacks; 5-7 verniers, -1 to its Positioning; 8-10 a
+    # gun pod, broken as crit_effect "components" breaks one; a Vital Hit -2; for the rest of the battle
+    table = 'crit_effect: "table"'
+
+    def fight(weapon, faces, until="round > 1"):
+        return run_json(tmp_path, duel(weapon.format(space=4), RIFLE.format(space=10), table, until=until), START + [7, 5, 9, 6] + faces)["log"]
+
+    # a Surface Hit, d10 2: sensors; Pike's shot back is 1 less (6 instead of 7)
+    assert fight(GLANCING, [2, 1, 1, 1, 1])[6:9] == [
+        "      critical roll 9 6 = 15 vs 15: a Surface Hit",
+        '        the surface hit, d10 2: sensors ("cameras", L563): -1 to its attacks, -1 in all (crit_table, a proposal)',
+        "  Pike fires Rifle at Lance (Close): 2d10 1 1 = 2 + 7 - 2 positioning - 1 sensors = 6 vs Kinetic Defense 6: hit by 0, glance",
+    ]
+    # d10 6: verniers; turn 2's Positioning is 5+5 + 12 - 1 = 16 (17 without)
+    log = fight(GLANCING, [6, 1, 1, 1, 1] + START + [1, 1, 1, 1] * 2, until="round > 2")
+    assert log[7] == "        the surface hit, d10 6: verniers (L563): -1 to its Positioning, -1 in all (crit_table, a proposal)"
+    assert log[log.index("Turn 2") + 1] == "  Positioning: Lance 22; Pike 16"
+    # d10 9: a gun pod: the Rifle, disabled
+    assert fight(GLANCING, [9])[7:] == ["        the surface hit, d10 9: a gun pod or another component (L563; crit_table, a proposal)",
+                                         "        the surface hit: its Rifle is disabled (L563, L567)", "  Pike has no weapon that can fire"]
+    # a Solid's Vital Hit, d10 3: sensors -2: Pike's 2 + 7 - 2 - 2 = 5 misses
+    log = fight(RIFLE, [3, 1, 1])
+    assert log[7:9] == ['        the vital hit, d10 3: sensors ("cameras", L563): -2 to its attacks, -2 in all (crit_table, a proposal)',
+                        "  Pike fires Rifle at Lance (Close): 2d10 1 1 = 2 + 7 - 2 positioning - 2 sensors = 5 vs Kinetic Defense 6: miss"]
 
 
 def test_a_curtain_point_is_checked_as_a_character_is(tmp_path):

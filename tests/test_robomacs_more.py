@@ -120,6 +120,43 @@ def test_an_overkill_that_gains_actions_in_both_phases(tmp_path):
     ]
 
 
+def test_finding_a_new_system_wakes_a_dormant_one_for_the_charts_duration(tmp_path):
+    # L1334 "finding new systems" has no rule. The PROPOSAL of option found_systems "dormant": a system
+    # marked `dormant true` works only once a sample Overkill finds it, from the next round (A24) for the
+    # chart's duration (d8 3: next round, L1328); the default tactics pick "new system" while one is
+    # dormant. Round 2: the found Megaweapon makes Godcannon Shot his strongest attack (L667-671);
+    # round 3 it is dormant again: Brawl. With found_systems "none" (the default) it never works, and
+    # the Overkill does extra damage (A04)
+    characters = ('character Hitter is RoboMAC { skill Brawl  skill "Godcannon Shot"  system Massdriver { is "Megaweapon"  dormant true } }\n'
+                  "character Foe is RoboMAC { armored 2 }")
+    tactics = 'fn robomacs.plan_for(c, enc) = match c { Foe => plan("none", []); else => default_plan(c, enc) }\n'
+    faces = [8, 7, 3, 1, 5, 5, 5, 5]
+    log = run(tmp_path, script(characters, tactics, SAMPLE + ('found_systems: "dormant"',), until="round > 3"), faces)
+    assert between(log, "  Advantage", "No side") == [
+        "  Advantage: Hitter uses Brawl on Foe, Difficult: 2d8 [8 7] = 15: overkill",
+        "    Overkill, the sample chart (L1322-1331): duration d8 3, next round; side effect d8 1, none",
+        "    Hitter finds a new system, his Massdriver: it works for the next round (L1334, a proposal)",
+        "    Metal to Foe",
+        "    Foe takes a Metal wound: wounds (7/8/5) Wrecked 4",
+        "Round 2",
+        "  Advantage: Hitter uses Godcannon Shot on Foe (Massdriver), Tasking: 2d8 [5 5] = 10: mixed",
+        "    Mixed: one damage level less (A05)",
+        "    Structure to Foe",
+        "    Foe takes a Structure wound: wounds (7/7/5) Wrecked 4",
+        "    Scramble: Foe is -2 next round",
+        "Round 3",
+        "  Advantage: Hitter uses Brawl on Foe, Difficult: 2d8 [5 5] = 10: success",
+        "    Metal to Foe",
+        "    Foe takes a Metal wound: wounds (6/7/5) Wrecked 4",
+    ]
+    # d8 7: for the rest of combat (L1329): Godcannon Shot in round 3 too
+    log = run(tmp_path, script(characters, tactics, SAMPLE + ('found_systems: "dormant"',), until="round > 3"), [8, 7, 7, 1, 5, 5, 5, 5])
+    assert "    Hitter finds a new system, his Massdriver: it works for the rest of combat (L1334, a proposal)" in log
+    assert sum("uses Godcannon Shot" in line for line in log) == 2
+    log = run(tmp_path, script(characters, tactics, SAMPLE, until="round > 3"), faces)
+    assert "    Hitter does extra damage: one level more (L1333)" in log and not any("Godcannon" in line for line in log)
+
+
 # ---- Holograms: the observers' roll (L899-901, option hologram_detection "roll") ----
 
 PHANTOM = ("character Phantom is RoboMAC { gadgets 0  skill Blast  system Holograms }\n"
@@ -315,7 +352,9 @@ def test_a_tail_gun_does_not_bear_forward_and_a_dogfight_foe_gets_out_of_its_arc
 
 
 def test_arcs_the_text_does_not_name_are_an_error_at_the_declaration(tmp_path):
-    for arcs, shown in (('"forward"', '"forward"'), ('["front", "sides"]', '["front", "sides"]')):
+    # a number, a truth value or an empty list too: none of them is a word, a side or a list of sides
+    for arcs, shown in (('"forward"', '"forward"'), ('["front", "sides"]', '["front", "sides"]'), ("3", "3"), ("true", "true"),
+                        ("[]", "[]")):
         path = tmp_path / "fight.mech"
         path.write_text(script(f'character Bad is RoboMAC {{ skill Blast  system "Combat Form"  form "vehicle"  arcs {arcs} }}\n'
                                + TRUCK))

@@ -378,6 +378,24 @@ def test_a_horde_rolls_once_on_a_higher_line_e28(tmp_path):
     assert "  NPC: A attacks Blueblaze on the CF line: 2d8 [6 6] = 12: metal" in log
 
 
+def test_a_horde_member_who_points_out_a_hidden_foe_stays_in_the_horde(tmp_path):
+    # L903: pointing out costs nothing by default (option point_out "free"), so A, whose Sensor Pack
+    # (L932-933) sees Ghost, points him out to B and C and still attacks Blueblaze with them: the three
+    # roll once on the ET line (L1472-1475), not A alone on CF and B and C on NT
+    characters = ("character Blueblaze is RoboMAC { weapons 0 }\ncharacter Ghost is RoboMAC { gadgets 0  system Invisibility }\n"
+                  + FODDER.replace('chart "CF" }', 'chart "CF"  system "Sensor Pack" }', 1))
+    tactics = 'fn robomacs.plan_for(c, enc) = match c { Blueblaze => plan("none", []); Ghost => plan("none", []); else => default_plan(c, enc) }\n'
+    log = run(tmp_path, script(characters, tactics, ("horde: true",), ("Blueblaze, Ghost", "A, B, C")), [6, 6, 4, 4])
+    assert between(log, "  NPC", "  Blueblaze takes") == [
+        "  NPC: A points out Ghost to B, C (L903, no action spent): he can be attacked now, though hard to hit",
+        "  NPC: A, B, C mob Blueblaze: one roll on the ET line (L1472-1475)",
+        "  NPC: A attacks Blueblaze on the ET line: 2d8 [6 6] = 12: structure",
+        "    Structure to Blueblaze, pending",
+        "  NPC: B attacks Blueblaze in A's mob (L1472-1475)",
+        "  NPC: C attacks Blueblaze in A's mob (L1472-1475)",
+    ]
+
+
 # ---- the example ----
 
 def test_the_dogfight_example_runs_and_simulates(tmp_path):

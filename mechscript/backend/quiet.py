@@ -137,6 +137,8 @@ class QuietFight:
             raise Unsupported("no encounter")
         self.encounter = encounter
         self.sides = [name for name, _ in encounter.sides]
+        self.members = tuple(tuple(members) for _, members in encounter.sides)
+        self.rounds = limits.rounds
         self.setup_steps, self.setup_lines = ev.steps, len(ev.log)
         self.setup_dice = ev.dice
         modules = {id(module): (path, module) for path, module in ev.modules.items()}
@@ -148,6 +150,7 @@ class QuietFight:
             raise Unsupported("the encounter's rules")
         self.home = self.texts[id(home)]
         self.namespace = self._namespace(script_text, ev, limits)
+        self.until = self.namespace["UNTIL"]
         self._keep(ev, home)
 
     # -- set-up --
@@ -328,6 +331,9 @@ class QuietFight:
         for character, kept in self.states:
             copied = [(name, value) for name, value in kept if mutable(value) and self._field_may_change(character, name)]
             names = {name for name, _ in copied}
+            # a list of numbers, strings... is copied by `list`, in C: what `fresh` gives of it
+            copied = [(name, list if type(value) is list and not any(map(mutable, value)) else fresh, value)
+                      for name, value in copied]
             self.restores.append((character.fields, {name: v for name, v in kept if name not in names}, copied))
         settings = []
         for name, _, value in self.encounter.settings:
@@ -397,13 +403,13 @@ class QuietFight:
     # -- a run --
 
     def _ended(self, encounter) -> bool:
-        """`ended(encounter)`: the rules' `standing` of each side, then the encounter's `until`."""
-        if type(encounter) is not Encounter or encounter is not self.encounter:
+        """`ended(encounter)`: the rules' `standing` of each side, then the encounter's `until`. The
+        encounter is the one of set-up (no other is fought), and its sides never change."""
+        if encounter is not self.encounter:
             bail()
-        namespace = self.namespace
-        standing = namespace[self.standing_name]
+        standing = self.namespace[self.standing_name]
         sides_left = 0
-        for _, members in encounter.sides:
+        for members in self.members:
             for character in members:
                 answer = standing(character)
                 if answer is True:
@@ -411,9 +417,10 @@ class QuietFight:
                     break
                 if answer is not False:
                     bail()
-        if encounter.round >= self.script.limits.rounds:
+        played = encounter.round
+        if played >= self.rounds:
             bail()
-        answer = namespace["UNTIL"](encounter.round + 1, sides_left <= 1, sides_left)
+        answer = self.until(played + 1, sides_left <= 1, sides_left)
         if answer is not True and answer is not False:
             bail()
         return answer
@@ -438,8 +445,8 @@ class QuietFight:
             namespace[name] = fresh(value) if copy else value
         for fields, plain, copied in self.restores:
             fields.update(plain)
-            for name, value in copied:
-                fields[name] = fresh(value)
+            for name, copy, value in copied:
+                fields[name] = copy(value)
         for name, value, copy in self.settings:
             namespace[name] = fresh(value) if copy else value
         encounter.round = 0

@@ -65,11 +65,15 @@ class WrittenRun(Run):
         namespace["STEP"], namespace["DICE"] = self.step_budget.items, self.dice_budget.items
         namespace["SAY"] = chain(range(max(0, limits.output_lines - lines)), BAILING)   # nobody asks what is spent
 
+    # A count set lower than what is spent (Evaluation.__init__ sets 0) spends nothing: a budget
+    # never gives back.
     def _set_steps(self, value: int) -> None:
-        self.step_budget.spend(value - self.step_budget.spent) if value <= self.limits.steps else bail()
+        if value:
+            self.step_budget.spend(value - self.step_budget.spent) if value <= self.limits.steps else bail()
 
     def _set_dice(self, value: int) -> None:
-        self.dice_budget.spend(value - self.dice_budget.spent) if value <= self.limits.total_dice else bail()
+        if value:
+            self.dice_budget.spend(value - self.dice_budget.spent) if value <= self.limits.total_dice else bail()
 
     def _set_step_limit(self, value: int) -> None:
         if value < 0:   # CpuTime: the time is up, and the next step stops the run
