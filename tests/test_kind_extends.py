@@ -306,7 +306,23 @@ def test_help_of_a_kind_that_extends_lists_what_it_inherits():
     printed = Terminal().run("kind Unit { stat speed 1..10; state hp = 5 }; kind Boss extends Unit { state hp = 9; "
                              "state rage = 0 }" + ENTER, ":help Boss" + ENTER, CTRL_D)
     at = printed.index("kind Boss: a kind of this session, with these fields:")
-    assert printed[at + 1:at + 5] == ["  extends Unit; what it inherits says `(from KIND)`",
-                                      "  stat    speed  1 to 10, required  (from Unit)",
+    assert printed[at + 1:at + 5] == ["  extends Unit: its own fields first, then what it inherits `(from KIND)`",
                                       "  state   hp     = 9",
-                                      "  state   rage   = 0"]
+                                      "  state   rage   = 0",
+                                      "  stat    speed  1 to 10, required  (from Unit)"]
+
+
+# ---- the standard modules ----
+
+def test_robomacs_kinds_extend_fighter_and_keep_their_own_names():
+    log = said("""use robomacs
+character Mac is RoboMAC { brawn 1 }
+character Johnny is Pilot { guts 0  reflexes 0 }
+character Gigantic is Robo { brawn 0  pilot Johnny }
+character Trooper is Npc { chart "NT" }
+for c in [Mac, Johnny, Gigantic, Trooper] {
+    say "{c.kind} {is_a(c, "Fighter")} {is_a(c, "Robo")} {c.status} {len(c.skill)} {c.merging}"
+}
+""")
+    assert log == ["RoboMAC true false active 0 0", "Pilot true false active 0 0", "Robo true true active 0 0",
+                   "Npc true false active 0 0"]

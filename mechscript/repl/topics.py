@@ -84,9 +84,10 @@ def kind_fields(source: str, filename: str, line: int, name: str) -> list[str] |
         return source[part.span.start:part.span.end]
 
     width = max((len(item.name) for item in node.items), default=0)
-    lines = [f"  extends {' extends '.join(node.ancestors)}; what it inherits says `(from KIND)`"] \
-        if node.ancestors else []
-    for item in node.items:
+    lines = [f"  extends {' extends '.join(node.ancestors)}: its own fields first, then what it inherits "
+             "`(from KIND)`"] if node.ancestors else []
+    # its own first: what a character of it gives is there, not among the parent's
+    for item in sorted(node.items, key=lambda item: item.inherited is not None):
         came = f"  (from {item.inherited})" if item.inherited else ""
         if item.what == "gear":
             lines.append(f"  gear    {item.name:<{width}}  a list of {item.gear_kind} (`{item.name} NAME {{ ... }}`)"
