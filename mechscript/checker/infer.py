@@ -844,7 +844,7 @@ class Inference:
             items = T.of(T.INT, T.FRACTION, T.STR) if items.top else \
                 Type(a for a in items if a in (T.INT, T.FRACTION, T.STR))
             return self.list_of(("sorted", id(node)), f"sorted@{node.span.line}", items)
-        if name in ("contains", "ended", "has"):
+        if name in ("contains", "ended", "has", "is_a"):
             if name == "ended" and "ended" in self.rolled:
                 self.mark_rolls(unit)
             return T_BOOL

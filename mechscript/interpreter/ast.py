@@ -240,13 +240,17 @@ class KindItem:
     value: Node | None = None     # a stat's default, a derived or state formula
     gear_kind: str | None = None
     gear_kind_span: Span | None = None
+    inherited: str | None = None  # the kind it comes from, unchanged, when the kind extends another
 
 
 @dataclass(slots=True)
 class KindDef(Node):  # kind
     name: str
     name_span: Span
-    items: list[KindItem]
+    items: list[KindItem]         # with the inherited ones (inherit.py), in the order they are worked out
+    extends: list[str] | None = None   # ["Unit"] for `kind Npc extends Unit`
+    extends_span: Span | None = None
+    ancestors: list[str] = dataclasses.field(default_factory=list)  # the kinds it extends, nearest first
 
 
 @dataclass(slots=True)

@@ -9,6 +9,7 @@ from fractions import Fraction
 from lark import Token
 
 from . import ast
+from .inherit import inherit
 from ..numbers import normal
 from ..errors import MechError, Span, did_you_mean
 
@@ -60,10 +61,14 @@ class AstBuilder:
         return children[0]
 
     def program(self, span, children):
-        return ast.Program(span or Span(1, 1, 0, 0), [child for child in children if child is not None])
+        statements = [child for child in children if child is not None]
+        inherit(statements)
+        return ast.Program(span or Span(1, 1, 0, 0), statements)
 
     def block(self, span, children):
-        return ast.Block(span, [child for child in children if child is not None])
+        statements = [child for child in children if child is not None]
+        inherit(statements)
+        return ast.Block(span, statements)
 
     # ---- statements ----
 
@@ -182,7 +187,7 @@ class AstBuilder:
     # ---- kinds, characters, encounters ----
 
     def kind(self, span, children):
-        _, name, *items = children
+        _, name, extends, *items = children
         items = [item for item in items if item is not None]
         seen = {}
         for item in items:
@@ -190,7 +195,17 @@ class AstBuilder:
                 raise MechError(f"`{item.name}` is declared twice in kind `{name}` (line {seen[item.name].line})",
                                 item.span)
             seen[item.name] = item.span
-        return ast.KindDef(span, str(name), token_span(name), items)
+        node = ast.KindDef(span, str(name), token_span(name), items)
+        if extends is not None:
+            node.extends, node.extends_span = extends
+        return node
+
+    def kind_extends(self, span, children):
+        word, (path, path_span) = children
+        if str(word) != "extends":
+            raise MechError(f"a kind's name is followed by `{{` or `extends KIND`, not `{word}`", token_span(word),
+                            hint=did_you_mean(str(word), ["extends"]) or "kind Npc extends Unit { ... }")
+        return path, path_span
 
     def value_item(self, span, children):
         word, name, values, value = children

@@ -13,12 +13,12 @@ from fractions import Fraction
 from ..dice.engine import DiceRoll
 from ..dice.rollkeep import KeepRoll, Pool
 from ..numbers import normal
-from ..errors import Failed, MechError
+from ..errors import Failed, MechError, did_you_mean
 from ..limits import limit_error
 from .characters import ended
 from .lookup import field_names
 from .show import roll_text
-from .values import Character, Encounter, equal, format_value, plain, type_name
+from .values import Character, Encounter, Kind, equal, format_value, plain, type_name
 
 
 class Builtin:
@@ -206,6 +206,26 @@ def _has(ev, args, options, call):
         return name in ("rolled", "kept", "bonus", "notation")
     # a value without fields (a number, a list, none) has none of them
     return name in field_names(value)
+
+
+@builtin("is_a", 2, 2, 'is_a(c, "Unit"): whether c is a character of that kind or of a kind extending it: '
+         'is_a(c, "Unit") is true for an Npc when `kind Npc extends Unit` (c.kind is "Npc")')
+def _is_a(ev, args, options, call):
+    character, name = args
+    if type(character) is not Character:
+        raise MechError(f"`is_a` takes a character, not {type_name(character)}", call.args[0].span)
+    if type(name) is not str:
+        raise MechError(f"`is_a` takes the kind's name as a string, not {type_name(name)}", call.args[1].span,
+                        hint='is_a(c, "Unit")')
+    if name in character.kind.schema.lineage:
+        return True
+    # a misspelt kind would be a test that is never true: the name must be a kind the character's rules know
+    scope = character.kind.home.find(name)
+    if scope is None or type(scope.vars[name]) is not Kind:
+        known = [n for n, v in character.kind.home.vars.items() if type(v) is Kind]
+        raise MechError(f"`is_a` asks for kind `{name}`, which {character.name}'s rules do not declare",
+                        call.args[1].span, hint=did_you_mean(name, known) or "kinds: " + ", ".join(sorted(known)))
+    return False
 
 
 @builtin("ended", 1, 1, "ended(encounter): whether the encounter's `until` holds before its next round "

@@ -143,7 +143,7 @@ def compile_kind(compiler, node: ast.KindDef):
         raise
     finally:
         compiler.static = outer
-    schema = Schema(node.name, items, compiler.source_text, compiler.filename)
+    schema = Schema(node.name, items, compiler.source_text, compiler.filename, node.ancestors)
     name = node.name
 
     def kind(ev):
@@ -178,12 +178,14 @@ def _bound(compiler, node: ast.Node):
 
 class Schema:
     """A kind's items as compiled, in the order written: ("stat", name, (low, high, choices),
-    default, span), ("derived" | "state", name, None, formula, span), ("gear", slot, kind name, span)."""
+    default, span), ("derived" | "state", name, None, formula, span), ("gear", slot, kind name, span).
+    `lineage`: its name and the names of the kinds it extends, which `is_a` accepts."""
 
-    __slots__ = ("name", "items", "state", "changes", "stats", "source_text", "filename")
+    __slots__ = ("name", "items", "state", "changes", "stats", "source_text", "filename", "lineage")
 
-    def __init__(self, name: str, items: list, source_text: str, filename: str):
+    def __init__(self, name: str, items: list, source_text: str, filename: str, ancestors=None):
         self.name, self.items = name, items
+        self.lineage = frozenset([name, *(ancestors or ())])
         self.state = [item[1] for item in items if item[0] == "state"]  # in the order declared
         self.changes = frozenset(self.state)  # what a fight may set: looked up on every assignment
         self.stats = [item[1] for item in items if item[0] == "stat"]

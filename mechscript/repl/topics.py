@@ -1,6 +1,7 @@
 """What `:help` says of the dice notation (`:help notation`, `:help kh`, `:help explode`), of the
 built-in functions together (`:help functions`) and of a kind (`:help Transformer`: its stats with
-their ranges and defaults, its derived values, state and gear, as the kind declares them)."""
+their ranges and defaults, its derived values, state and gear, as the kind declares them, with those it
+inherits from the kinds it extends)."""
 
 from __future__ import annotations
 
@@ -83,21 +84,25 @@ def kind_fields(source: str, filename: str, line: int, name: str) -> list[str] |
         return source[part.span.start:part.span.end]
 
     width = max((len(item.name) for item in node.items), default=0)
-    lines = []
-    for item in node.items:
+    lines = [f"  extends {' extends '.join(node.ancestors)}: its own fields first, then what it inherits "
+             "`(from KIND)`"] if node.ancestors else []
+    # its own first: what a character of it gives is there, not among the parent's
+    for item in sorted(node.items, key=lambda item: item.inherited is not None):
+        came = f"  (from {item.inherited})" if item.inherited else ""
         if item.what == "gear":
-            lines.append(f"  gear    {item.name:<{width}}  a list of {item.gear_kind} (`{item.name} NAME {{ ... }}`)")
+            lines.append(f"  gear    {item.name:<{width}}  a list of {item.gear_kind} (`{item.name} NAME {{ ... }}`)"
+                         + came)
             continue
         if item.what == "stat":
             allowed = f"{text(item.low)} to {text(item.high)}" if item.low is not None else \
                 f"one of {text(item.choices)}" if item.choices is not None else "any value"
             default = f", default {text(item.value)}" if item.value is not None else ", required"
-            lines.append(f"  stat    {item.name:<{width}}  {allowed}{default}")
+            lines.append(f"  stat    {item.name:<{width}}  {allowed}{default}{came}")
         else:
             formula = " ".join(text(item.value).split())
             formula = formula if len(formula) <= 60 else formula[:59] + "…"
             word = "derived" if item.what == "derived" else "state  "
-            lines.append(f"  {word} {item.name:<{width}}  = {formula}")
+            lines.append(f"  {word} {item.name:<{width}}  = {formula}{came}")
     return lines
 
 
