@@ -54,10 +54,11 @@ def replaced(node, swap):
         new = swap(node)
         if new is not None:
             return new
-    if isinstance(node, list):
-        return [replaced(item, swap) for item in node]
-    if isinstance(node, tuple):
-        return tuple(replaced(item, swap) for item in node)
+    if isinstance(node, (list, tuple)):  # the same object when nothing in it changed: a default stays itself
+        items = [replaced(item, swap) for item in node]
+        if all(new is old for new, old in zip(items, node)):
+            return node
+        return items if isinstance(node, list) else tuple(items)
     if dataclasses.is_dataclass(node) and not isinstance(node, type):
         changes = {}
         for field in dataclasses.fields(node):

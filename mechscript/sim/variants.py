@@ -199,6 +199,11 @@ def _span_of(setting: Setting, placed: dict, statements: list) -> Span:
                 type(statement) is ast.Use and statement.name == owner:
             span = Span(*dataclasses.astuple(statement.span))
             break
+        params = statement.params if type(statement) is ast.EncounterDef and not owner else []
+        default = next((d for p, _, d in params if p == name), None)
+        if default is not None:  # where the default is written: each parameter's own place
+            span = Span(*dataclasses.astuple(default.span))
+            break
     placed[id(span)] = (setting, False)
     return span
 
