@@ -216,7 +216,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="also draw the win rates and rounds to a picture (needs: pip install 'mechscript[plot]')")
     sim.add_argument("--vary", type=_vary, action="append", default=[], metavar="TARGET=VALUES",
                      help="fight it at each value: a character's stat (Punch.skill=3..9), a rules option "
-                          "(pbem.tie=defender,attacker) or a top-level `let` (rounds=5,10); several make a grid")
+                          "(pbem.tie=defender,attacker), an encounter's parameter (count=1..6) or a top-level `let` "
+                          "(rounds=5,10); several make a grid")
     sim.add_argument("--balance", default=None, metavar="CHARACTER.STAT",
                      help="search the stat's range for the value whose win rate is nearest --target (a bisection, "
                           "then all the runs near the crossing)")

@@ -108,7 +108,7 @@ def test_vary_sweeps_a_parameter_each_point_as_written(folder):
     assert last["winners"] == alone["winners"]
     # the text table: a column for every point's characters
     table = mech(folder, *argv[:-1], "--jobs", "1").out.splitlines()
-    assert table[2].split()[-4:] == ["D1", "D2", "D3"][-4:] or table[2].endswith("D3")
+    assert table[2].split()[-4:] == ["Punch", "D1", "D2", "D3"]
 
 
 def test_an_unknown_parameter_gets_a_did_you_mean_at_the_option(folder):
