@@ -175,6 +175,7 @@ def test_check_knows_the_parameters_and_types_them(folder, tmp_path):
     ('encounter "D"(count = 1 + 1) {', "a parameter's default is a plain value: a number, text, true, false or none"),
     ('encounter "D"(count = 1, count = 2) {', "parameter `count` is listed twice"),
     ('encounter "D"(count) {', None),
+    ('encounter "D"(round = 3) {', "`round` is what `until` reads of the fight: a parameter cannot be named so"),
 ])
 def test_a_parameter_needs_one_plain_default(tmp_path, header, said):
     (tmp_path / "bad.mech").write_text(HEAD + DRONES.replace('encounter "Drones"(count = 2, rounds = 20, '

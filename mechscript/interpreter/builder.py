@@ -285,6 +285,9 @@ class AstBuilder:
         for name, span_of_name, default in children:
             if any(name == other for other, _, _ in params):
                 raise MechError(f"parameter `{name}` is listed twice", span_of_name)
+            if name in ("round", "one_side_left", "sides_left"):  # characters.UNTIL_NAMES: `until` reads them
+                raise MechError(f"`{name}` is what `until` reads of the fight: a parameter cannot be named so",
+                                span_of_name, hint="name it otherwise, e.g. `rounds`")
             encounter_params.plain_value(default)
             params.append((name, span_of_name, default))
         return params
