@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import importlib.util
 import json
 import os
@@ -113,7 +114,6 @@ def _vary(text: str):
 
 def _set(text: str):
     """`--set count=4`: one value for one target, as --vary takes it."""
-    import dataclasses
     from .sim.variants import parse_vary
     try:
         vary = parse_vary(text)

@@ -41,8 +41,8 @@ def sweep(base: Batch, varies: list, n: int, seed: int, jobs: int = 1, executor=
     for number, (settings, script) in enumerate(prepared):
         told = None if progress is None else (lambda done, total, before=number * n: progress(before + done,
                                                                                                len(prepared) * n))
-        result = simulate(Batch.of(script, Variant(base.variant.settings + tuple(settings))), n, seed, jobs, executor, told,
-                          precision=precision)
+        variant = Variant(base.variant.settings + tuple(settings))
+        result = simulate(Batch.of(script, variant), n, seed, jobs, executor, told, precision=precision)
         point = result.to_json()
         data["encounter"] = point.pop("encounter")
         point.pop("seed")

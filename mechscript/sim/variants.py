@@ -1,5 +1,6 @@
-"""Variants of a script: the same script with a value given to a stat, a rules option or a `let`
-(`mech sim --vary`), or with house rules used after its own modules (`mech compare --rule`).
+"""Variants of a script: the same script with a value given to a stat, a rules option, an
+encounter's parameter or a `let` (`mech sim --vary`, `mech run/sim --set`), or with house rules used
+after its own modules (`mech compare --rule`).
 
 A variant is the script's own program with a few nodes replaced, compiled as the script is: the
 value of `--vary Punch.skill=6` stands where Punch's declaration wrote his skill, so everything
