@@ -17,6 +17,7 @@ import contextlib
 import difflib
 import io
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -43,16 +44,23 @@ def has_encounter(path: Path) -> bool:
     return any(line.lstrip().startswith("encounter ") for line in path.read_text().splitlines())
 
 
+def encounters(path: Path) -> list[str]:
+    return re.findall(r'^encounter "([^"]+)"', path.read_text(), flags=re.M)
+
+
 def commands() -> list[tuple[str, ...]]:
-    """Every command recorded, with paths relative to the project root."""
+    """Every command recorded, with paths relative to the project root: for a script of several
+    encounters (an adventure), each of its encounters."""
     listed = []
     for path in sorted((ROOT / "examples").glob("*.mech")):
         name = f"examples/{path.name}"
-        listed += [("run", name, "--seed", str(seed)) for seed in RUN_SEEDS]
-        if has_encounter(path):
-            # --jobs 2: the JSON is the same for any number of jobs (the contract), and this halves the time
-            listed += [("sim", name, "-n", str(SIM_RUNS), "--seed", str(seed), "--json", "--jobs", "2")
-                       for seed in SIM_SEEDS]
+        titles = encounters(path)
+        for chosen in [("--encounter", title) for title in titles] if len(titles) > 1 else [()]:
+            listed += [("run", name, *chosen, "--seed", str(seed)) for seed in RUN_SEEDS]
+            if has_encounter(path):
+                # --jobs 2: the JSON is the same for any number of jobs (the contract), and this halves the time
+                listed += [("sim", name, *chosen, "-n", str(SIM_RUNS), "--seed", str(seed), "--json", "--jobs", "2")
+                           for seed in SIM_SEEDS]
     return listed
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import importlib.util
 import json
 import os
@@ -111,6 +112,25 @@ def _vary(text: str):
         raise argparse.ArgumentTypeError(str(error))
 
 
+def _set(text: str):
+    """`--set count=4`: one value for one target, as --vary takes it."""
+    from .sim.variants import parse_vary
+    try:
+        vary = parse_vary(text)
+    except ValueError:
+        vary = None
+    if vary is None or len(vary.settings) != 1:
+        raise argparse.ArgumentTypeError(f"--set is TARGET=VALUE, e.g. count=4 (an encounter's parameter), "
+                                         f"Punch.skill=6 or pbem.tie=attacker; got {text!r}")
+    return dataclasses.replace(vary.settings[0], flag="--set")
+
+
+def _add_set_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--set", type=_set, action="append", default=[], metavar="TARGET=VALUE",
+                        help="give a value to an encounter's parameter (count=4), a character's stat (Punch.skill=6), "
+                             "a rules option (pbem.tie=attacker) or a top-level `let`")
+
+
 def _precision(text: str) -> float:
     try:
         value = float(text)
@@ -174,6 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("file", metavar="FILE", help="the script, or - to read it from standard input")
     _add_run_options(run, json_help='print JSON: {"log": [...], "result": ...}')
     _add_encounter_option(run, "the encounter to fight, when the script has several")
+    _add_set_option(run)
     _add_path_option(run)
 
     sim = commands.add_parser("sim", help="fight a script's encounter many times: mech sim fight.mech -n 10000",
@@ -195,7 +216,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="also draw the win rates and rounds to a picture (needs: pip install 'mechscript[plot]')")
     sim.add_argument("--vary", type=_vary, action="append", default=[], metavar="TARGET=VALUES",
                      help="fight it at each value: a character's stat (Punch.skill=3..9), a rules option "
-                          "(pbem.tie=defender,attacker) or a top-level `let` (rounds=5,10); several make a grid")
+                          "(pbem.tie=defender,attacker), an encounter's parameter (count=1..6) or a top-level `let` "
+                          "(rounds=5,10); several make a grid")
     sim.add_argument("--balance", default=None, metavar="CHARACTER.STAT",
                      help="search the stat's range for the value whose win rate is nearest --target (a bisection, "
                           "then all the runs near the crossing)")
@@ -205,6 +227,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the win rate --balance looks for (default 0.5)")
     _add_executor_options(sim)
     _add_encounter_option(sim, "the encounter to fight, when the script has several")
+    _add_set_option(sim)
     _add_limit_option(sim)
     _add_path_option(sim)
 
@@ -302,8 +325,29 @@ def _load(args) -> Script:
 
 
 def _load_encounter(args) -> Script:
-    """The script, with the encounter to fight chosen: `--encounter NAME`, or the only one."""
-    return _load(args).choose(args.encounter)
+    """The script, with the encounter to fight chosen: `--encounter NAME`, or the only one; with the
+    values of `--set`, when given."""
+    if not getattr(args, "set", None):
+        return _load(args).choose(args.encounter)
+    return _load_set(args, Limits().with_overrides(dict(args.limit)))
+
+
+def _load_set(args, limits: Limits) -> Script:
+    """The script with the values of `--set` (sim/variants.py), checked before any fight."""
+    from .sim.variants import Variant, checked, compile_variant
+    targets = [setting.target for setting in args.set]
+    if len(set(targets)) < len(targets):
+        print(f"mech: --set {max(targets, key=targets.count)} is given twice", file=sys.stderr)
+        raise SystemExit(2)
+    if args.file == "-":
+        text, filename, folder = _read_stdin(limits), "<stdin>", Path.cwd()
+    else:
+        path = Path(args.file)
+        script = load_script(path, limits, module_path(args))  # its own errors first, as without --set
+        text, filename, folder = script.source_text, script.filename, script.folder
+    variant = Variant(tuple(args.set))
+    script = compile_variant(text, filename, folder, limits, module_path(args), variant)
+    return checked(script.choose(args.encounter))
 
 
 def _read_stdin(limits: Limits) -> str:
@@ -357,8 +401,16 @@ def run_sim(args) -> int:
         print("mech sim: --side and --target go with --balance", file=sys.stderr)
         return 2
     # errors in the script are shown before any fight
-    script = load_script(Path(args.file), limits, module_path(args)).choose(args.encounter)
-    batch = Batch.of(script)
+    if args.set and args.balance is not None:
+        print("mech sim: --balance searches one stat alone: without --set", file=sys.stderr)
+        return 2
+    if args.set:
+        from .sim.variants import Variant
+        script = _load_set(args, limits)
+        batch = Batch.of(script, Variant(tuple(args.set)))
+    else:
+        script = load_script(Path(args.file), limits, module_path(args)).choose(args.encounter)
+        batch = Batch.of(script)
     args.n = args.n or (runs_for(args.precision) if args.precision is not None else SIM_RUNS)
     if args.vary:
         return _run_sweep(args, batch)
@@ -375,6 +427,7 @@ def run_sim(args) -> int:
     data = result.to_json()
     _write_out(args, data, plot)
     replay = f"mech run {shlex.quote(args.file)}" + (f" --encounter {quoted(args.encounter)}" if args.encounter else "")
+    replay += "".join(f" --set {shlex.quote(setting.option)}" for setting in args.set)
     print(json.dumps(data) if args.json else "\n".join(text_report(data, replay)))
     return 130 if result.partial else 0
 

@@ -397,6 +397,9 @@ def example_runs():
     started = {}
     for path in example_files():
         argv = ["check", path.name] if path.resolve() in module_paths else ["run", path.name, "--seed", SEED]
+        titles = re.findall(r'^encounter "([^"]+)"', path.read_text(encoding="utf-8"), flags=re.M)
+        if argv[0] == "run" and len(titles) > 1:  # an adventure: its first fight, as its comment runs it
+            argv += ["--encounter", titles[0]]
         started[path.name] = (argv, subprocess.Popen([MECH, *argv], cwd=EXAMPLES, stdout=subprocess.PIPE,
                                                       stderr=subprocess.PIPE, text=True))
     results = {}

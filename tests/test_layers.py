@@ -65,7 +65,7 @@ LAZY_IMPORTS = {
     ("mechscript/sim/remote.py", "distributed"): "an optional extra (`distributed`), 1 s to import",
     ("mechscript/cli.py", ".sim.stats"): "the back end loads only for a batch, not for `mech roll`",
     ("mechscript/cli.py", ".sim.sweep"): "the back end loads only for a batch, not for `mech roll`",
-    ("mechscript/cli.py", ".sim.variants"): "a sweep's values are read only by `mech sim --vary`",
+    ("mechscript/cli.py", ".sim.variants"): "a variant's values are read only by `--vary` and `--set`",
     ("mechscript/cli.py", ".repl"): "prompt_toolkit loads only for the REPL",
     ("mechscript/repl/__init__.py", ".app"): "prompt_toolkit loads only on a terminal",
     ("mechscript/repl/__init__.py", ".history"): "prompt_toolkit loads only on a terminal",

@@ -524,7 +524,10 @@ class Inference:
         members = BOTTOM
         for side in node.sides:
             for member in side.members:
-                members = members | self.expr(member, scope, unit)
+                t = self.expr(member, scope, unit)
+                members = members | t
+                if not t.top and t.sites(T.ListT):  # a list of characters joins them all
+                    members = members | self.elements(t)
         members = ANY if members.top else Type(a for a in members if type(a) is T.CharT)
         self.encounter = members
         chars = self.list_of(("enc", "members"), "side.members", members)

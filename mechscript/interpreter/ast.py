@@ -285,6 +285,9 @@ class EncounterDef(Node):  # encounter
     until: Node | None
     settings: list[tuple[str, Span, Node]]
     title_span: Span | None = None  # its name, where `--encounter` errors point
+    # its parameters: (name, span, the default's node, which stands wherever the body names it:
+    # interpreter/encounter_params.py)
+    params: list = dataclasses.field(default_factory=list)
 
 
 def children(node: Node):

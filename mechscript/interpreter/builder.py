@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from lark import Token
 
-from . import ast
+from . import ast, encounter_params
 from .inherit import inherit
 from ..numbers import normal
 from ..errors import MechError, Span, did_you_mean
@@ -254,7 +254,7 @@ class AstBuilder:
         return ast.CharacterDef(span, str(name), token_span(name), kind, kind_span, entries)
 
     def encounter(self, span, children):
-        _, title, *items = children
+        _, title, params, *items = children
         sides, untils, settings = [], [], []
         for item in items:
             if type(item) is ast.Side:
@@ -276,7 +276,25 @@ class AstBuilder:
         text = self._interpolate(title)
         if len(text) != 1 or type(text[0]) is not str:
             raise MechError("an encounter's name is plain text, without `{...}`", token_span(title))
-        return ast.EncounterDef(span, text[0], sides, untils[0] if untils else None, settings, token_span(title))
+        encounter = ast.EncounterDef(span, text[0], sides, untils[0] if untils else None, settings, token_span(title),
+                                     params or [])
+        return encounter_params.bound(encounter)
+
+    def encounter_params(self, span, children):
+        params = []
+        for name, span_of_name, default in children:
+            if any(name == other for other, _, _ in params):
+                raise MechError(f"parameter `{name}` is listed twice", span_of_name)
+            if name in ("round", "one_side_left", "sides_left"):  # characters.UNTIL_NAMES: `until` reads them
+                raise MechError(f"`{name}` is what `until` reads of the fight: a parameter cannot be named so",
+                                span_of_name, hint="name it otherwise, e.g. `rounds`")
+            encounter_params.plain_value(default)
+            params.append((name, span_of_name, default))
+        return params
+
+    def encounter_param(self, span, children):
+        name, default = children
+        return (str(name), token_span(name), default)
 
     def side(self, span, children):
         word, name, *members = children

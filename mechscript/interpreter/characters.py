@@ -406,13 +406,16 @@ def compile_encounter(compiler, node: ast.EncounterDef):
         for side_name, members in sides:
             characters = []
             for code, member_span in members:
-                character = code(ev)
-                if type(character) is not Character:
-                    raise MechError(f"a side is made of characters, and this is {type_name(character)}", member_span)
-                if id(character) in placed:
-                    raise MechError(f"{character.name} is already on side {placed[id(character)]}", member_span)
-                placed[id(character)] = side_name
-                characters.append(character)
+                value = code(ev)
+                # a list of characters joins them all: a side chosen by a parameter, or made by a function
+                for character in (value if type(value) is list else [value]):
+                    if type(character) is not Character:
+                        raise MechError(f"a side is made of characters, and this is {type_name(character)}",
+                                        member_span)
+                    if id(character) in placed:
+                        raise MechError(f"{character.name} is already on side {placed[id(character)]}", member_span)
+                    placed[id(character)] = side_name
+                    characters.append(character)
             values.append((side_name, characters))
         chosen = [(name, setting_span, code(ev)) for name, setting_span, code in settings]
         # declared: the one fought is chosen once the top level has run (Script.choose)

@@ -24,7 +24,7 @@ def prepared_points(base: Batch, varies: list) -> list[tuple]:
     """(settings, script) for each point, compiled and checked: a MechError before any fight."""
     prepared = []
     for settings in points(varies):
-        variant = Variant(tuple(settings))
+        variant = Variant(base.variant.settings + tuple(settings))  # after --set's values, if any
         script = compile_variant(base.text, base.filename, base.folder, base.limits, base.module_path, variant)
         prepared.append((settings, checked(script.choose(base.encounter))))
     return prepared
@@ -41,8 +41,8 @@ def sweep(base: Batch, varies: list, n: int, seed: int, jobs: int = 1, executor=
     for number, (settings, script) in enumerate(prepared):
         told = None if progress is None else (lambda done, total, before=number * n: progress(before + done,
                                                                                                len(prepared) * n))
-        result = simulate(Batch.of(script, Variant(tuple(settings))), n, seed, jobs, executor, told,
-                          precision=precision)
+        variant = Variant(base.variant.settings + tuple(settings))
+        result = simulate(Batch.of(script, variant), n, seed, jobs, executor, told, precision=precision)
         point = result.to_json()
         data["encounter"] = point.pop("encounter")
         point.pop("seed")
@@ -67,13 +67,15 @@ def text_report(data: dict) -> list[str]:
     width = max(len(text) for text in [*labels, " ".join(data["vary"])])
     header = f"  {' '.join(data['vary']):<{width}}" + "".join(f"  {side:>24}" for side in sides) + "  rounds" + \
         ("     runs" if precise is not None else "")
-    names = list(data["points"][0]["characters"])
+    # every point's characters: an encounter's parameter may change who fights (`--vary count=1..3`)
+    names = list(dict.fromkeys(name for point in data["points"] for name in point["characters"]))
     lines += [header + "".join(f"  {name[:12]:>12}" for name in names)]
     for text, point in zip(labels, data["points"]):
         cells = "".join(f"  {rate_cell(point['winners'][side]):>24}" for side in sides)
-        survival = "".join(f"  {point['characters'][name]['survival_rate']:>12.1%}" for name in names)
+        survival = "".join(f"  {point['characters'][name]['survival_rate']:>12.1%}" if name in point["characters"]
+                           else f"  {'':>12}" for name in names)
         runs = f"  {point['runs']:>7}" if precise is not None else ""
-        lines.append(f"  {text:<{width}}{cells}  {point['rounds']['mean']:6.2f}{runs}{survival}")
+        lines.append(f"  {text:<{width}}{cells}  {point['rounds']['mean']:6.2f}{runs}{survival}".rstrip())
     lines.append(f"  (the characters' columns: how often each survives{'; ' + data['points'][0]['survival'] if data['points'][0].get('survival') else ''})")
     for side in sides:
         if side == "draw" and not any(point["winners"]["draw"]["count"] for point in data["points"]):

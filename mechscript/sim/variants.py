@@ -1,5 +1,6 @@
-"""Variants of a script: the same script with a value given to a stat, a rules option or a `let`
-(`mech sim --vary`), or with house rules used after its own modules (`mech compare --rule`).
+"""Variants of a script: the same script with a value given to a stat, a rules option, an
+encounter's parameter or a `let` (`mech sim --vary`, `mech run/sim --set`), or with house rules used
+after its own modules (`mech compare --rule`).
 
 A variant is the script's own program with a few nodes replaced, compiled as the script is: the
 value of `--vary Punch.skill=6` stands where Punch's declaration wrote his skill, so everything
@@ -25,6 +26,7 @@ from ..dice.faces import RandomFaces
 from ..errors import MechError, Span, did_you_mean
 from ..interpreter import ast
 from ..interpreter.characters import one_of, shown
+from ..interpreter.encounter_params import given, plain_value, same_type, type_word
 from ..interpreter.parser import parse_program
 from ..interpreter.script import ModuleLoader, ModulePath, Run, Script, compile_script
 from ..interpreter.values import Module, Record, Scope, equal
@@ -160,7 +162,9 @@ def changed_program(program: ast.Program, variant: Variant, placed: dict) -> ast
     for setting in variant.settings:
         owner, _, name = setting.target.rpartition(".")
         span = _span_of(setting, placed, statements)
-        if not owner:
+        if not owner and _has_param(statements, name):
+            statements = _param_changed(statements, setting, span)
+        elif not owner:
             statements = _let_changed(statements, setting, span)
         elif any(type(s) is ast.CharacterDef and s.name == owner for s in statements):
             statements = _stat_changed(statements, owner, name, setting, span, placed)
@@ -196,17 +200,45 @@ def _span_of(setting: Setting, placed: dict, statements: list) -> Span:
                 type(statement) is ast.Use and statement.name == owner:
             span = Span(*dataclasses.astuple(statement.span))
             break
+        params = statement.params if type(statement) is ast.EncounterDef and not owner else []
+        default = next((d for p, _, d in params if p == name), None)
+        if default is not None:  # where the default is written: each parameter's own place
+            span = Span(*dataclasses.astuple(default.span))
+            break
     placed[id(span)] = (setting, False)
     return span
+
+
+def _has_param(statements: list, name: str) -> bool:
+    return any(type(s) is ast.EncounterDef and any(p[0] == name for p in s.params) for s in statements)
+
+
+def _param_changed(statements: list, setting: Setting, span: Span) -> list:
+    """Each encounter with the parameter fights with the setting's value, of its default's type."""
+    changed = []
+    for statement in statements:
+        if type(statement) is ast.EncounterDef and any(p[0] == setting.target for p in statement.params):
+            default = next(plain_value(d) for p, _, d in statement.params if p == setting.target)
+            if not same_type(setting.value, default):
+                raise at_option(f"`{setting.target}` of encounter \"{statement.title}\" is {type_word(default)} "
+                                f"(its default is {written(default)}), not {type_word(setting.value)}", setting,
+                                f"e.g. {setting.flag} {setting.target}={written(default)}")
+            statement = given(statement, setting.target, literal(setting.value, span))
+        changed.append(statement)
+    return changed
 
 
 def _let_changed(statements: list, setting: Setting, span: Span) -> list:
     name = setting.target
     lets = [s.name for s in statements if type(s) is ast.Let]
     if name not in lets:
-        raise at_option(f"the script has no top-level `let {name}`", setting,
-                        did_you_mean(name, lets) or "--vary NAME=... gives a value to a `let` of the script's top level",
-                        whole=True)
+        params = [p[0] for s in statements if type(s) is ast.EncounterDef for p in s.params]
+        if not params:
+            raise at_option(f"the script has no top-level `let {name}`", setting,
+                            did_you_mean(name, lets) or
+                            f"{setting.flag} NAME=... gives a value to a `let` of the script's top level", whole=True)
+        raise at_option(f"the script has no encounter parameter or top-level `let {name}`", setting,
+                        did_you_mean(name, params + lets) or "the parameters: " + ", ".join(params), whole=True)
     return [dataclasses.replace(s, value=literal(setting.value, span)) if type(s) is ast.Let and s.name == name else s
             for s in statements]
 

@@ -1,0 +1,194 @@
+"""Encounters with parameters (`encounter "Drones"(count = 2, rounds = 20) { ... }`), as a user
+drives them: the default fought by `mech run`, a value given by `--set` and swept by `--vary` being
+exactly the fight of the script with that value written in, and the errors (an unknown parameter, a
+value of another type, a default that is not a plain value), each said once with its place."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from support import MECH, mech_forked
+
+HEAD = """\
+use pbem
+character Punch is Transformer { speed 4 skill 7 rank 3 firepower 5 strength 6 endurance 6 courage 7 }
+character D1 is Transformer { speed 5 skill 4 rank 1 firepower 3 strength 3 endurance 3 courage 3 }
+character D2 is Transformer { speed 5 skill 4 rank 1 firepower 3 strength 3 endurance 3 courage 3 }
+character D3 is Transformer { speed 5 skill 4 rank 1 firepower 3 strength 3 endurance 3 courage 3 }
+fn first(n, list) {
+    if n < 1 or n > len(list) { fail("count is 1 to {len(list)}, not {n}") }
+    let chosen = []
+    for member in list { if len(chosen) < n { push(chosen, member) } }
+    return chosen
+}
+"""
+DRONES = """\
+encounter "Drones"(count = 2, rounds = 20, tie = "defender") {
+    side autobots: Punch
+    side drones: first(count, [D1, D2, D3])
+    tie: tie
+    until one_side_left or round > rounds
+}
+"""
+WRITTEN = """\
+encounter "Drones" {{
+    side autobots: Punch
+    side drones: first({count}, [D1, D2, D3])
+    tie: "{tie}"
+    until one_side_left or round > {rounds}
+}}
+"""
+OTHER = """\
+encounter "Duel" {
+    side autobots: Punch
+    side drones: D1
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("params")
+    (root / "drones.mech").write_text(HEAD + DRONES + OTHER, encoding="utf-8")
+    for count, rounds, tie in ((2, 20, "defender"), (3, 20, "defender"), (1, 2, "attacker"), (3, 20, "attacker")):
+        (root / f"written_{count}_{rounds}_{tie}.mech").write_text(
+            HEAD + WRITTEN.format(count=count, rounds=rounds, tie=tie), encoding="utf-8")
+    return root
+
+
+def mech(folder: Path, *argv: str):
+    return mech_forked(list(argv), folder)
+
+
+def test_the_defaults_are_fought_without_set(folder):
+    for seed in ("1", "2", "3"):
+        ran = mech(folder, "run", "drones.mech", "--encounter", "Drones", "--seed", seed)
+        assert ran.code == 0, ran.err
+        assert ran == mech(folder, "run", "written_2_20_defender.mech", "--seed", seed)
+    assert "D2 (drones)" in ran.out and "D3 (drones)" not in ran.out
+
+
+@pytest.mark.parametrize("sets, written", [(["count=3"], "written_3_20_defender.mech"),
+                                           (["count=1", "rounds=2", "tie=attacker"], "written_1_2_attacker.mech")])
+def test_set_fights_as_the_value_written_in(folder, sets, written):
+    argv = [arg for s in sets for arg in ("--set", s)]
+    for seed in ("1", "4"):
+        ran = mech(folder, "run", "drones.mech", "--encounter", "Drones", *argv, "--seed", seed)
+        assert ran.code == 0, ran.err
+        assert ran == mech(folder, "run", written, "--seed", seed)
+    sim = mech(folder, "sim", "drones.mech", "--encounter", "Drones", *argv, "-n", "50", "--seed", "3", "--json",
+               "--jobs", "1")
+    assert sim.code == 0, sim.err
+    assert json.loads(sim.out) == json.loads(mech(folder, "sim", written, "-n", "50", "--seed", "3", "--json",
+                                                  "--jobs", "1").out)
+
+
+def test_vary_sweeps_a_parameter_each_point_as_written(folder):
+    argv = ["sim", "drones.mech", "--encounter", "Drones", "--vary", "count=2..3", "-n", "40", "--seed", "7", "--json"]
+    swept = json.loads(mech(folder, *argv, "--jobs", "1").out)
+    assert [point["values"] for point in swept["points"]] == [{"count": 2}, {"count": 3}]
+    assert set(swept["points"][0]["characters"]) == {"Punch", "D1", "D2"}
+    assert set(swept["points"][1]["characters"]) == {"Punch", "D1", "D2", "D3"}
+    for point, written in zip(swept["points"], ("written_2_20_defender.mech", "written_3_20_defender.mech")):
+        alone = json.loads(mech(folder, "sim", written, "-n", "40", "--seed", "7", "--json", "--jobs", "1").out)
+        assert point["winners"] == alone["winners"] and point["characters"] == alone["characters"]
+    # --set and --vary together; the real command, its worker processes given the values
+    env = {k: v for k, v in os.environ.items() if k != "MECH_DEBUG"}
+    two = subprocess.run([MECH, *argv, "--set", "tie=attacker", "--jobs", "2"], cwd=folder, capture_output=True,
+                         text=True, env=env, timeout=300)
+    assert two.returncode == 0, two.stderr
+    last = json.loads(two.stdout)["points"][1]
+    alone = json.loads(mech(folder, "sim", "written_3_20_attacker.mech", "-n", "40", "--seed", "7", "--json",
+                            "--jobs", "1").out)
+    assert last["winners"] == alone["winners"]
+    # the text table: a column for every point's characters
+    table = mech(folder, *argv[:-1], "--jobs", "1").out.splitlines()
+    assert table[2].split()[-4:] == ["Punch", "D1", "D2", "D3"]
+
+
+def test_an_unknown_parameter_gets_a_did_you_mean_at_the_option(folder):
+    ran = mech(folder, "run", "drones.mech", "--encounter", "Drones", "--set", "cuont=3")
+    assert (ran.code, ran.out) == (1, "")
+    assert ran.err == ("--set:1:1: the script has no encounter parameter or top-level `let cuont`\n"
+                       "  cuont=3\n"
+                       "  ^~~~~\n"
+                       "  hint: did you mean `count`?\n")
+    swept = mech(folder, "sim", "drones.mech", "--encounter", "Drones", "--vary", "roundz=1..3", "-n", "5",
+                 "--jobs", "1")
+    assert swept.err.splitlines()[0] == "--vary:1:1: the script has no encounter parameter or top-level `let roundz`"
+    assert swept.err.splitlines()[-1] == "  hint: did you mean `rounds`?"
+
+
+@pytest.mark.parametrize("option, said", [
+    ("count=three", ['--set:1:7: `count` of encounter "Drones" is a number (its default is 2), not text',
+                     "  count=three", "        ^~~~~", "  hint: e.g. --set count=2"]),
+    ("tie=true", ['--set:1:5: `tie` of encounter "Drones" is text (its default is defender), not a boolean',
+                  "  tie=true", "      ^~~~", "  hint: e.g. --set tie=defender"]),
+])
+def test_a_value_of_another_type_is_refused_at_the_option(folder, option, said):
+    ran = mech(folder, "run", "drones.mech", "--encounter", "Drones", "--set", option)
+    assert (ran.code, ran.out) == (1, "")
+    assert ran.err.splitlines() == said
+
+
+def test_a_value_the_script_refuses_is_its_error(folder):
+    # the count is a number, but the encounter's own `first` refuses it: the script's error, before a fight
+    ran = mech(folder, "run", "drones.mech", "--encounter", "Drones", "--set", "count=5")
+    assert (ran.code, ran.out) == (1, "")
+    assert ran.err.splitlines()[0] == "drones.mech:7:33: count is 1 to 3, not 5"
+    # an option's value the rules do not allow: their own check, said at the option
+    assert "not \"sideways\"" in mech(folder, "run", "drones.mech", "--encounter", "Drones", "--set",
+                                      "tie=sideways").err
+
+
+def test_set_is_one_value_and_once(folder):
+    ran = mech(folder, "run", "drones.mech", "--set", "count=1..3")
+    assert ran.code == 2 and "--set is TARGET=VALUE" in ran.err
+    twice = mech(folder, "run", "drones.mech", "--encounter", "Drones", "--set", "count=1", "--set", "count=2")
+    assert (twice.code, twice.err) == (2, "mech: --set count is given twice\n")
+
+
+def test_check_knows_the_parameters_and_types_them(folder, tmp_path):
+    ran = mech(folder, "check", "drones.mech")
+    assert (ran.code, ran.err) == (0, "")
+    # the checker sees the default's type where the parameter is named: text passed on to `first`
+    (tmp_path / "typed.mech").write_text(HEAD + DRONES.replace("count = 2", 'count = "two"'), encoding="utf-8")
+    typed = mech(tmp_path, "check", "typed.mech")
+    assert typed.code == 1
+    assert typed.err.splitlines()[0] == "typed.mech:7:8: expected a number here, not a string"
+    # and text standing as a side's member, said where the text is written
+    (tmp_path / "member.mech").write_text(HEAD + DRONES.replace('count = 2', 'count = "two"').replace(
+        "first(count, [D1, D2, D3])", "D1, count"), encoding="utf-8")
+    member = mech(tmp_path, "check", "member.mech")
+    assert member.err.splitlines()[:3] == [
+        "member.mech:12:28: a side is made of characters, and this is a string",
+        '  encounter "Drones"(count = "two", rounds = 20, tie = "defender") {',
+        "                             ^~~~~"]
+
+
+@pytest.mark.parametrize("header, said", [
+    ('encounter "D"(count = 1 + 1) {', "a parameter's default is a plain value: a number, text, true, false or none"),
+    ('encounter "D"(count = 1, count = 2) {', "parameter `count` is listed twice"),
+    ('encounter "D"(count) {', None),
+    ('encounter "D"(round = 3) {', "`round` is what `until` reads of the fight: a parameter cannot be named so"),
+])
+def test_a_parameter_needs_one_plain_default(tmp_path, header, said):
+    (tmp_path / "bad.mech").write_text(HEAD + DRONES.replace('encounter "Drones"(count = 2, rounds = 20, '
+                                                             'tie = "defender") {', header), encoding="utf-8")
+    ran = mech(tmp_path, "check", "bad.mech")
+    assert ran.code == 1 and "Traceback" not in ran.err
+    if said is not None:
+        assert ran.err.splitlines()[0].endswith(said)
+    assert ran.err.startswith("bad.mech:12:")
+
+
+def test_a_side_of_a_list_that_is_not_characters(tmp_path):
+    (tmp_path / "numbers.mech").write_text(HEAD + DRONES.replace("first(count, [D1, D2, D3])", "[1, 2]"),
+                                           encoding="utf-8")
+    ran = mech(tmp_path, "run", "numbers.mech", "--seed", "1")
+    assert ran.code == 1 and "a side is made of characters, and this is a number" in ran.err
