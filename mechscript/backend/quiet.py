@@ -214,7 +214,7 @@ class QuietFight:
         writer.changed = changed_sites(programs, types)
         writer.owners = {id(fn): text for text in self.texts.values() for fn in text.program.statements
                          if type(fn) is ast.FnDef}
-        self.types, self.changed, self.kinds = types, changed_sites(programs, types), set(writer.states)
+        self.types, self.changed, self.kinds = types, writer.changed, set(writer.states)
         bound = {}   # global name -> the function's python name (a house rule: the script's function)
         for text in self.texts.values():
             for statement in text.program.statements:
