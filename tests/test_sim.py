@@ -175,6 +175,30 @@ def test_ctrl_c_reports_the_runs_finished_so_far_marked_partial():
     assert {key: value for key, value in data.items() if key not in ("partial", "requested")} == whole
 
 
+def test_ctrl_c_while_a_chunk_is_added_up_adds_it_whole():
+    # Ctrl-C arriving in the parent between a run's winner and its characters' state being added
+    # made a partial result disagree with a batch of as many runs. Here the signal is sent while
+    # the second run of a chunk is added up: the chunk is added whole, then the Ctrl-C is raised.
+    from mechscript.limits import Limits
+    from mechscript.sim.batch import Batch, Chunk, _Stream
+
+    class SendsCtrlC(dict):
+        def items(self):
+            os.kill(os.getpid(), signal.SIGINT)
+            return list(super().items()) + [(name, (False, {"hp": 0})) for name in range(100)]
+
+    chunk = Chunk(0, encounter="Duel", sides=["Red", "Blue"], outcomes=[
+        ("Red", 3, {"Punch": (True, {"hp": 4})}),
+        ("Blue", 5, SendsCtrlC(Punch=(False, {"hp": 0}))),
+        ("Red", 2, {"Punch": (True, {"hp": 6})}),
+    ])
+    stream = _Stream(Batch(AMBUSH.read_text(), str(AMBUSH), str(AMBUSH.parent), Limits()), 3, None)
+    with pytest.raises(KeyboardInterrupt):
+        stream.add(chunk)
+    tally = stream.tally
+    assert tally.runs == 3 and tally.standing["Punch"] == 2 and tally.sums["Punch"]["hp"] == 10
+
+
 def test_ctrl_c_drops_the_chunks_not_started():
     # Ctrl-C as the second chunk is added up: the chunks waiting in the executor are cancelled, not
     # fought before the process can leave (the pool's own cancel_futures is lost once the pool is

@@ -385,14 +385,15 @@ class _Stream:
             self.tally, self.encounter, self.survival = Tally(chunk.sides), chunk.encounter, chunk.survival
             self.replays = Replays(self.seed, chunk.sides)
         code = {side: index for index, side in enumerate(self.tally.sides)} if chunk.outcomes else {}
-        for index, outcome in enumerate(chunk.outcomes, start=chunk.start):
-            self.tally.add(outcome)
-            self.replays.add(index, outcome)
-            if self.winners is not None:
-                self.winners.append(code.get(outcome[0], len(code)))
-            if self.precision is not None and (index + 1) % PRECISION_STEP == 0 and \
-                    self.tally.widest() <= self.precision:
-                raise _Precise()
+        with _ctrl_c_held():
+            for index, outcome in enumerate(chunk.outcomes, start=chunk.start):
+                self.tally.add(outcome)
+                self.replays.add(index, outcome)
+                if self.winners is not None:
+                    self.winners.append(code.get(outcome[0], len(code)))
+                if self.precision is not None and (index + 1) % PRECISION_STEP == 0 and \
+                        self.tally.widest() <= self.precision:
+                    raise _Precise()
 
     def result(self, seed: int) -> SimResult:
         tally = self.tally if self.tally is not None else Tally([])
@@ -406,6 +407,24 @@ class _Stream:
 
 
 PRECISION_STEP = 100  # runs between two looks at the intervals of a batch with a precision
+
+
+@contextmanager
+def _ctrl_c_held():
+    """Ctrl-C waits for the block's end, then is raised as usual: a chunk is added up whole. (A
+    run's winner counted and not yet its characters' state made a partial result disagree with a
+    batch of as many runs.) Signals reach only the main thread: elsewhere there is nothing to hold."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list = []
+    previous = signal.signal(signal.SIGINT, lambda *received: caught.append(received))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught and callable(previous):
+            previous(*caught[0])
 
 
 class _Precise(Exception):
