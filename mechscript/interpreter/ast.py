@@ -290,14 +290,17 @@ class EncounterDef(Node):  # encounter
     params: list = dataclasses.field(default_factory=list)
 
 
-def children(node: Node):
+def children(node: Node) -> list:
     """The nodes right below `node`: in its fields, and in the lists, tuples, dicts and parts that
-    are not nodes themselves (a match's arms, a table's rows) there."""
+    are not nodes themselves (a match's arms, a table's rows) there. A list, gathered without
+    nested generators: the back end's set-up walks the tree many times."""
+    found: list = []
     for name in _field_names(type(node)):
-        yield from _nodes(getattr(node, name))
+        _gather(getattr(node, name), found)
+    return found
 
 
-# The field names of each dataclass, looked up once: the back end's set-up walks the tree many times
+# The field names of each dataclass, looked up once
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 # Values that hold no node
 _LEAVES = frozenset({str, int, bool, float, type(None), Fraction, Span})
@@ -310,20 +313,22 @@ def _field_names(kind: type) -> tuple[str, ...]:
     return names
 
 
-def _nodes(value):
+def _gather(value, found: list) -> None:
     kind = type(value)
     if kind in _LEAVES:
         return
     if isinstance(value, Node):
-        yield value
-    elif isinstance(value, (list, tuple)):
+        found.append(value)
+    elif kind is list or kind is tuple or isinstance(value, (list, tuple)):
         for item in value:
-            yield from _nodes(item)
+            if type(item) not in _LEAVES:
+                _gather(item, found)
     elif isinstance(value, dict):
         for item in value.values():
-            yield from _nodes(item)
+            _gather(item, found)
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        yield from children(value)
+        for name in _field_names(type(value)):
+            _gather(getattr(value, name), found)
 
 
 def walk(node: Node):
