@@ -1,8 +1,10 @@
 import atexit
 import os
 import shutil
+import signal
 import tempfile
 
+import pytest
 from hypothesis import settings
 
 from mechscript.limits import make_room_for_nesting
@@ -40,3 +42,15 @@ def _warm_the_standard_library() -> None:
 
 
 _warm_the_standard_library()
+
+
+@pytest.fixture(autouse=True)
+def _ctrl_c_handled_as_before():
+    """A test that leaves Ctrl-C handled otherwise (ignored: every `mech` the later tests start
+    would inherit it) fails itself, instead of the later Ctrl-C tests failing for it."""
+    before = signal.getsignal(signal.SIGINT)
+    yield
+    after = signal.getsignal(signal.SIGINT)
+    if after is not before:
+        signal.signal(signal.SIGINT, before)
+        pytest.fail(f"the test left SIGINT handled by {after!r} (it was {before!r})")
