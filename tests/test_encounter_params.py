@@ -141,9 +141,30 @@ def test_a_value_the_script_refuses_is_its_error(folder):
     ran = mech(folder, "run", "drones.mech", "--encounter", "Drones", "--set", "count=5")
     assert (ran.code, ran.out) == (1, "")
     assert ran.err.splitlines()[0] == "drones.mech:7:33: count is 1 to 3, not 5"
+    # said inside the function the side called: the hint names the parameters it was given
+    assert ran.err.splitlines()[-1] == "  hint: made with the encounter's count = 5 (--set count=5)"
     # an option's value the rules do not allow: their own check, said at the option
     assert "not \"sideways\"" in mech(folder, "run", "drones.mech", "--encounter", "Drones", "--set",
                                       "tie=sideways").err
+
+
+@pytest.mark.parametrize("option, origin", [([], "its default"), (["--set", "rounds=7"], "--set rounds=7"),
+                                            (["--vary", "rounds=7..8"], "--vary rounds=7")])
+def test_a_value_refused_where_it_is_used_is_said_there_naming_it(tmp_path, option, origin):
+    # a value refused at the parameter itself (a number standing as a side's member): said where the
+    # parameter is written in the body, not at its default, with the parameter, its value and whence
+    (tmp_path / "member.mech").write_text(HEAD + DRONES.replace("first(count, [D1, D2, D3])", "D1, rounds"),
+                                          encoding="utf-8")
+    swept = option[:1] == ["--vary"]
+    ran = mech(tmp_path, "sim" if swept else "run", "member.mech", "--encounter", "Drones", *option, "--seed", "1",
+               *(["-n", "5", "--jobs", "1"] if swept else []))
+    assert (ran.code, ran.out) == (1, "")
+    value = origin.rpartition("=")[2] if "=" in origin else "20"
+    assert ran.err.splitlines() == [
+        "member.mech:14:22: a side is made of characters, and this is a number",
+        "      side drones: D1, rounds",
+        "                       ^~~~~~",
+        f"  hint: `rounds` is the encounter's parameter, here {value} ({origin})"]
 
 
 def test_set_is_one_value_and_once(folder):
@@ -161,14 +182,15 @@ def test_check_knows_the_parameters_and_types_them(folder, tmp_path):
     typed = mech(tmp_path, "check", "typed.mech")
     assert typed.code == 1
     assert typed.err.splitlines()[0] == "typed.mech:7:8: expected a number here, not a string"
-    # and text standing as a side's member, said where the text is written
+    # and text standing as a side's member, said where the parameter is used, with its value
     (tmp_path / "member.mech").write_text(HEAD + DRONES.replace('count = 2', 'count = "two"').replace(
         "first(count, [D1, D2, D3])", "D1, count"), encoding="utf-8")
     member = mech(tmp_path, "check", "member.mech")
-    assert member.err.splitlines()[:3] == [
-        "member.mech:12:28: a side is made of characters, and this is a string",
-        '  encounter "Drones"(count = "two", rounds = 20, tie = "defender") {',
-        "                             ^~~~~"]
+    assert member.err.splitlines() == [
+        "member.mech:14:22: a side is made of characters, and this is a string",
+        "      side drones: D1, count",
+        "                       ^~~~~",
+        """  hint: `count` is the encounter's parameter, here "two" (its default)"""]
 
 
 @pytest.mark.parametrize("header, said", [

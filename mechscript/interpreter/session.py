@@ -253,7 +253,7 @@ def _copy(value, copies: dict):
     if kind is Character:
         if id(value) not in copies:
             copy = copies[id(value)] = Character(value.name, value.kind, {})
-            copy.declared = value.declared
+            copy.declared, copy.recipe = value.declared, value.recipe
             copy.fields.update({name: _copy(item, copies) for name, item in value.fields.items()})
         return copies[id(value)]
     if kind is list:

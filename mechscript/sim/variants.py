@@ -223,7 +223,7 @@ def _param_changed(statements: list, setting: Setting, span: Span) -> list:
                 raise at_option(f"`{setting.target}` of encounter \"{statement.title}\" is {type_word(default)} "
                                 f"(its default is {written(default)}), not {type_word(setting.value)}", setting,
                                 f"e.g. {setting.flag} {setting.target}={written(default)}")
-            statement = given(statement, setting.target, literal(setting.value, span))
+            statement = given(statement, setting.target, literal(setting.value, span), f"{setting.flag} {setting.shown()}")
         changed.append(statement)
     return changed
 
