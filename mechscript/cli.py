@@ -23,6 +23,7 @@ from .api import RollResult, RunResult, check_script, explained, face_source, lo
 from .interpreter.peers import peer_notes
 from .interpreter.script import Script, compile_script, quoted, source_text
 from .errors import MechError, Span
+from .interpreter.values import to_json
 from .limits import Limits
 
 EXAMPLES = """examples:
@@ -424,12 +425,23 @@ def run_sim(args) -> int:
     finally:
         if progress is not None:
             progress.close()
-    data = result.to_json()
+    data = with_parameters(result.to_json(), script)
     _write_out(args, data, plot)
     replay = f"mech run {shlex.quote(args.file)}" + (f" --encounter {quoted(args.encounter)}" if args.encounter else "")
     replay += "".join(f" --set {shlex.quote(setting.option)}" for setting in args.set)
     print(json.dumps(data) if args.json else "\n".join(text_report(data, replay)))
     return 130 if result.partial else 0
+
+
+def with_parameters(data: dict, script: Script) -> dict:
+    """A batch's JSON with `"parameters"` after `"encounter"`: the value each parameter of the encounter
+    was fought with (its default or `--set`'s). An encounter without parameters adds nothing."""
+    parameters = script.chosen_parameters()
+    if not parameters:
+        return data
+    shown = {name: to_json(value) for name, value in parameters.items()}
+    return {key: value for name, item in data.items()
+            for key, value in ([(name, item), ("parameters", shown)] if name == "encounter" else [(name, item)])}
 
 
 def _run_sweep(args, batch) -> int:

@@ -84,8 +84,23 @@ def test_set_fights_as_the_value_written_in(folder, sets, written):
     sim = mech(folder, "sim", "drones.mech", "--encounter", "Drones", *argv, "-n", "50", "--seed", "3", "--json",
                "--jobs", "1")
     assert sim.code == 0, sim.err
-    assert json.loads(sim.out) == json.loads(mech(folder, "sim", written, "-n", "50", "--seed", "3", "--json",
-                                                  "--jobs", "1").out)
+    data = json.loads(sim.out)
+    # the values fought with, after the encounter's name; the rest is the written script's batch, which
+    # has no parameters and so no such key
+    assert list(data)[:3] == ["runs", "encounter", "parameters"]
+    given = dict(s.split("=") for s in sets)
+    assert data.pop("parameters") == {"count": int(given.get("count", 2)), "rounds": int(given.get("rounds", 20)),
+                                      "tie": given.get("tie", "defender")}
+    assert data == json.loads(mech(folder, "sim", written, "-n", "50", "--seed", "3", "--json", "--jobs", "1").out)
+
+
+def test_sim_json_lists_the_parameters_only_of_an_encounter_with_parameters(folder):
+    data = json.loads(mech(folder, "sim", "drones.mech", "--encounter", "Drones", "-n", "5", "--seed", "1", "--json",
+                           "--jobs", "1").out)
+    assert data["parameters"] == {"count": 2, "rounds": 20, "tie": "defender"}
+    duel = json.loads(mech(folder, "sim", "drones.mech", "--encounter", "Duel", "-n", "5", "--seed", "1", "--json",
+                           "--jobs", "1").out)
+    assert "parameters" not in duel and list(duel)[:3] == ["runs", "encounter", "seed"]
 
 
 def test_vary_sweeps_a_parameter_each_point_as_written(folder):

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from . import ast
-from .encounter_params import params_in
+from .encounter_params import params_in, plain_value
 from ..errors import Failed, MechError, ParamSpan, Span, did_you_mean
 from ..limits import limit_error
 from .names import KIND_WORDS, Binding, StaticScope
@@ -447,6 +447,8 @@ def compile_encounter(compiler, node: ast.EncounterDef):
             raise MechError(f"two encounters are named \"{title}\" (the first is on line {title_span.line})",
                             node.title_span or node.span, hint="give each encounter of a script its own name")
     compiler.encounters.append((node.title, node.title_span or node.span))
+    if node.params:
+        compiler.parameters[node.title] = {name: plain_value(default) for name, _, default in node.params}
     infos = _check_sides(compiler, node)
     if infos:
         _check_module_rules(infos[0], node)
