@@ -126,10 +126,10 @@ def _set(text: str):
     return dataclasses.replace(vary.settings[0], flag="--set")
 
 
-def _add_set_option(parser: argparse.ArgumentParser) -> None:
+def _add_set_option(parser: argparse.ArgumentParser, also: str = "") -> None:
     parser.add_argument("--set", type=_set, action="append", default=[], metavar="TARGET=VALUE",
                         help="give a value to an encounter's parameter (count=4), a character's stat (Punch.skill=6), "
-                             "a rules option (pbem.tie=attacker) or a top-level `let`")
+                             "a rules option (pbem.tie=attacker) or a top-level `let`" + (f" {also}" if also else ""))
 
 
 def _precision(text: str) -> float:
@@ -254,6 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--out", default=None, metavar="FILE", help="also write the JSON result to FILE")
     _add_executor_options(compare)
     _add_encounter_option(compare, "the encounter to fight, when the scripts have several")
+    _add_set_option(compare, "(in every version alike)")
     _add_limit_option(compare)
     _add_path_option(compare)
 
@@ -333,13 +334,17 @@ def _load_encounter(args) -> Script:
     return _load_set(args, Limits().with_overrides(dict(args.limit)))
 
 
-def _load_set(args, limits: Limits) -> Script:
-    """The script with the values of `--set` (sim/variants.py), checked before any fight."""
-    from .sim.variants import Variant, checked, compile_variant
+def _refuse_a_set_twice(args) -> None:
     targets = [setting.target for setting in args.set]
     if len(set(targets)) < len(targets):
         print(f"mech: --set {max(targets, key=targets.count)} is given twice", file=sys.stderr)
         raise SystemExit(2)
+
+
+def _load_set(args, limits: Limits) -> Script:
+    """The script with the values of `--set` (sim/variants.py), checked before any fight."""
+    from .sim.variants import Variant, checked, compile_variant
+    _refuse_a_set_twice(args)
     if args.file == "-":
         text, filename, folder = _read_stdin(limits), "<stdin>", Path.cwd()
     else:
@@ -482,7 +487,9 @@ def run_compare(args) -> int:
             print(f"mech compare: no such file: {path}", file=sys.stderr)
             return 2
     limits = Limits().with_overrides(dict(args.limit))
-    base, versions = versions_to_compare(args.file, args.rule, args.other, limits, module_path(args), args.encounter)
+    _refuse_a_set_twice(args)
+    base, versions = versions_to_compare(args.file, args.rule, args.other, limits, module_path(args), args.encounter,
+                                         args.set)
     seed = args.seed if args.seed is not None else new_seed()
     progress = Progress() if sys.stderr.isatty() and not args.json else None
     try:
@@ -491,6 +498,7 @@ def run_compare(args) -> int:
     finally:
         if progress is not None:
             progress.close()
+    data = with_parameters(data, base[1])
     if args.out:
         _write_atomically(Path(args.out), json.dumps(data, indent=1) + "\n")
     print(json.dumps(data) if args.json else "\n".join(text_report(data)))

@@ -5,13 +5,16 @@ value of another type, a default that is not a plain value), each said once with
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from mechscript import cli
 from support import MECH, mech_forked
 
 HEAD = """\
@@ -229,3 +232,73 @@ def test_a_side_of_a_list_that_is_not_characters(tmp_path):
                                            encoding="utf-8")
     ran = mech(tmp_path, "run", "numbers.mech", "--seed", "1")
     assert ran.code == 1 and "a side is made of characters, and this is a number" in ran.err
+
+
+# ---- mech compare and the REPL's :run ----
+
+def test_compare_gives_every_version_the_values_of_set(folder, tmp_path):
+    argv = ["compare", "drones.mech", "--encounter", "Drones", "--set", "count=3", "--set", "tie=attacker",
+            "-n", "60", "--seed", "5", "--json", "--jobs", "1"]
+    (tmp_path / "same.mech").write_text("# changes nothing\n", encoding="utf-8")
+    data = json.loads(mech(folder, *argv, "--rule", str(tmp_path / "same.mech")).out)
+    assert data["parameters"] == {"count": 3, "rounds": 20, "tie": "attacker"}
+    alone = json.loads(mech(folder, "sim", "written_3_20_attacker.mech", "-n", "60", "--seed", "5", "--json",
+                            "--jobs", "1").out)
+    # the script with the values, and the house rule's version with them too: both the written fight
+    for version in (data["base"], data["variants"][0]):
+        assert version["winners"] == alone["winners"] and version["characters"] == alone["characters"]
+    # two scripts: each given the values
+    two = json.loads(mech(folder, *argv[:1], "drones.mech", "drones.mech", *argv[2:]).out)
+    assert two["base"]["winners"] == two["variants"][0]["winners"] == alone["winners"]
+    # refused at the option, as by mech sim
+    wrong = mech(folder, "compare", "drones.mech", "--encounter", "Drones", "--set", "count=three", "--rule",
+                 str(tmp_path / "same.mech"), "-n", "5", "--jobs", "1")
+    assert (wrong.code, wrong.out) == (1, "")
+    assert wrong.err.splitlines()[0] == \
+        '--set:1:7: `count` of encounter "Drones" is a number (its default is 2), not text'
+
+
+def repl(folder: Path, lines: list[str], monkeypatch, capsys) -> tuple[int, str, str]:
+    """The REPL reading `lines` from a pipe, in `folder`."""
+    monkeypatch.chdir(folder)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
+    code = cli.main(["repl", "--seed", "1"])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_repl_runs_an_encounter_with_the_values_of_set(folder, monkeypatch, capsys):
+    written = mech(folder, "run", "written_3_20_attacker.mech", "--seed", "1").out
+    defaults = mech(folder, "run", "written_2_20_defender.mech", "--seed", "1").out
+    code, out, err = repl(folder, [":load drones.mech", ":seed 1",
+                                   ":run --set count=3 --encounter Drones --set tie=attacker", ":seed 1",
+                                   ":run --encounter Drones"], monkeypatch, capsys)
+    assert (code, err) == (0, "")
+    # the values given, then the encounter as declared again: --set changes one fight, not the session
+    assert out == f"loaded drones.mech\nseed 1\n{written}seed 1\n{defaults}"
+
+
+@pytest.mark.parametrize("option, said", [
+    ("--set cuont=3", ['encounter "Drones" has no parameter `cuont`', "  hint: did you mean `count`?"]),
+    ("--set count=three", ['`count` of encounter "Drones" is a number (its default is 2), not text',
+                           "  hint: :run --set count=2"]),
+    ("--set count=1 --set count=2", ["--set count is given twice"]),
+    ("--set count", ["--set is PARAM=VALUE, not 'count'", "  hint: :run --set count=4"]),
+    ("--sett count=1", ["`:run` takes --encounter NAME and --set PARAM=VALUE, or nothing",
+                        '  hint: :run --encounter Drones']),
+    # a value the script refuses: its error, at the line refusing it, naming the parameter's value
+    ("--set count=5", ["drones.mech:7:33: count is 1 to 3, not 5",
+                       "  hint: made with the encounter's count = 5 (:run --set count=5)"]),
+])
+def test_the_repl_refuses_a_set_it_cannot_fight(folder, monkeypatch, capsys, option, said):
+    code, out, err = repl(folder, [":load drones.mech", f":run --encounter Drones {option}"], monkeypatch, capsys)
+    assert (code, out) == (1, "loaded drones.mech\n")
+    assert [line for line in err.splitlines() if not line.startswith("      ") and "^" not in line] == said
+
+
+def test_the_repl_says_an_encounter_without_parameters_takes_no_set(folder, monkeypatch, capsys):
+    code, out, err = repl(folder, [":load drones.mech", ":run --encounter Duel --set count=1"], monkeypatch, capsys)
+    assert code == 1
+    assert err.splitlines() == ['encounter "Duel" has no parameters',
+                                "  hint: in the session, give a stat or an option its value at the prompt "
+                                "(Punch.skill = 6)"]

@@ -15,7 +15,7 @@ import dataclasses
 from fractions import Fraction
 
 from . import ast
-from ..errors import MechError, ParamSpan
+from ..errors import MechError, ParamSpan, Span
 
 _WORDS = ("true", "false", "none")
 
@@ -32,6 +32,25 @@ def plain_value(node: ast.Node):
         return {"true": True, "false": False, "none": None}[node.id]
     raise MechError("a parameter's default is a plain value: a number, text, true, false or none", node.span,
                     hint='e.g. encounter "Drones"(count = 3, leader = "Ransack") { ... }')
+
+
+def literal(value, span=None) -> ast.Node:
+    """The node of a plain value, as a script writes it (`--set count=4` gives 4)."""
+    span = span or Span(1, 1, 0, 0)
+    if value is None or type(value) is bool:
+        return ast.Name(span, written(value))
+    if type(value) is str:
+        return ast.String(span, [value])
+    return ast.Number(span, value)
+
+
+def written(value) -> str:
+    """A plain value as --set and --vary take it."""
+    if value is None or type(value) is bool:
+        return {None: "none", True: "true", False: "false"}[value]
+    if type(value) is Fraction:
+        return str(float(value))
+    return str(value)
 
 
 def type_word(value) -> str:
