@@ -151,3 +151,16 @@ def test_the_checker_knows_what_make_makes(tmp_path):
     ran = mech(tmp_path, "check", "sheet.mech")
     assert ran.code == 1
     assert ran.err.splitlines()[0] == "sheet.mech:15:11: a Robot has no `shield`"
+
+
+@pytest.mark.parametrize("model", ["Robot", "Model"])
+def test_an_option_the_kind_lacks_is_found_before_running(tmp_path, model):
+    # in a function no run calls: the kind, or the declared character's kind, seen when compiling
+    (tmp_path / "sheet.mech").write_text(SHEETS + f'fn later() = make({model}, "M", skil: 4)\n', encoding="utf-8")
+    for command in ("check", "run"):
+        ran = mech(tmp_path, command, "sheet.mech")
+        assert (ran.code, ran.out) == (1, "")
+        assert ran.err.splitlines()[0] == "sheet.mech:13:{}: Robot has no stat `skil`".format(32 + len(model))
+        assert ran.err.splitlines()[-1] == "  hint: did you mean `skill`?"
+    (tmp_path / "sheet.mech").write_text(SHEETS + f'fn later() = make({model}, "M", double: 4)\n', encoding="utf-8")
+    assert "`double` is worked out by kind Robot" in mech(tmp_path, "check", "sheet.mech").err

@@ -312,6 +312,38 @@ def make_character(ev, kind: Kind, name: str, values: dict, gear: dict) -> Chara
     return Character(name, kind, fields)
 
 
+def know_kind(static: StaticScope, node: ast.CharacterDef) -> None:
+    """The declared character's kind, when it is known, before the character is compiled (its
+    errors are compile_character's)."""
+    try:
+        static.names[node.name].schema = _resolve_kind(static, node.kind, node.kind_span)
+    except MechError:
+        pass
+
+
+def check_make(static: StaticScope, node: ast.Call) -> None:
+    """`make(KIND, ...)` (or a character declared above, `make(Drone, ...)`): its options named
+    against the kind when compiling, as a declaration's entries are; other models are seen when it runs."""
+    model = node.args[0] if node.args else None
+    binding = None
+    if type(model) is ast.Name:
+        binding = static.resolve(model.id, model.span)
+    elif type(model) is ast.Field and type(model.target) is ast.Name:
+        module = static.resolve(model.target.id, model.target.span)
+        binding = module.module.exports.get(model.name) if module is not None and module.kind == "module" else None
+    info = binding.schema if binding is not None and binding.kind in ("kind", "character") else None
+    if info is None:
+        return
+    for stat, value in node.kwargs.items():
+        if stat in info.derived:
+            raise MechError(f"`{stat}` is worked out by kind {info.name} from its stats; it cannot be given",
+                            value.span, hint="give the stats it comes from")
+        if stat not in info.stats and stat not in info.state:
+            raise MechError(f"{info.name} has no stat `{stat}`", value.span,
+                            hint=did_you_mean(stat, list(info.stats) + info.state) or
+                            f"the stats of {info.name}: {', '.join(info.stats)}")
+
+
 def make_like(ev, model, name, given: dict, call: ast.Call) -> Character:
     """`make(model, name, stat: value, ...)`: a new character of a kind (`model` the kind) or like a
     character (`model` one: its declaration's stats, state and gear, each gear item made anew).

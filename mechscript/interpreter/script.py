@@ -380,6 +380,9 @@ class ScriptCompiler(Compiler):
             elif kind is ast.CharacterDef:
                 self.static.declare(statement.name, Binding("character", statement.name_span))
         characters.declare_kinds(self.static, [s for s in statements if type(s) is ast.KindDef])
+        for statement in statements:  # a character's kind known to the functions compiled before it (`make`)
+            if type(statement) is ast.CharacterDef:
+                characters.know_kind(self.static, statement)
         functions = [self.compile(s) for s in statements if type(s) is ast.FnDef]
         others = [self.compile(s) for s in statements if type(s) is not ast.FnDef]
         code = functions + others
@@ -721,6 +724,8 @@ class ScriptCompiler(Compiler):
             if binding is None and callee.id in NOT_ROLLED:
                 return compile_call(self, node)
             if binding is None and callee.id in BUILTINS:
+                if callee.id == "make":
+                    characters.check_make(self.static, node)
                 return self.compile_builtin_call(BUILTINS[callee.id], node)
             if binding is None:
                 raise MechError(f"unknown function `{callee.id}`", callee.span,
