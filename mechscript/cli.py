@@ -444,9 +444,12 @@ def with_parameters(data: dict, script: Script) -> dict:
     parameters = script.chosen_parameters()
     if not parameters:
         return data
-    shown = {name: to_json(value) for name, value in parameters.items()}
-    return {key: value for name, item in data.items()
-            for key, value in ([(name, item), ("parameters", shown)] if name == "encounter" else [(name, item)])}
+    placed = {}
+    for key, value in data.items():
+        placed[key] = value
+        if key == "encounter":
+            placed["parameters"] = {name: to_json(value) for name, value in parameters.items()}
+    return placed
 
 
 def _run_sweep(args, batch) -> int:

@@ -256,7 +256,7 @@ def _compile_entries(compiler, info: KindInfo, entries: list[ast.Entry], owner_s
                 error.for_character(*declared)
             raise
         made.declared = declared
-        made.recipe = (values, items)
+        made.recipe = (_copied(values), items)
         return made
     return build
 
@@ -353,7 +353,7 @@ def make_like(ev, model, name, given: dict, call: ast.Call) -> Character:
         kind, values, gear = model, {}, {}
     elif type(model) is Character and model.recipe is not None:
         kind, (values, items) = model.kind, model.recipe
-        values = {stat: (_fresh(value), span) for stat, (value, span) in values.items()}
+        values = _copied(values)
         gear = {slot: [_remade(ev, item) for item in made] for slot, made in items.items()}
     else:  # a character made by Python has no declaration to copy
         what = "one made by Python" if type(model) is Character else type_name(model)
@@ -383,18 +383,23 @@ def make_like(ev, model, name, given: dict, call: ast.Call) -> Character:
     except Failed as error:  # the kind's formulas refused this sheet: said at the call that made it
         raise MechError(f"{name}: {error.message}" if name not in error.message else error.message, call.span,
                         hint=error.hint) from None
-    made.recipe = (values, gear)
+    made.recipe = (_copied(values), gear)
     return made
 
 
 def _remade(ev, item: Character) -> Character:
     """A gear item made anew from what it was made of: its own state, nothing shared."""
     values, items = item.recipe
-    values = {stat: (_fresh(value), span) for stat, (value, span) in values.items()}
     gear = {slot: [_remade(ev, inner) for inner in made] for slot, made in items.items()}
-    made = make_character(ev, item.kind, item.name, values, gear)
-    made.recipe, made.declared = (values, gear), item.declared
+    made = make_character(ev, item.kind, item.name, _copied(values), gear)
+    made.recipe, made.declared = item.recipe, item.declared
     return made
+
+
+def _copied(values: dict) -> dict:
+    """What a character is made of, (value, span) by name, with lists and records of its own: a
+    recipe keeps the values as given, whatever the character made of them does to its own."""
+    return {name: (_fresh(value), span) for name, (value, span) in values.items()}
 
 
 def _fresh(value):

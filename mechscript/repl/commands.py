@@ -36,7 +36,8 @@ Commands:
   :load FILE     run a script in the session: its definitions stay
   :seed [N]      show the seed, or roll from seed N (its first roll is `mech roll --seed N`'s)
   :prob EXPR     the exact odds of EXPR, with a chart (of dice alone: prob(EXPR) sees the session's names)
-  :run           fight the session's encounter (on copies of its characters: run it again and again)
+  :run           fight the session's encounter (on copies of its characters: run it again and again);
+                 :run --encounter NAME --set PARAM=VALUE chooses one and gives its parameters values
   :reset         a new session: no names, a fresh seed
   :quit          leave (or Ctrl-D, quit, exit); Ctrl-C cancels the line being typed
 Tab completes names, Up and Down go through the history."""
