@@ -175,19 +175,27 @@ def compare(path: str | Path, n: int, rules: Sequence = (), other: str | Path | 
 
 
 def versions_to_compare(path: str | Path, rules: Sequence, other: str | Path | None, limits: Limits,
-                        module_path: Sequence, encounter: str | None) -> tuple:
+                        module_path: Sequence, encounter: str | None, settings: Sequence = ()) -> tuple:
     """The script and the versions `compare` fights, each (name, compiled script, Variant): the
-    script with each house rule file `use`d after its modules, or the other script. Raises MechError."""
-    from .sim.variants import Variant, compile_variant
-    base = load_script(Path(path), limits, module_path).choose(encounter)
+    script with each house rule file `use`d after its modules, or the other script. `settings`
+    (`--set`'s, sim/variants.py) are given to every version alike. Raises MechError."""
+    from .sim.variants import Variant, checked, compile_variant
+    given = Variant(tuple(settings))
+
+    def version(script_path):
+        script = load_script(Path(script_path), limits, module_path).choose(encounter)  # its own errors first
+        if not given:
+            return script
+        return checked(compile_variant(script.source_text, script.filename, script.folder, limits,
+                                       tuple(map(str, module_path)), given).choose(encounter))
+    base = version(path)
     if other is not None:
-        return (str(path), base, Variant()), [(str(other), load_script(Path(other), limits, module_path)
-                                               .choose(encounter), Variant())]
+        return (str(path), base, given), [(str(other), version(other), given)]
     versions = []
     for rule in rules:
         read_script(Path(rule), limits)  # a file that is no .mech script: said as for a script
-        variant = Variant(rules=(str(Path(rule).resolve()),))
+        variant = Variant(given.settings, rules=(str(Path(rule).resolve()),))
         script = compile_variant(base.source_text, base.filename, base.folder, limits, tuple(map(str, module_path)),
                                  variant)
-        versions.append((str(rule), script.choose(encounter), variant))
-    return (str(path), base, Variant()), versions
+        versions.append((str(rule), checked(script.choose(encounter)), variant))
+    return (str(path), base, given), versions

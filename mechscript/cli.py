@@ -23,6 +23,7 @@ from .api import RollResult, RunResult, check_script, explained, face_source, lo
 from .interpreter.peers import peer_notes
 from .interpreter.script import Script, compile_script, quoted, source_text
 from .errors import MechError, Span
+from .interpreter.values import to_json
 from .limits import Limits
 
 EXAMPLES = """examples:
@@ -125,10 +126,10 @@ def _set(text: str):
     return dataclasses.replace(vary.settings[0], flag="--set")
 
 
-def _add_set_option(parser: argparse.ArgumentParser) -> None:
+def _add_set_option(parser: argparse.ArgumentParser, also: str = "") -> None:
     parser.add_argument("--set", type=_set, action="append", default=[], metavar="TARGET=VALUE",
                         help="give a value to an encounter's parameter (count=4), a character's stat (Punch.skill=6), "
-                             "a rules option (pbem.tie=attacker) or a top-level `let`")
+                             "a rules option (pbem.tie=attacker) or a top-level `let`" + (f" {also}" if also else ""))
 
 
 def _precision(text: str) -> float:
@@ -253,6 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--out", default=None, metavar="FILE", help="also write the JSON result to FILE")
     _add_executor_options(compare)
     _add_encounter_option(compare, "the encounter to fight, when the scripts have several")
+    _add_set_option(compare, "(in every version alike)")
     _add_limit_option(compare)
     _add_path_option(compare)
 
@@ -332,13 +334,17 @@ def _load_encounter(args) -> Script:
     return _load_set(args, Limits().with_overrides(dict(args.limit)))
 
 
-def _load_set(args, limits: Limits) -> Script:
-    """The script with the values of `--set` (sim/variants.py), checked before any fight."""
-    from .sim.variants import Variant, checked, compile_variant
+def _refuse_a_set_twice(args) -> None:
     targets = [setting.target for setting in args.set]
     if len(set(targets)) < len(targets):
         print(f"mech: --set {max(targets, key=targets.count)} is given twice", file=sys.stderr)
         raise SystemExit(2)
+
+
+def _load_set(args, limits: Limits) -> Script:
+    """The script with the values of `--set` (sim/variants.py), checked before any fight."""
+    from .sim.variants import Variant, checked, compile_variant
+    _refuse_a_set_twice(args)
     if args.file == "-":
         text, filename, folder = _read_stdin(limits), "<stdin>", Path.cwd()
     else:
@@ -424,12 +430,26 @@ def run_sim(args) -> int:
     finally:
         if progress is not None:
             progress.close()
-    data = result.to_json()
+    data = with_parameters(result.to_json(), script)
     _write_out(args, data, plot)
     replay = f"mech run {shlex.quote(args.file)}" + (f" --encounter {quoted(args.encounter)}" if args.encounter else "")
     replay += "".join(f" --set {shlex.quote(setting.option)}" for setting in args.set)
     print(json.dumps(data) if args.json else "\n".join(text_report(data, replay)))
     return 130 if result.partial else 0
+
+
+def with_parameters(data: dict, script: Script) -> dict:
+    """A batch's JSON with `"parameters"` after `"encounter"`: the value each parameter of the encounter
+    was fought with (its default or `--set`'s). An encounter without parameters adds nothing."""
+    parameters = script.chosen_parameters()
+    if not parameters:
+        return data
+    placed = {}
+    for key, value in data.items():
+        placed[key] = value
+        if key == "encounter":
+            placed["parameters"] = {name: to_json(value) for name, value in parameters.items()}
+    return placed
 
 
 def _run_sweep(args, batch) -> int:
@@ -470,7 +490,9 @@ def run_compare(args) -> int:
             print(f"mech compare: no such file: {path}", file=sys.stderr)
             return 2
     limits = Limits().with_overrides(dict(args.limit))
-    base, versions = versions_to_compare(args.file, args.rule, args.other, limits, module_path(args), args.encounter)
+    _refuse_a_set_twice(args)
+    base, versions = versions_to_compare(args.file, args.rule, args.other, limits, module_path(args), args.encounter,
+                                         args.set)
     seed = args.seed if args.seed is not None else new_seed()
     progress = Progress() if sys.stderr.isatty() and not args.json else None
     try:
@@ -479,6 +501,7 @@ def run_compare(args) -> int:
     finally:
         if progress is not None:
             progress.close()
+    data = with_parameters(data, base[1])
     if args.out:
         _write_atomically(Path(args.out), json.dumps(data, indent=1) + "\n")
     print(json.dumps(data) if args.json else "\n".join(text_report(data)))

@@ -23,6 +23,19 @@ class Span:
     end: int
 
 
+@dataclass(frozen=True, slots=True)
+class ParamSpan(Span):
+    """Where an encounter's parameter is named: its value stands there (interpreter/encounter_params.py),
+    and an error said there names the parameter and the value it had."""
+
+    param: str = ""
+    value: str = ""    # the value as written: 3, "Ransack", true
+    origin: str = ""   # "its default" or the option that gave it: "--set count=4"
+
+    def note(self) -> str:
+        return f"`{self.param}` is the encounter's parameter, here {self.value} ({self.origin})"
+
+
 class MechError(Exception):
     """A user error with its position. `render` gives the message users read."""
 
@@ -54,7 +67,10 @@ class MechError(Exception):
 
     def render(self) -> str:
         """The message, with every control character of the script (NUL, ESC...) escaped."""
-        hint = f"  hint: {printable(self.hint, chr(10))}" if self.hint else None
+        said = self.hint
+        if type(self.span) is ParamSpan:  # a parameter's value refused where it is used: which value it was
+            said = self.span.note() + (f"; {said}" if said else "")
+        hint = f"  hint: {printable(said, chr(10))}" if said else None
         if self.character is not None and self.source is not None and self.span is not None:
             name, span, source, filename = self.character
             message = self.message if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", self.message) else \

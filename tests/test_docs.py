@@ -347,6 +347,8 @@ README_SHAPES = [
      ("replays", "longest")),
     ('`"characters": {name: {"survival_rate", "survival_ci95", "mean"}}`',
      "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1", ("characters", "Punch")),
+    ('`"parameters": {"count", "skill", "rounds"}`',
+     "sim examples/pbem_adventure.mech --encounter Drones -n 20 --seed 1 --json --jobs 1", ("parameters",)),
     ('`{"encounter", "seed", "runs", "vary", "points"}`',
      "sim examples/pbem_ambush.mech -n 20 --seed 1 --json --jobs 1 --vary Punch.skill=6,7", ()),
     ('`"points": [{"values", "runs", "winners", "rounds", "characters", "survival", "replays"}]`',

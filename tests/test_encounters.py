@@ -181,7 +181,7 @@ def test_the_repl_runs_the_encounter_named(folder):
         '  hint: choose one with :run --encounter "Ambush at the dam", :run --encounter Bridge',
         'there is no encounter named "Brige"',
         "  hint: did you mean :run --encounter Bridge?",
-        "`:run` takes nothing, or --encounter NAME",
+        "`:run` takes --encounter NAME and --set PARAM=VALUE, or nothing",
         '  hint: :run --encounter "Ambush at the dam"',
     ]
     fights = [line for line in ran.stdout.splitlines() if line.startswith("Bridge: ")]

@@ -853,6 +853,10 @@ class Inference:
             return T_BOOL
         if name == "fail":
             return BOTTOM
+        if name == "make":  # a character of the kind given, or of the character's kind
+            if first.top:
+                return ANY
+            return Type(T.CharT(atom.kind) for atom in first if type(atom) in (T.KindT, T.CharT))
         return ANY
 
     # -- the heap: lists, records, characters, modules --

@@ -15,7 +15,7 @@ from ..dice.rollkeep import KeepRoll, Pool
 from ..numbers import normal
 from ..errors import Failed, MechError, did_you_mean
 from ..limits import limit_error
-from .characters import ended
+from .characters import ended, make_like
 from .lookup import field_names
 from .show import roll_text
 from .values import Character, Encounter, Kind, equal, format_value, plain, type_name
@@ -38,11 +38,14 @@ class Builtin:
 
 BUILTINS: dict[str, Builtin] = {}
 
+# The options of a builtin taking any name as an option (`make`'s are the stats of the kind it makes)
+ANY_OPTION = None
+
 # Functions whose argument is a distribution, not a roll: compiled by odds.py from the argument's AST.
 NOT_ROLLED = ("prob", "dist", "mean")
 
 
-def builtin(name: str, min_args: int, max_args: int | None, doc: str, options: tuple = ()):
+def builtin(name: str, min_args: int, max_args: int | None, doc: str, options: tuple | None = ()):
     def register(impl):
         BUILTINS[name] = Builtin(name, min_args, max_args, options, doc, impl)
         return impl
@@ -234,6 +237,13 @@ def _ended(ev, args, options, call):
     if type(args[0]) is not Encounter:
         raise MechError(f"`ended` takes an encounter, not {type_name(args[0])}", call.args[0].span)
     return ended(ev, args[0], call.span)
+
+
+@builtin("make", 2, 2, 'make(kind, name, stat: value, ...): a new character of the kind, its stats given as '
+         'options; make(character, name, ...): one like that character, the stats given changed: '
+         'make(Drone, "Drone {n}", skill: skill)', ANY_OPTION)
+def _make(ev, args, options, call):
+    return make_like(ev, args[0], args[1], options, call)
 
 
 @builtin("fail", 1, 2, 'fail(message): stop the script with this message as its error: fail("no such side"); '

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from . import ast
-from ..errors import Failed, MechError, Span, did_you_mean
+from .encounter_params import params_in, plain_value
+from ..errors import Failed, MechError, ParamSpan, Span, did_you_mean
 from ..limits import limit_error
 from .names import KIND_WORDS, Binding, StaticScope
 from .values import Character, Encounter, Function, Kind, Module, Record, Scope, Table, equal, format_value, plain, \
@@ -255,6 +256,7 @@ def _compile_entries(compiler, info: KindInfo, entries: list[ast.Entry], owner_s
                 error.for_character(*declared)
             raise
         made.declared = declared
+        made.recipe = (_copied(values), items)
         return made
     return build
 
@@ -308,6 +310,105 @@ def make_character(ev, kind: Kind, name: str, values: dict, gear: dict) -> Chara
     finally:
         ev.scope = saved
     return Character(name, kind, fields)
+
+
+def know_kind(static: StaticScope, node: ast.CharacterDef) -> None:
+    """The declared character's kind, when it is known, before the character is compiled (its
+    errors are compile_character's)."""
+    try:
+        static.names[node.name].schema = _resolve_kind(static, node.kind, node.kind_span)
+    except MechError:
+        pass
+
+
+def check_make(static: StaticScope, node: ast.Call) -> None:
+    """`make(KIND, ...)` (or a character declared above, `make(Drone, ...)`): its options named
+    against the kind when compiling, as a declaration's entries are; other models are seen when it runs."""
+    model = node.args[0] if node.args else None
+    binding = None
+    if type(model) is ast.Name:
+        binding = static.resolve(model.id, model.span)
+    elif type(model) is ast.Field and type(model.target) is ast.Name:
+        module = static.resolve(model.target.id, model.target.span)
+        binding = module.module.exports.get(model.name) if module is not None and module.kind == "module" else None
+    info = binding.schema if binding is not None and binding.kind in ("kind", "character") else None
+    if info is None:
+        return
+    for stat, value in node.kwargs.items():
+        if stat in info.derived:
+            raise MechError(f"`{stat}` is worked out by kind {info.name} from its stats; it cannot be given",
+                            value.span, hint="give the stats it comes from")
+        if stat not in info.stats and stat not in info.state:
+            raise MechError(f"{info.name} has no stat `{stat}`", value.span,
+                            hint=did_you_mean(stat, list(info.stats) + info.state) or
+                            f"the stats of {info.name}: {', '.join(info.stats)}")
+
+
+def make_like(ev, model, name, given: dict, call: ast.Call) -> Character:
+    """`make(model, name, stat: value, ...)`: a new character of a kind (`model` the kind) or like a
+    character (`model` one: its declaration's stats, state and gear, each gear item made anew).
+    `given` (stat or state -> value) wins over the model's; each is checked as a declaration's entry
+    is, said at its option."""
+    if type(model) is Kind:
+        kind, values, gear = model, {}, {}
+    elif type(model) is Character and model.recipe is not None:
+        kind, (values, items) = model.kind, model.recipe
+        values = _copied(values)
+        gear = {slot: [_remade(ev, item) for item in made] for slot, made in items.items()}
+    else:  # a character made by Python has no declaration to copy
+        what = "one made by Python" if type(model) is Character else type_name(model)
+        raise MechError(f"`make` makes a character of a kind or like a character, not like {what}",
+                        call.args[0].span, hint='make(Transformer, "Drone 1", skill: 4) or make(Drone, "Drone 2")')
+    if type(name) is not str or not name:
+        raise MechError(f"a character's name is text, not {_shown(name) if type(name) is str else type_name(name)}",
+                        call.args[1].span, hint='make(Drone, "Drone {n}")')
+    schema = kind.schema
+    for stat, value in given.items():
+        span = call.kwargs[stat].span
+        if stat not in schema.stats and stat not in schema.changes:
+            derived = [item[1] for item in schema.items if item[0] == "derived"]
+            if stat in derived:
+                raise MechError(f"`{stat}` is worked out by kind {kind.name} from its stats; it cannot be given",
+                                span, hint="give the stats it comes from")
+            raise MechError(f"{kind.name} has no stat `{stat}`", span,
+                            hint=did_you_mean(stat, schema.stats + schema.state) or
+                            f"the stats of {kind.name}: {', '.join(schema.stats)}")
+        values[stat] = (value, span)
+    missing = [item[1] for item in schema.items if item[0] == "stat" and item[3] is None and item[1] not in values]
+    if missing:
+        raise MechError(f"missing {'stat' if len(missing) == 1 else 'stats'} of {kind.name}: {', '.join(missing)}",
+                        call.span, hint="add " + ", ".join(f"{stat}: ..." for stat in missing))
+    try:
+        made = make_character(ev, kind, name, values, gear)
+    except Failed as error:  # the kind's formulas refused this sheet: said at the call that made it
+        raise MechError(f"{name}: {error.message}" if name not in error.message else error.message, call.span,
+                        hint=error.hint) from None
+    made.recipe = (_copied(values), gear)
+    return made
+
+
+def _remade(ev, item: Character) -> Character:
+    """A gear item made anew from what it was made of: its own state, nothing shared."""
+    values, items = item.recipe
+    gear = {slot: [_remade(ev, inner) for inner in made] for slot, made in items.items()}
+    made = make_character(ev, item.kind, item.name, _copied(values), gear)
+    made.recipe, made.declared = item.recipe, item.declared
+    return made
+
+
+def _copied(values: dict) -> dict:
+    """What a character is made of, (value, span) by name, with lists and records of its own: a
+    recipe keeps the values as given, whatever the character made of them does to its own."""
+    return {name: (_fresh(value), span) for name, (value, span) in values.items()}
+
+
+def _fresh(value):
+    """A given value for a new character: its lists and records its own."""
+    if type(value) is list:
+        return [_fresh(item) for item in value]
+    if type(value) is Record:
+        return Record({name: _fresh(item) for name, item in value.fields.items()})
+    return value
 
 
 def _in_kind(ev, schema: Schema, code):
@@ -383,11 +484,14 @@ def compile_encounter(compiler, node: ast.EncounterDef):
             raise MechError(f"two encounters are named \"{title}\" (the first is on line {title_span.line})",
                             node.title_span or node.span, hint="give each encounter of a script its own name")
     compiler.encounters.append((node.title, node.title_span or node.span))
+    if node.params:
+        compiler.parameters[node.title] = {name: plain_value(default) for name, _, default in node.params}
     infos = _check_sides(compiler, node)
     if infos:
         _check_module_rules(infos[0], node)
         _check_settings(infos[0], node.settings, compiler.static.uses)
-    sides = [(side.name, [(compiler.compile(m), m.span) for m in side.members]) for side in node.sides]
+    sides = [(side.name, [(compiler.compile(m), m.span, _made_with(m)) for m in side.members])
+             for side in node.sides]
     settings = [(name, span, compiler.compile(value)) for name, span, value in node.settings]
     outer = compiler.static
     compiler.static = StaticScope(outer)
@@ -405,8 +509,14 @@ def compile_encounter(compiler, node: ast.EncounterDef):
         values = []
         for side_name, members in sides:
             characters = []
-            for code, member_span in members:
-                value = code(ev)
+            for code, member_span, made_with in members:
+                try:
+                    value = code(ev)
+                except MechError as error:
+                    # refused inside a function given the parameters (`drones(count, skill)`): which values
+                    if made_with and error.hint is None and type(error.span) is not ParamSpan:
+                        error.hint = made_with
+                    raise
                 # a list of characters joins them all: a side chosen by a parameter, or made by a function
                 for character in (value if type(value) is list else [value]):
                     if type(character) is not Character:
@@ -421,6 +531,14 @@ def compile_encounter(compiler, node: ast.EncounterDef):
         # declared: the one fought is chosen once the top level has run (Script.choose)
         ev.encounters[title] = Encounter(title, values, (until, until_span), ev.scope, chosen, span, source)
     return encounter
+
+
+def _made_with(member: ast.Node) -> str | None:
+    """What a side's member was given of the encounter's parameters, said with an error in it."""
+    spans = params_in(member)
+    if not spans:
+        return None
+    return "made with the encounter's " + ", ".join(f"{span.param} = {span.value} ({span.origin})" for span in spans)
 
 
 def _check_sides(compiler, node: ast.EncounterDef) -> list[KindInfo]:

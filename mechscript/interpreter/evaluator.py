@@ -212,7 +212,7 @@ class Compiler:
         if count < builtin.min_args or (builtin.max_args is not None and count > builtin.max_args):
             raise MechError(f"`{builtin.name}` takes {builtin.arity_text()}, not {count}", node.span, hint=builtin.doc)
         for key in node.kwargs:
-            if key not in builtin.options:
+            if builtin.options is not None and key not in builtin.options:
                 raise MechError(f"`{builtin.name}` has no option `{key}`", node.kwargs[key].span,
                                 hint=did_you_mean(key, builtin.options) or builtin.doc)
         args = [self.compile(arg) for arg in node.args]

@@ -336,6 +336,7 @@ class ScriptCompiler(Compiler):
         self.static = StaticScope(None)
         self.in_module = in_module
         self.encounters: list[tuple[str, Span]] = []  # the script's encounters: their names and where
+        self.parameters: dict[str, dict] = {}  # each encounter's parameters and the values they are fought with
 
     # -- programs and blocks --
 
@@ -379,6 +380,9 @@ class ScriptCompiler(Compiler):
             elif kind is ast.CharacterDef:
                 self.static.declare(statement.name, Binding("character", statement.name_span))
         characters.declare_kinds(self.static, [s for s in statements if type(s) is ast.KindDef])
+        for statement in statements:  # a character's kind known to the functions compiled before it (`make`)
+            if type(statement) is ast.CharacterDef:
+                characters.know_kind(self.static, statement)
         functions = [self.compile(s) for s in statements if type(s) is ast.FnDef]
         others = [self.compile(s) for s in statements if type(s) is not ast.FnDef]
         code = functions + others
@@ -720,6 +724,8 @@ class ScriptCompiler(Compiler):
             if binding is None and callee.id in NOT_ROLLED:
                 return compile_call(self, node)
             if binding is None and callee.id in BUILTINS:
+                if callee.id == "make":
+                    characters.check_make(self.static, node)
                 return self.compile_builtin_call(BUILTINS[callee.id], node)
             if binding is None:
                 raise MechError(f"unknown function `{callee.id}`", callee.span,
@@ -1074,11 +1080,12 @@ class Script:
     in `ev.encounter` the encounter to fight: the one chosen (`choose`), or the only one."""
 
     def __init__(self, code, filename: str, source_text: str, limits: Limits, folder: Path, module_path=(),
-                 encounters=()):
+                 encounters=(), parameters=None):
         self.filename, self.source_text, self.limits = filename, source_text, limits
         self.folder = folder  # where its `use` looks first
         self.module_path = tuple(module_path)  # the user's folders of modules (`--path`), where `use` looks next
         self.encounters = list(encounters)  # (name, span) of each encounter it declares
+        self.parameters = dict(parameters or {})  # encounter name -> {parameter: the value it is fought with}
         self.program: ast.Program | None = None  # the program compiled, when it is not the text's (compile_script)
         self.encounter: str | None = self.encounters[0][0] if len(self.encounters) == 1 else None
 
@@ -1106,6 +1113,11 @@ class Script:
             raise self._at_encounter(message, dict(self.encounters)[close or names[0]], hint)
         self.encounter = name
         return self
+
+    def chosen_parameters(self) -> dict:
+        """The parameters of the encounter fought and their values (its defaults, or `--set`'s): empty
+        for an encounter without parameters."""
+        return self.parameters.get(self.encounter, {}) if self.encounter is not None else {}
 
     def _at_encounter(self, message: str, span: Span, hint: str) -> MechError:
         return MechError(message, span, hint=hint).located(self.source_text, self.filename)
@@ -1165,7 +1177,8 @@ def compile_script(source_text: str, filename: str, folder: Path, limits: Limits
         raise error.located(source_text, filename) from None
     except RecursionError:
         raise too_deep().located(source_text, filename) from None
-    script = Script(code, filename, source_text, limits, folder, module_path, compiler.encounters)
+    script = Script(code, filename, source_text, limits, folder, module_path, compiler.encounters,
+                    compiler.parameters)
     script.program = changed  # what the back end writes instead of the text, when changed
     return script
 

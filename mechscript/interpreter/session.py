@@ -17,7 +17,8 @@ from pathlib import Path
 
 from ..dice.faces import RandomFaces
 from ..dice.rollkeep import Pool
-from . import ast, characters
+from . import ast, characters, encounter_params
+from .encounter_params import literal, plain_value, written
 from ..errors import MechError
 from ..limits import CpuTime, Limits, too_deep
 from .names import UNSET, Binding, StaticScope
@@ -91,6 +92,8 @@ class Session:
         self.static: StaticScope = self.compiler.static  # the one top static scope...
         self.run = SessionRun(RandomFaces(seed), limits)
         self.scope = self.run.scope = Scope(None)        # ...and its one runtime scope
+        # each encounter's declaration as compiled, with its entry's text and name: `:run --set` runs it again
+        self.declarations: dict[str, tuple[ast.EncounterDef, str, str]] = {}
 
     # -- what the session holds --
 
@@ -176,6 +179,9 @@ class Session:
             static.names.update(saved[0])
             static.uses[:] = saved[1]
             raise
+        for statement in others:
+            if type(statement) is ast.EncounterDef:
+                self.declarations[statement.title] = (statement, text, filename)
         declared = [name for name in static.names if name not in saved[0] or static.names[name] is not saved[0][name]]
         infos, scope = list(static.uses), self.scope
 
@@ -208,14 +214,42 @@ class Session:
         """The session's encounters by name, in the order they were first declared."""
         return self.run.encounters
 
-    def fight(self, name: str) -> tuple[list[str], dict | None, MechError | None]:
+    def _declared_with(self, ev: SessionRun, name: str, given: dict) -> Encounter:
+        """The encounter `name` as its declaration makes it with the parameters `given`."""
+        node, text, filename = self.declarations[name]
+        for param, value in given.items():
+            node = encounter_params.given(node, param, literal(value), f":run --set {param}={written(value)}")
+        compiler = self.compiler
+        saved = compiler.source_text, compiler.filename, compiler.encounters, compiler.echo
+        compiler.source_text, compiler.filename, compiler.encounters, compiler.echo = text, filename, [], False
+        try:
+            code = compiler.compile(node)
+        finally:
+            compiler.source_text, compiler.filename, compiler.encounters, compiler.echo = saved
+        kept = self.run.encounters[name]
+        try:
+            code(ev)
+            return self.run.encounters[name]
+        finally:
+            self.run.encounters[name] = kept  # the session's own stays as declared
+
+    def parameters(self, name: str) -> dict:
+        """The parameters of the session's encounter `name` and their defaults."""
+        node = self.declarations[name][0] if name in self.declarations else None
+        return {param: plain_value(default) for param, _, default in node.params} if node is not None else {}
+
+    def fight(self, name: str, given: dict | None = None) -> tuple[list[str], dict | None, MechError | None]:
         """`:run`: fights the session's encounter `name` on copies of its characters, so the
-        characters stay as declared and the fight can be fought again. (log, result, error)."""
+        characters stay as declared and the fight can be fought again. (log, result, error).
+        `given` (`:run --set count=4`): values of its parameters (checked by the caller), for which
+        its declaration runs again, reading the session's names as they are now."""
         declared = self.run.encounters[name]
         ev = self._fresh_limits()
         result, error = None, None
         try:
             with CpuTime(self.limits, ev):
+                if given:
+                    declared = self._declared_with(ev, name, given)
                 ev.result = result = characters.fight(ev, _copy_encounter(declared))
         except (MechError, RecursionError) as error_:
             error = _located(error_, *declared.source)
@@ -253,7 +287,7 @@ def _copy(value, copies: dict):
     if kind is Character:
         if id(value) not in copies:
             copy = copies[id(value)] = Character(value.name, value.kind, {})
-            copy.declared = value.declared
+            copy.declared, copy.recipe = value.declared, value.recipe
             copy.fields.update({name: _copy(item, copies) for name, item in value.fields.items()})
         return copies[id(value)]
     if kind is list:

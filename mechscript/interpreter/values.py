@@ -123,13 +123,14 @@ class Character:
     """A character, or a gear item, of a kind: its stats, derived values, state and gear by name.
     Only state changes; `side` is set by the encounter it fights in."""
 
-    __slots__ = ("name", "kind", "side", "declared", "__dict__")
+    __slots__ = ("name", "kind", "side", "declared", "recipe", "__dict__")
     # its stats, derived values, state and gear by name: the object's own attributes, as a record's
     fields = property(attrgetter("__dict__"))
 
     def __init__(self, name: str, kind: Kind, fields: dict):
         self.name, self.kind, self.side = name, kind, None
         self.declared = None  # (name, span, source, filename) of its declaration: where errors about its sheet point
+        self.recipe = None  # what it was made of, for `make(it, ...)`: characters.make_like
         self.__dict__ = fields
 
 

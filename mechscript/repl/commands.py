@@ -16,9 +16,11 @@ from ..errors import MechError, did_you_mean
 from ..limits import Limits
 from ..interpreter.names import KIND_WORDS
 from ..interpreter.peers import peer_notes
+from ..interpreter.encounter_params import same_type, type_word, written
 from ..interpreter.script import quoted, several_encounters, unknown_encounter
 from ..interpreter.session import Session, Shown
 from ..interpreter.values import Kind
+from ..sim.variants import value_of
 from . import display, topics
 from .display import Fragments
 from .lexer import keywords
@@ -34,7 +36,8 @@ Commands:
   :load FILE     run a script in the session: its definitions stay
   :seed [N]      show the seed, or roll from seed N (its first roll is `mech roll --seed N`'s)
   :prob EXPR     the exact odds of EXPR, with a chart (of dice alone: prob(EXPR) sees the session's names)
-  :run           fight the session's encounter (on copies of its characters: run it again and again)
+  :run           fight the session's encounter (on copies of its characters: run it again and again);
+                 :run --encounter NAME --set PARAM=VALUE chooses one and gives its parameters values
   :reset         a new session: no names, a fresh seed
   :quit          leave (or Ctrl-D, quit, exit); Ctrl-C cancels the line being typed
 Tab completes names, Up and Down go through the history."""
@@ -44,7 +47,8 @@ COMMANDS = {
     ":load": ":load FILE     run a script in the session: its definitions stay",
     ":seed": ":seed [N]      show the seed, or roll from seed N",
     ":prob": ":prob EXPR     the exact odds of EXPR",
-    ":run": ":run [--encounter NAME]  fight the session's encounter (NAME: which one, when it has several)",
+    ":run": ":run [--encounter NAME] [--set PARAM=VALUE]  fight the session's encounter (NAME: which one, when it "
+            "has several; --set: a value for one of its parameters, may be given more than once)",
     ":reset": ":reset         a new session: no names, a fresh seed",
     ":quit": ":quit          leave (or Ctrl-D)",
 }
@@ -240,16 +244,23 @@ class Commands:
             words = shlex.split(argument)
         except ValueError:
             words = None
-        if words is None or words and (len(words) != 2 or words[0] != "--encounter"):
-            return Reply().fail("`:run` takes nothing, or --encounter NAME",
+        options = _run_options(words)
+        if options is None:
+            return Reply().fail("`:run` takes --encounter NAME and --set PARAM=VALUE, or nothing",
                                 hint=f":run --encounter {quoted(names[0])}")
-        name = words[1] if words else None
+        name, sets = options
         if name is None and len(names) > 1:
             return Reply().fail(*several_encounters(names, "session", ":run --encounter"))
         if name is not None and name not in names:
             message, hint, _ = unknown_encounter(name, names, ":run --encounter")
             return Reply().fail(message, hint)
-        log, result, error = self.session.fight(name or names[0])
+        name = name or names[0]
+        given = {}
+        for text in sets:
+            refused = self._refused_set(name, text, given)
+            if refused is not None:
+                return Reply().fail(*refused)
+        log, result, error = self.session.fight(name, given)
         reply = Reply()
         for line in log:
             reply.say(line)
@@ -259,12 +270,49 @@ class Commands:
             reply.say(line, "class:heading" if line.startswith("Result") else "")
         return reply
 
+    def _refused_set(self, name: str, text: str, given: dict) -> tuple[str, str | None] | None:
+        """`--set PARAM=VALUE` of `:run` put in `given`, or why not (message, hint): the session's
+        encounters are declared at the prompt, so `:run --set` gives their parameters alone."""
+        parameters = self.session.parameters(name)
+        param, equals, typed = text.partition("=")
+        if not equals or not param.isidentifier():
+            return f"--set is PARAM=VALUE, not {text!r}", ":run --set count=4"
+        if param not in parameters:
+            if not parameters:
+                return (f'encounter "{name}" has no parameters',
+                        "in the session, give a stat or an option its value at the prompt (Punch.skill = 6)")
+            return (f'encounter "{name}" has no parameter `{param}`',
+                    did_you_mean(param, parameters) or "its parameters: " + ", ".join(parameters))
+        if param in given:
+            return f"--set {param} is given twice", None
+        value, default = value_of(typed.strip()), parameters[param]
+        if not same_type(value, default):
+            return (f'`{param}` of encounter "{name}" is {type_word(default)} (its default is {written(default)}), '
+                    f"not {type_word(value)}", f":run --set {param}={written(default)}")
+        given[param] = value
+        return None
+
     def _reset(self, argument: str) -> Reply:
         self.session = Session(new_seed(), self.limits, self.folder, self.module_path)
         return Reply().say(f"a new session, seed {self.session.seed}", "class:note")
 
     def _quit(self, argument: str) -> Reply:
         return Reply(quit=True)
+
+
+def _run_options(words: list[str] | None) -> tuple[str | None, list[str]] | None:
+    """`:run`'s words: (the encounter named or None, the texts of its --set), None when they are not that."""
+    if words is None:
+        return None
+    name, sets = None, []
+    for option, value in zip(words[::2], words[1::2]):
+        if option == "--encounter" and name is None:
+            name = value
+        elif option == "--set":
+            sets.append(value)
+        else:
+            return None
+    return (name, sets) if len(words) % 2 == 0 else None
 
 
 def _notes(text: str, limits: Limits, program: bool = False) -> Reply:

@@ -26,7 +26,7 @@ from ..dice.faces import RandomFaces
 from ..errors import MechError, Span, did_you_mean
 from ..interpreter import ast
 from ..interpreter.characters import one_of, shown
-from ..interpreter.encounter_params import given, plain_value, same_type, type_word
+from ..interpreter.encounter_params import given, literal, plain_value, same_type, type_word, written
 from ..interpreter.parser import parse_program
 from ..interpreter.script import ModuleLoader, ModulePath, Run, Script, compile_script
 from ..interpreter.values import Module, Record, Scope, equal
@@ -104,15 +104,6 @@ def value_of(item: str):
     if len(item) >= 2 and item[0] == item[-1] and item[0] in "\"'":
         return item[1:-1]
     return item
-
-
-def written(value) -> str:
-    """A value as --vary takes it back."""
-    if value is None or type(value) is bool:
-        return {None: "none", True: "true", False: "false"}[value]
-    if type(value) is Fraction:
-        return str(float(value))
-    return str(value)
 
 
 def json_value(value):
@@ -223,7 +214,7 @@ def _param_changed(statements: list, setting: Setting, span: Span) -> list:
                 raise at_option(f"`{setting.target}` of encounter \"{statement.title}\" is {type_word(default)} "
                                 f"(its default is {written(default)}), not {type_word(setting.value)}", setting,
                                 f"e.g. {setting.flag} {setting.target}={written(default)}")
-            statement = given(statement, setting.target, literal(setting.value, span))
+            statement = given(statement, setting.target, literal(setting.value, span), f"{setting.flag} {setting.shown()}")
         changed.append(statement)
     return changed
 
@@ -272,14 +263,6 @@ def _option_changed(statements: list, module: str, name: str, setting: Setting, 
             statement = dataclasses.replace(statement, settings=[s for s in statement.settings if s[0] != name])
         changed.append(statement)
     return changed
-
-
-def literal(value, span: Span) -> ast.Node:
-    if value is None or type(value) is bool:
-        return ast.Name(span, written(value))
-    if type(value) is str:
-        return ast.String(span, [value])
-    return ast.Number(span, value)
 
 
 def checked(script: Script, seed: int = 0) -> Script:
