@@ -1193,6 +1193,86 @@ def test_mega_area_none_keeps_the_base_hexes_of_l346(tmp_path):
     assert log[9:18:3] == ["    A, in the base hex: 24", "    B, 1 hex out: 17", "    C, 2 hexes out: 9"]
 
 
+def mega_area_fight(area: str, hexes: dict, *settings: str, distance: int = 4) -> str:
+    # Jazz, Mega-Size 1 (Size 10), an area armament 3k3, `distance` hexes from its foes; each foe `hex` beyond that
+    jazz = transformer("Jazz", conc("Shooting", 1), f'armament Bomb {{ damage 3k3  area "{area}" }}', rank=1,
+                       strength=10, mega=1)
+    targets = "".join(transformer(name, **DUMMY, **({"hex": n} if n else {})) for name, n in hexes.items())
+    return fight(jazz, targets, first="Jazz", second=", ".join(hexes), settings=[f"distance: {distance}", *settings], extra=NO_AD)
+
+
+# Jazz's initiative, one die for each of five foes (Speed 1), the attack, the damage, then each one's Durability
+MEGA_AREA_FACES = [9, 9, 9, 1, 1, 1, 1, 1] + [9, 9, 9] + [9, 8, 7, 2, 1, 1] + [9] * 15 + ONES
+
+
+def where_hit(log: list[str]) -> list[str]:
+    # the lines naming where each one stands in the first attack's area, and its damage there
+    end = next(n for n, line in enumerate(log) if n > 4 and not line.startswith("    "))
+    return [line for line in log[5:end] if any(mark in line for mark in (", in the base hex: ", " out: ", " less: "))]
+
+
+# The attack, as in the Spray's test: Skill 5 - 2 (L1774) = 1.5 dice + 1 (L1776) + Shooting 1 - 1k0 (L1782) =
+# 2.5k2.5, rolled 3k2.5 (L28): 9 9 9/2 = 22 - 5 = 17 against each PD 5; damage 3k3 + Firepower Dice 2.5 + 1 = 6.5k3,
+# rolled 6k3: 9 8 7 = 24; one die less: 17 (9 8); two: 9 (L344); then Effect Augmentation +5 (L1800).
+@pytest.mark.parametrize("mega_area, expected", [
+    ("base", ["    A, in the base hex: 24", "    Z, 1 hex out: 17", "    B, in the base hex: 24",
+              "    C, 1 hex out: 17", "    D, 2 hexes out: 9"]),
+    ("none", ["    A, in the base hex: 24", "    Z, 1 hex out: 17", "    B, 1 hex out: 17", "    C, 2 hexes out: 9"]),
+])
+def test_l1792_a_mega_size_explosion_has_one_base_hex_more_onward(tmp_path, mega_area, expected):
+    # An explosion (L346: "a single base hex ... radiate outward in all directions") at A's hex, 4 hexes from Jazz:
+    # Z one hex short of it, B, C, D one, two, three beyond. L1792 adds MS 1 base hex: PROPOSAL, onward, so B is in
+    # the base and C, D one and two hexes out; Z, on the attacker's side of the base, is still one hex out. Without
+    # it (mega_area "none"), B one hex out, C two, D three: beyond the three kept dice (L342), not caught.
+    log = run_json(tmp_path, mega_area_fight("explosion", {"A": 0, "Z": -1, "B": 1, "C": 2, "D": 3},
+                                             f'mega_area: "{mega_area}"'), MEGA_AREA_FACES)["log"]
+    assert log[4] == "  phase 22: Jazz fires Bomb at A's hex (explosion, L348): 3k2.5-5: 9 9 9/2 = 17"
+    assert log[5:5 + len(expected)] == [f"    vs {line.split(',')[0].strip()}'s PD 5: hit" for line in expected]
+    assert log[5 + len(expected)] == "    damage 6k3: 9 8 7 (2 1 1) = 24"
+    assert where_hit(log) == expected
+    assert log[5 + len(expected) + 2] == "    Effect Augmentation and Reduction +5 (L389): 29"
+
+
+@pytest.mark.parametrize("mega_area, expected", [
+    ("base", ["    A, 0 dice less: 24", "    B, 0 dice less: 24", "    C, 1 die less: 17", "    D, 1 die less: 17",
+              "    E, 1 die less: 17"]),
+    ("none", ["    A, 0 dice less: 24", "    B, 1 die less: 17", "    C, 1 die less: 17", "    D, 1 die less: 17",
+              "    E, 2 dice less: 9"]),
+])
+def test_l1792_a_mega_size_stream_has_four_full_strength_hexes(tmp_path, mega_area, expected):
+    # A stream's first three hexes from the attacker are at full strength, then a die less every three (L346); MS 1
+    # adds a base hex (L1792): the first four are full, 5-7 one die less, 8-10 two. A at 3 hexes, B 4, C 5, D 6, E 7
+    # (distance 3). Without it: 1-3 full, 4-6 one die less, 7-9 two.
+    hexes = {"A": 0, "B": 1, "C": 2, "D": 3, "E": 4}
+    log = run_json(tmp_path, mega_area_fight("stream", hexes, f'mega_area: "{mega_area}"', distance=3),
+                   MEGA_AREA_FACES)["log"]
+    assert log[4] == "  phase 22: Jazz fires Bomb at A's hex (stream, L348): 3k2.5-5: 9 9 9/2 = 17"
+    assert log[5:11] == [f"    vs {name}'s PD 5: hit" for name in hexes] + ["    damage 6k3: 9 8 7 (2 1 1) = 24"]
+    assert where_hit(log) == expected
+
+
+@pytest.mark.parametrize("settings, expected", [
+    # emitter_base "target": the base is A's hex and the two beyond it (B, C), with MS 1 D's too; E one hex out
+    ((), ["    A, in the base hex: 24", "    B, in the base hex: 24", "    C, in the base hex: 24",
+          "    D, in the base hex: 24", "    E, 1 hex out: 17"]),
+    (('mega_area: "none"',), ["    A, in the base hex: 24", "    B, in the base hex: 24", "    C, in the base hex: 24",
+                              "    D, 1 hex out: 17", "    E, 2 hexes out: 9"]),
+    # emitter_base "beside": the base is hexes 1-3 from Jazz, with MS 1 hex 4 too: A (3) and B (4) in it, C one hex
+    # out, D two, E three (beyond the kept dice); without L1792, B is one hex out
+    (('emitter_base: "beside"',), ["    A, in the base hex: 24", "    B, in the base hex: 24", "    C, 1 hex out: 17",
+                                   "    D, 2 hexes out: 9"]),
+    (('emitter_base: "beside"', 'mega_area: "none"'), ["    A, in the base hex: 24", "    B, 1 hex out: 17",
+                                                       "    C, 2 hexes out: 9"]),
+])
+def test_l1792_a_mega_size_emitter_has_four_base_hexes(tmp_path, settings, expected):
+    # L346: "Emitters have three connected base hexes, all in the direction the emitter is aimed, and radiate outward
+    # from there"; L1792 adds MS 1: four. A at 3 hexes, B 4, C 5, D 6, E 7 (distance 3)
+    hexes = {"A": 0, "B": 1, "C": 2, "D": 3, "E": 4}
+    log = run_json(tmp_path, mega_area_fight("emitter", hexes, *settings, distance=3), MEGA_AREA_FACES)["log"]
+    assert log[4] == "  phase 22: Jazz fires Bomb at A's hex (emitter, L348): 3k2.5-5: 9 9 9/2 = 17"
+    assert where_hit(log) == expected
+
+
 def test_l392_with_collisions_what_a_fall_lands_on_takes_half(tmp_path):
     # collisions "hex": Jazz stands in the hex Starscream falls into (distance 0): half of the fall's 20, 10 (L392),
     # an effect; Jazz's Durability 1 1 1/2 = 2 fails by 8: 1 Major
