@@ -982,6 +982,76 @@ def test_on_the_ground_no_one_falls(tmp_path):
     assert not any("falls" in line for line in log)
 
 
+def falling(elevation: int, *foes: str, until: str = "round > 1") -> str:
+    names = ", ".join(["Starscream", *(foe.split()[1] for foe in foes)])
+    return fight(JAZZ_SHOOTS, FLYER.replace("elevation 6", f"elevation {elevation}"), *foes, first="Jazz", second=names,
+                 settings=['fall_time: "actions"'], extra=NO_AD, until=until)
+
+
+def test_l392_with_fall_time_a_fall_of_6_elevations_lands_one_action_later(tmp_path):
+    # fall_time "actions": "Falling takes a number of actions equal to the number of Elevations fallen divided by 10,
+    # minimum 1" (L392): 6 Elevations, 1 action, 10 phases (L122). Knocked Out at phase 22, Starscream lands at phase
+    # 12, before Jazz's action there; the Impact Damage as at once: 6k3.5, 7 6 5 4/2 = 20, 2 Major
+    log = run_json(tmp_path, falling(6), FALL_FACES)["log"]
+    assert log[6:12] == [
+        "    Starscream is knocked out: Major above its Courage (L161)",
+        "    Starscream falls from 6 Elevations (L392): 1 action to land, 10 phases",
+        "  phase 12: Starscream lands",
+        "    Starscream falls 6 Elevations (L392): Impact Damage 6k3.5: 7 6 5 4/2 (3 2) = 20",
+        "    Starscream Durability Knocked Out, counts as 0 vs Minor 20: fails by 20, 2 Major (now 8.5)",
+        "  phase 12: Jazz has no one left to attack and waits out the round",
+    ]
+
+
+def test_l392_a_fall_of_25_elevations_takes_two_actions_and_lands_in_a_phase_no_one_acts_in(tmp_path):
+    # 25 / 10 = 2.5, PROPOSAL rounded down: 2 actions, 20 phases: from phase 22 to phase 2, where no one acts. The
+    # velocity is at most 15k0 (L392): 15k3.5, rolled as 10k8.5 (L32): 7 6 5 4 3 2 1 1 1/2 = 29
+    log = run_json(tmp_path, falling(25), FALL_FACES)["log"]
+    assert log[7:12] == [
+        "    Starscream falls from 25 Elevations (L392): 2 actions to land, 20 phases",
+        "  phase 12: Jazz has no one left to attack and waits out the round",
+        "  phase 2: Starscream lands",
+        "    Starscream falls 25 Elevations (L392): Impact Damage 10k8.5: 7 6 5 4 3 2 1 1 1/2 (1) = 29",
+        "    Starscream Durability Knocked Out, counts as 0 vs Minor 29: fails by 29, 2 Major (now 8.5)",
+    ]
+
+
+def test_l392_a_long_fall_goes_on_into_the_next_round(tmp_path):
+    # 40 Elevations: 4 actions, 40 phases. Round 1 passes 22 - 12, 12 - 2 and the last 2 (PROPOSAL: down to 0): 18
+    # left; round 2 counts from its first phase, 22: phase 12 leaves 8, so Starscream lands at phase 4. Damage 15k3.5
+    # as 10k8.5: 7 6 5 4 3 2 2 2 2/2 = 32; Knocked Out, counts 0: fails by 32, 2.5 Major (L154)
+    faces = ([9, 9, 9, 1, 1] + [9, 9, 8, 1] + [9, 8, 1, 1, 1] + [1, 1, 1] + [1, 1, 1, 1] * 2 + [9, 9, 9, 1]
+             + [1, 1, 1, 1] * 2 + [7, 6, 5, 4, 3, 2, 2, 2, 2, 2] + ONES)
+    log = run_json(tmp_path, falling(40, transformer("Dummy", **DUMMY), until="round > 2"), faces)["log"]
+    assert log[7] == "    Starscream falls from 40 Elevations (L392): 4 actions to land, 40 phases"
+    assert log[10:18] == [
+        "Round 2",
+        "  initiative: Jazz 3k2.5: 9 9 9/2 = 22; Dummy 1k0.5: 1/2 = 0",
+        "  phase 22: Jazz attacks Dummy with Blaster: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss",
+        "  phase 12: Jazz attacks Dummy with Blaster: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss",
+        "  phase 4: Starscream lands",
+        "    Starscream falls 40 Elevations (L392): Impact Damage 10k8.5: 7 6 5 4 3 2 2 2 2/2 (2) = 32",
+        "    Starscream Durability Knocked Out, counts as 0 vs Minor 32: fails by 32, 2.5 Major (now 9)",
+        "  phase 2: Jazz attacks Dummy with Blaster: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss",
+    ]
+
+
+def test_l392_a_fall_still_under_way_when_the_fight_ends_lands_then(tmp_path):
+    # PROPOSAL: the fight's end (here after round 1, `until`) does not stop a fall; with collisions "hex" those in the
+    # hex it lands in take half (L392): 16
+    script = falling(40, transformer("Dummy", **DUMMY)).replace("    until", '    collisions: "hex"\n    until')
+    faces = [9, 9, 9, 1, 1] + [9, 9, 8, 1] + [9, 8, 1, 1, 1] + [1, 1, 1] + [1, 1, 1, 1] * 2 + [7, 6, 5, 4, 3, 2, 2, 2, 2, 2] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[10:13] == [
+        "  end of the fight: Starscream lands",
+        "    Starscream falls 40 Elevations (L392): Impact Damage 10k8.5: 7 6 5 4 3 2 2 2 2/2 (2) = 32",
+        "    Starscream Durability Knocked Out, counts as 0 vs Minor 32: fails by 32, 2.5 Major (now 9)",
+    ]
+    # distance 0: everyone is in the one hex
+    assert [line for line in log if "impact (L392)" in line] == [
+        "    Jazz is hit by Starscream's impact (L392): half of it, 16", "    Dummy is hit by Starscream's impact (L392): half of it, 16"]
+
+
 # ---- the Leadership Die (L285) ----
 
 LEADERS = (transformer("Bumblebee", **DUMMY) + transformer("Optimus", speed=1, rank=8)
