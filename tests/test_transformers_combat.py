@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from support import run_json
+from support import mech_forked, run_json
 from test_transformers import conc, encounter, transformer
 
 DUMMY = dict(speed=1, rank=1)       # never acts, spends no Energon Die
@@ -1182,13 +1182,13 @@ def test_l438_points_spent_counts_each_part_of_the_sheet(tmp_path):
                 "advantage Evasive { points 5 }", "personality Cool { points 4 }",
                 "armament Blaster { damage 3k2  points 3 }", 'transformation Car { type "vehicle"  points 4 }')
     assert log == ("{tech_specs: 128, skillsets: 8, concentrations: 4, advantages: 5, equipment: 3, personalities: 4, "
-                   "transformations: 4, mega: 0, total: 156}")
+                   "backgrounds: 0, transformations: 4, mega: 0, total: 156}")
 
 
 def test_a_negative_personality_gives_points_back_and_mega_size_costs_10_x_4_to_the_ms(tmp_path):
     # Indecisive -4 (L1024); Mega-Size 1: 40 (E49, L1832)
     log = spent(tmp_path, "personality Indecisive { points -4 }", strength=10, mega=1)
-    assert log.endswith("personalities: -4, transformations: 0, mega: 40, total: 184}")     # 128 + 20 - 4 + 40
+    assert log.endswith("personalities: -4, backgrounds: 0, transformations: 0, mega: 40, total: 184}")   # 128 + 20 - 4 + 40
 
 
 def test_chosen_levels_beyond_what_the_skillsets_give_are_refused(tmp_path):
@@ -1229,6 +1229,93 @@ def test_l1159_l1320_civilian_and_warrior_make_their_skillsets_cost_1(tmp_path):
     log = spent(tmp_path, "skillset Criminal", "skillset Firearms", "advantage Warrior { points 2 }")
     assert "skillsets: 3," in log
     assert "skillsets: 4," in spent(tmp_path, "skillset Criminal", "skillset Firearms")
+
+
+# ---- Backgrounds (L1093-1119): their points, their limits, Fear in a fight ----
+
+def test_l1095_a_background_costs_its_value_and_jinx_s_is_given(tmp_path):
+    # L1095: "Backgrounds cost 1, 2, or 3 points for a 1, 2, or 3 point value": Hunted 2 and Debt 1, 3 points
+    log = spent(tmp_path, "background Hunted { value 2 }", "background Debt { value 1 }")
+    assert log.endswith("personalities: 0, backgrounds: 3, transformations: 0, mega: 0, total: 131}")     # 128 + 3
+    # L1222: Jinx (5, L1221) gives "one 4-point Background": it costs nothing more
+    log = spent(tmp_path, "advantage Jinx { points 5 }", "background Nemesis { value 4 }")
+    assert log.endswith("advantages: 5, equipment: 0, personalities: 0, backgrounds: 0, transformations: 0, mega: 0, total: 133}")
+
+
+def test_l1095_backgrounds_count_against_the_160_points(tmp_path):
+    # Tech Specs 6 (160) and a 1-point Background: 161 > 160
+    jazz = transformer("Jazz", "background Debt { value 1 }", **dict.fromkeys(
+        ("strength", "intelligence", "speed", "endurance", "rank", "courage", "firepower", "skill"), 6))
+    error = sheet_check(tmp_path, jazz, 'sheet_points: "checked"', code=1)
+    assert "Jazz spends 161 Character Points, above the 160 it has (rule text 000 L438): Tech Specs 160, Skillsets 0, Concentrations 0, Backgrounds 1" in error
+
+
+@pytest.mark.parametrize("entries, message", [
+    (("background Hunted { value 3 }", "background Debt { value 2 }"),
+     "Jazz has 5 value levels of Backgrounds: 4 at most (rule text 000 L1097)"),
+    (("background Nemesis { value 4 }",),
+     "Jazz's Background Nemesis is at 4: no single Background above 3 (rule text 000 L1097; a 4-point one is Jinx's, L1222)"),
+    (("advantage Jinx { points 5 }", "background Nemesis { value 4 }", "background Debt { value 1 }"),
+     "Jazz has Jinx: its one Background is a 4-point one, and it may take no other (rule text 000 L1222-L1223)"),
+    (("advantage Jinx { points 5 }", "background Nemesis { value 3 }"),
+     "Jazz has Jinx: its one Background is a 4-point one, and it may take no other (rule text 000 L1222-L1223)"),
+    (("advantage Jinx { points 4 }",), "Jazz's Jinx costs [5] Character Points, not 4 (rule text 000 L1221)"),
+])
+def test_l1097_l1222_a_sheet_breaking_the_background_limits_is_refused(tmp_path, entries, message):
+    error = sheet_check(tmp_path, transformer("Jazz", *entries), code=1)
+    assert message in error and "character Jazz is Transformer" in error
+    # `mech check` finds it too, before any die
+    path = tmp_path / "sheet.mech"
+    path.write_text(fight(transformer("Jazz", *entries), transformer("Dummy", **DUMMY), first="Jazz", second="Dummy"))
+    checked = mech_forked(["check", str(path)], tmp_path)
+    assert checked.code == 1 and message in checked.err
+
+
+def test_l1097_four_levels_in_backgrounds_of_3_at_most_are_accepted(tmp_path):
+    jazz = transformer("Jazz", "background Hunted { value 3 }", "background Debt { value 1 }")
+    assert sheet_check(tmp_path, jazz)["log"][0].startswith("Test: ")
+
+
+FEARFUL = JAZZ_SHOOTS.replace(" }\n", '  background Fear { value 2  subject "SUBJECT" } }\n')
+
+
+def test_l1107_fear_gives_minus_xkx_on_all_rolls_while_its_subject_is_in_the_fight(tmp_path):
+    # L1107: "All Actions Checks made while exposed to the subject of this Background suffer -XkX, where X is the
+    # Rating": Fear 2 of Megatron, -2k2 (PROPOSAL: on all Jazz's rolls, as L164's penalty). Initiative 3k2.5 - 2k2 =
+    # 1k0.5: 9/2 = 4; the attack 3.5k2.5 - 2k2 = 1.5k0.5, rolled 2k0.5 (L28): 9/2 = 4, a miss against PD 5;
+    # Durability 3k2.5 - 2k2: 1/2 = 0
+    script = fight(FEARFUL.replace("SUBJECT", "Megatron"), transformer("Megatron", conc("Brawling", 1), speed=1, rank=1),
+                   first="Jazz", second="Megatron", extra=NO_AD)
+    log = run_json(tmp_path, script, [9, 9] + [9, 1] + [9, 9, 8, 1] + ONES)["log"]
+    assert log[1:8] == [
+        "  Jazz is exposed to what it fears: -2k2 on its rolls (Fear, L1107)",
+        "Round 1",
+        "  initiative: Jazz 1k0.5: 9/2 = 4; Megatron 1k0.5: 9/2 = 4",
+        "  phase 4: Jazz attacks Megatron with Blaster: 2k0.5: 9/2 (1) = 4 vs PD 5: miss",
+        "  phase 4: Megatron attacks Jazz with fists: 4k2.5: 9 9 8/2 (1) = 22 vs PD 5: hit",
+        "    damage 2k1: 1 (1) = 1",
+        "    Jazz Durability 1k0.5: 1/2 = 0 vs Minor 1: fails by 1, 1 Major (now 1)",
+    ]
+
+
+@pytest.mark.parametrize("subject, foe, exposed", [
+    ("decepticons", transformer("Soundwave", **DUMMY), True),     # PROPOSAL: a side's name is a subject too
+    ("megatron", transformer("Megatron", **DUMMY), True),         # names in any case
+    ("Unicron", transformer("Megatron", **DUMMY), False),         # not on the line: not played
+    ("Megatron", transformer("Megatron", major=15, **DUMMY), False),   # dead (3 x Courage, L173): not in the fight
+])
+def test_l1107_what_a_fear_is_exposed_to(tmp_path, subject, foe, exposed):
+    name = foe.split()[1]
+    log = run_json(tmp_path, fight(FEARFUL.replace("SUBJECT", subject), foe, first="Jazz", second=name, extra=NO_AD),
+                   [9, 9, 9, 1] + ONES)["log"]
+    assert (log[1] == "  Jazz is exposed to what it fears: -2k2 on its rolls (Fear, L1107)") == exposed
+    assert any(line.startswith("  initiative: Jazz " + ("1k0.5" if exposed else "3k2.5")) for line in log)
+
+
+def test_c14_a_background_in_play_awards_1_5_times_its_value_or_twice(tmp_path):
+    # L1747 "times 1.5" (the digest's proposal, C14), or L1095 "twice its value"
+    script = "use transformers\nsay background_experience(2)\ntransformers.background_reward = \"twice\"\nsay background_experience(2)\n"
+    assert run_json(tmp_path, script, [])["log"] == ["3", "4"]
 
 
 # ---- Mega-Size's extra base hexes (L1792), what a fall or crash lands on, crashes (L392) ----
