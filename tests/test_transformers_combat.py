@@ -1312,6 +1312,20 @@ def test_l1107_what_a_fear_is_exposed_to(tmp_path, subject, foe, exposed):
     assert any(line.startswith("  initiative: Jazz " + ("1k0.5" if exposed else "3k2.5")) for line in log)
 
 
+def test_l1107_a_house_rule_says_what_a_fear_is_exposed_to(tmp_path):
+    # exposed_to replaced: a Fear of "Dummy" is felt only from the second round on, so Jazz's first Initiative is
+    # whole (3k2.5) and its second -2k2 (1k0.5)
+    extra = NO_AD + "fn transformers.exposed_to(c, subject, enc) = enc.round >= 2\n"
+    script = fight(FEARFUL.replace("SUBJECT", "Dummy"), transformer("Dummy", **DUMMY), first="Jazz", second="Dummy",
+                   extra=extra, until="round > 2")
+    log = run_json(tmp_path, script, [9, 9, 9, 1] + ONES)["log"]
+    assert [line for line in log if "Jazz is " in line and "fear" in line or line.startswith("  initiative: Jazz")] == [
+        "  initiative: Jazz 3k2.5: 9 9 9/2 = 22; Dummy 1k0.5: 1/2 = 0",
+        "  Jazz is exposed to what it fears: -2k2 on its rolls (Fear, L1107)",
+        "  initiative: Jazz 1k0.5: 1/2 = 0; Dummy 1k0.5: 1/2 = 0",
+    ]
+
+
 def test_c14_a_background_in_play_awards_1_5_times_its_value_or_twice(tmp_path):
     # L1747 "times 1.5" (the digest's proposal, C14), or L1095 "twice its value"
     script = "use transformers\nsay background_experience(2)\ntransformers.background_reward = \"twice\"\nsay background_experience(2)\n"
