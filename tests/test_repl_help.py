@@ -111,7 +111,8 @@ def test_completion_says_what_a_module_s_names_are():
                  lambda: screens.append(terminal.display()), CTRL_C,
                  ("transformers.Tr" + TAB, "kind"), lambda: screens.append(terminal.display()), CTRL_C, CTRL_D)
     assert dict(menu_of(terminal, screens[:1])) == {"fatigue_roll": "option", "fatigued": "rule",
-                                                      "fall": "rule"}
+                                                      "fall": "rule", "fall_actions": "rule", "fall_time": "option",
+                                                      "falls_pass": "rule"}
     assert dict(menu_of(terminal, screens[1:])) == {"Trait": "kind", "Transformer": "kind"}
 
 

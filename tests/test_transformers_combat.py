@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from support import run_json
+from support import mech_forked, run_json
 from test_transformers import conc, encounter, transformer
 
 DUMMY = dict(speed=1, rank=1)       # never acts, spends no Energon Die
@@ -982,6 +982,76 @@ def test_on_the_ground_no_one_falls(tmp_path):
     assert not any("falls" in line for line in log)
 
 
+def falling(elevation: int, *foes: str, until: str = "round > 1") -> str:
+    names = ", ".join(["Starscream", *(foe.split()[1] for foe in foes)])
+    return fight(JAZZ_SHOOTS, FLYER.replace("elevation 6", f"elevation {elevation}"), *foes, first="Jazz", second=names,
+                 settings=['fall_time: "actions"'], extra=NO_AD, until=until)
+
+
+def test_l392_with_fall_time_a_fall_of_6_elevations_lands_one_action_later(tmp_path):
+    # fall_time "actions": "Falling takes a number of actions equal to the number of Elevations fallen divided by 10,
+    # minimum 1" (L392): 6 Elevations, 1 action, 10 phases (L122). Knocked Out at phase 22, Starscream lands at phase
+    # 12, before Jazz's action there; the Impact Damage as at once: 6k3.5, 7 6 5 4/2 = 20, 2 Major
+    log = run_json(tmp_path, falling(6), FALL_FACES)["log"]
+    assert log[6:12] == [
+        "    Starscream is knocked out: Major above its Courage (L161)",
+        "    Starscream falls from 6 Elevations (L392): 1 action to land, 10 phases",
+        "  phase 12: Starscream lands",
+        "    Starscream falls 6 Elevations (L392): Impact Damage 6k3.5: 7 6 5 4/2 (3 2) = 20",
+        "    Starscream Durability Knocked Out, counts as 0 vs Minor 20: fails by 20, 2 Major (now 8.5)",
+        "  phase 12: Jazz has no one left to attack and waits out the round",
+    ]
+
+
+def test_l392_a_fall_of_25_elevations_takes_two_actions_and_lands_in_a_phase_no_one_acts_in(tmp_path):
+    # 25 / 10 = 2.5, PROPOSAL rounded down: 2 actions, 20 phases: from phase 22 to phase 2, where no one acts. The
+    # velocity is at most 15k0 (L392): 15k3.5, rolled as 10k8.5 (L32): 7 6 5 4 3 2 1 1 1/2 = 29
+    log = run_json(tmp_path, falling(25), FALL_FACES)["log"]
+    assert log[7:12] == [
+        "    Starscream falls from 25 Elevations (L392): 2 actions to land, 20 phases",
+        "  phase 12: Jazz has no one left to attack and waits out the round",
+        "  phase 2: Starscream lands",
+        "    Starscream falls 25 Elevations (L392): Impact Damage 10k8.5: 7 6 5 4 3 2 1 1 1/2 (1) = 29",
+        "    Starscream Durability Knocked Out, counts as 0 vs Minor 29: fails by 29, 2 Major (now 8.5)",
+    ]
+
+
+def test_l392_a_long_fall_goes_on_into_the_next_round(tmp_path):
+    # 40 Elevations: 4 actions, 40 phases. Round 1 passes 22 - 12, 12 - 2 and the last 2 (PROPOSAL: down to 0): 18
+    # left; round 2 counts from its first phase, 22: phase 12 leaves 8, so Starscream lands at phase 4. Damage 15k3.5
+    # as 10k8.5: 7 6 5 4 3 2 2 2 2/2 = 32; Knocked Out, counts 0: fails by 32, 2.5 Major (L154)
+    faces = ([9, 9, 9, 1, 1] + [9, 9, 8, 1] + [9, 8, 1, 1, 1] + [1, 1, 1] + [1, 1, 1, 1] * 2 + [9, 9, 9, 1]
+             + [1, 1, 1, 1] * 2 + [7, 6, 5, 4, 3, 2, 2, 2, 2, 2] + ONES)
+    log = run_json(tmp_path, falling(40, transformer("Dummy", **DUMMY), until="round > 2"), faces)["log"]
+    assert log[7] == "    Starscream falls from 40 Elevations (L392): 4 actions to land, 40 phases"
+    assert log[10:18] == [
+        "Round 2",
+        "  initiative: Jazz 3k2.5: 9 9 9/2 = 22; Dummy 1k0.5: 1/2 = 0",
+        "  phase 22: Jazz attacks Dummy with Blaster: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss",
+        "  phase 12: Jazz attacks Dummy with Blaster: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss",
+        "  phase 4: Starscream lands",
+        "    Starscream falls 40 Elevations (L392): Impact Damage 10k8.5: 7 6 5 4 3 2 2 2 2/2 (2) = 32",
+        "    Starscream Durability Knocked Out, counts as 0 vs Minor 32: fails by 32, 2.5 Major (now 9)",
+        "  phase 2: Jazz attacks Dummy with Blaster: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss",
+    ]
+
+
+def test_l392_a_fall_still_under_way_when_the_fight_ends_lands_then(tmp_path):
+    # PROPOSAL: the fight's end (here after round 1, `until`) does not stop a fall; with collisions "hex" those in the
+    # hex it lands in take half (L392): 16
+    script = falling(40, transformer("Dummy", **DUMMY)).replace("    until", '    collisions: "hex"\n    until')
+    faces = [9, 9, 9, 1, 1] + [9, 9, 8, 1] + [9, 8, 1, 1, 1] + [1, 1, 1] + [1, 1, 1, 1] * 2 + [7, 6, 5, 4, 3, 2, 2, 2, 2, 2] + ONES
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[10:13] == [
+        "  end of the fight: Starscream lands",
+        "    Starscream falls 40 Elevations (L392): Impact Damage 10k8.5: 7 6 5 4 3 2 2 2 2/2 (2) = 32",
+        "    Starscream Durability Knocked Out, counts as 0 vs Minor 32: fails by 32, 2.5 Major (now 9)",
+    ]
+    # distance 0: everyone is in the one hex
+    assert [line for line in log if "impact (L392)" in line] == [
+        "    Jazz is hit by Starscream's impact (L392): half of it, 16", "    Dummy is hit by Starscream's impact (L392): half of it, 16"]
+
+
 # ---- the Leadership Die (L285) ----
 
 LEADERS = (transformer("Bumblebee", **DUMMY) + transformer("Optimus", speed=1, rank=8)
@@ -1112,13 +1182,13 @@ def test_l438_points_spent_counts_each_part_of_the_sheet(tmp_path):
                 "advantage Evasive { points 5 }", "personality Cool { points 4 }",
                 "armament Blaster { damage 3k2  points 3 }", 'transformation Car { type "vehicle"  points 4 }')
     assert log == ("{tech_specs: 128, skillsets: 8, concentrations: 4, advantages: 5, equipment: 3, personalities: 4, "
-                   "transformations: 4, mega: 0, total: 156}")
+                   "backgrounds: 0, transformations: 4, mega: 0, total: 156}")
 
 
 def test_a_negative_personality_gives_points_back_and_mega_size_costs_10_x_4_to_the_ms(tmp_path):
     # Indecisive -4 (L1024); Mega-Size 1: 40 (E49, L1832)
     log = spent(tmp_path, "personality Indecisive { points -4 }", strength=10, mega=1)
-    assert log.endswith("personalities: -4, transformations: 0, mega: 40, total: 184}")     # 128 + 20 - 4 + 40
+    assert log.endswith("personalities: -4, backgrounds: 0, transformations: 0, mega: 40, total: 184}")   # 128 + 20 - 4 + 40
 
 
 def test_chosen_levels_beyond_what_the_skillsets_give_are_refused(tmp_path):
@@ -1161,6 +1231,107 @@ def test_l1159_l1320_civilian_and_warrior_make_their_skillsets_cost_1(tmp_path):
     assert "skillsets: 4," in spent(tmp_path, "skillset Criminal", "skillset Firearms")
 
 
+# ---- Backgrounds (L1093-1119): their points, their limits, Fear in a fight ----
+
+def test_l1095_a_background_costs_its_value_and_jinx_s_is_given(tmp_path):
+    # L1095: "Backgrounds cost 1, 2, or 3 points for a 1, 2, or 3 point value": Hunted 2 and Debt 1, 3 points
+    log = spent(tmp_path, "background Hunted { value 2 }", "background Debt { value 1 }")
+    assert log.endswith("personalities: 0, backgrounds: 3, transformations: 0, mega: 0, total: 131}")     # 128 + 3
+    # L1222: Jinx (5, L1221) gives "one 4-point Background": it costs nothing more
+    log = spent(tmp_path, "advantage Jinx { points 5 }", "background Nemesis { value 4 }")
+    assert log.endswith("advantages: 5, equipment: 0, personalities: 0, backgrounds: 0, transformations: 0, mega: 0, total: 133}")
+
+
+def test_l1095_backgrounds_count_against_the_160_points(tmp_path):
+    # Tech Specs 6 (160) and a 1-point Background: 161 > 160
+    jazz = transformer("Jazz", "background Debt { value 1 }", **dict.fromkeys(
+        ("strength", "intelligence", "speed", "endurance", "rank", "courage", "firepower", "skill"), 6))
+    error = sheet_check(tmp_path, jazz, 'sheet_points: "checked"', code=1)
+    assert "Jazz spends 161 Character Points, above the 160 it has (rule text 000 L438): Tech Specs 160, Skillsets 0, Concentrations 0, Backgrounds 1" in error
+
+
+@pytest.mark.parametrize("entries, message", [
+    (("background Hunted { value 3 }", "background Debt { value 2 }"),
+     "Jazz has 5 value levels of Backgrounds: 4 at most (rule text 000 L1097)"),
+    (("background Nemesis { value 4 }",),
+     "Jazz's Background Nemesis is at 4: no single Background above 3 (rule text 000 L1097; a 4-point one is Jinx's, L1222)"),
+    (("advantage Jinx { points 5 }", "background Nemesis { value 4 }", "background Debt { value 1 }"),
+     "Jazz has Jinx: its one Background is a 4-point one, and it may take no other (rule text 000 L1222-L1223)"),
+    (("advantage Jinx { points 5 }", "background Nemesis { value 3 }"),
+     "Jazz has Jinx: its one Background is a 4-point one, and it may take no other (rule text 000 L1222-L1223)"),
+    (("advantage Jinx { points 4 }",), "Jazz's Jinx costs [5] Character Points, not 4 (rule text 000 L1221)"),
+])
+def test_l1097_l1222_a_sheet_breaking_the_background_limits_is_refused(tmp_path, entries, message):
+    error = sheet_check(tmp_path, transformer("Jazz", *entries), code=1)
+    assert message in error and "character Jazz is Transformer" in error
+    # `mech check` finds it too, before any die
+    path = tmp_path / "sheet.mech"
+    path.write_text(fight(transformer("Jazz", *entries), transformer("Dummy", **DUMMY), first="Jazz", second="Dummy"))
+    checked = mech_forked(["check", str(path)], tmp_path)
+    assert checked.code == 1 and message in checked.err
+
+
+def test_l1097_four_levels_in_backgrounds_of_3_at_most_are_accepted(tmp_path):
+    jazz = transformer("Jazz", "background Hunted { value 3 }", "background Debt { value 1 }")
+    assert sheet_check(tmp_path, jazz)["log"][0].startswith("Test: ")
+
+
+FEARFUL = JAZZ_SHOOTS.replace(" }\n", '  background Fear { value 2  subject "SUBJECT" } }\n')
+
+
+def test_l1107_fear_gives_minus_xkx_on_all_rolls_while_its_subject_is_in_the_fight(tmp_path):
+    # L1107: "All Actions Checks made while exposed to the subject of this Background suffer -XkX, where X is the
+    # Rating": Fear 2 of Megatron, -2k2 (PROPOSAL: on all Jazz's rolls, as L164's penalty). Initiative 3k2.5 - 2k2 =
+    # 1k0.5: 9/2 = 4; the attack 3.5k2.5 - 2k2 = 1.5k0.5, rolled 2k0.5 (L28): 9/2 = 4, a miss against PD 5;
+    # Durability 3k2.5 - 2k2: 1/2 = 0
+    script = fight(FEARFUL.replace("SUBJECT", "Megatron"), transformer("Megatron", conc("Brawling", 1), speed=1, rank=1),
+                   first="Jazz", second="Megatron", extra=NO_AD)
+    log = run_json(tmp_path, script, [9, 9] + [9, 1] + [9, 9, 8, 1] + ONES)["log"]
+    assert log[1:8] == [
+        "  Jazz is exposed to what it fears: -2k2 on its rolls (Fear, L1107)",
+        "Round 1",
+        "  initiative: Jazz 1k0.5: 9/2 = 4; Megatron 1k0.5: 9/2 = 4",
+        "  phase 4: Jazz attacks Megatron with Blaster: 2k0.5: 9/2 (1) = 4 vs PD 5: miss",
+        "  phase 4: Megatron attacks Jazz with fists: 4k2.5: 9 9 8/2 (1) = 22 vs PD 5: hit",
+        "    damage 2k1: 1 (1) = 1",
+        "    Jazz Durability 1k0.5: 1/2 = 0 vs Minor 1: fails by 1, 1 Major (now 1)",
+    ]
+
+
+@pytest.mark.parametrize("subject, foe, exposed", [
+    ("decepticons", transformer("Soundwave", **DUMMY), True),     # PROPOSAL: a side's name is a subject too
+    ("megatron", transformer("Megatron", **DUMMY), True),         # names in any case
+    ("Unicron", transformer("Megatron", **DUMMY), False),         # not on the line: not played
+    ("Megatron", transformer("Megatron", major=15, **DUMMY), False),   # dead (3 x Courage, L173): not in the fight
+])
+def test_l1107_what_a_fear_is_exposed_to(tmp_path, subject, foe, exposed):
+    name = foe.split()[1]
+    log = run_json(tmp_path, fight(FEARFUL.replace("SUBJECT", subject), foe, first="Jazz", second=name, extra=NO_AD),
+                   [9, 9, 9, 1] + ONES)["log"]
+    assert (log[1] == "  Jazz is exposed to what it fears: -2k2 on its rolls (Fear, L1107)") == exposed
+    assert any(line.startswith("  initiative: Jazz " + ("1k0.5" if exposed else "3k2.5")) for line in log)
+
+
+def test_l1107_a_house_rule_says_what_a_fear_is_exposed_to(tmp_path):
+    # exposed_to replaced: a Fear of "Dummy" is felt only from the second round on, so Jazz's first Initiative is
+    # whole (3k2.5) and its second -2k2 (1k0.5)
+    extra = NO_AD + "fn transformers.exposed_to(c, subject, enc) = enc.round >= 2\n"
+    script = fight(FEARFUL.replace("SUBJECT", "Dummy"), transformer("Dummy", **DUMMY), first="Jazz", second="Dummy",
+                   extra=extra, until="round > 2")
+    log = run_json(tmp_path, script, [9, 9, 9, 1] + ONES)["log"]
+    assert [line for line in log if "Jazz is " in line and "fear" in line or line.startswith("  initiative: Jazz")] == [
+        "  initiative: Jazz 3k2.5: 9 9 9/2 = 22; Dummy 1k0.5: 1/2 = 0",
+        "  Jazz is exposed to what it fears: -2k2 on its rolls (Fear, L1107)",
+        "  initiative: Jazz 1k0.5: 1/2 = 0; Dummy 1k0.5: 1/2 = 0",
+    ]
+
+
+def test_c14_a_background_in_play_awards_1_5_times_its_value_or_twice(tmp_path):
+    # L1747 "times 1.5" (the digest's proposal, C14), or L1095 "twice its value"
+    script = "use transformers\nsay background_experience(2)\ntransformers.background_reward = \"twice\"\nsay background_experience(2)\n"
+    assert run_json(tmp_path, script, [])["log"] == ["3", "4"]
+
+
 # ---- Mega-Size's extra base hexes (L1792), what a fall or crash lands on, crashes (L392) ----
 
 def mega_spray_fight(*settings: str) -> str:
@@ -1191,6 +1362,86 @@ def test_mega_area_none_keeps_the_base_hexes_of_l346(tmp_path):
     log = run_json(tmp_path, mega_spray_fight('mega_area: "none"'), MEGA_SPRAY_FACES)["log"]
     assert log[5:9] == ["    vs A's PD 5: hit", "    vs B's PD 5: hit", "    vs C's PD 5: hit", "    damage 6k3: 9 8 7 (2 1 1) = 24"]
     assert log[9:18:3] == ["    A, in the base hex: 24", "    B, 1 hex out: 17", "    C, 2 hexes out: 9"]
+
+
+def mega_area_fight(area: str, hexes: dict, *settings: str, distance: int = 4) -> str:
+    # Jazz, Mega-Size 1 (Size 10), an area armament 3k3, `distance` hexes from its foes; each foe `hex` beyond that
+    jazz = transformer("Jazz", conc("Shooting", 1), f'armament Bomb {{ damage 3k3  area "{area}" }}', rank=1,
+                       strength=10, mega=1)
+    targets = "".join(transformer(name, **DUMMY, **({"hex": n} if n else {})) for name, n in hexes.items())
+    return fight(jazz, targets, first="Jazz", second=", ".join(hexes), settings=[f"distance: {distance}", *settings], extra=NO_AD)
+
+
+# Jazz's initiative, one die for each of five foes (Speed 1), the attack, the damage, then each one's Durability
+MEGA_AREA_FACES = [9, 9, 9, 1, 1, 1, 1, 1] + [9, 9, 9] + [9, 8, 7, 2, 1, 1] + [9] * 15 + ONES
+
+
+def where_hit(log: list[str]) -> list[str]:
+    # the lines naming where each one stands in the first attack's area, and its damage there
+    end = next(n for n, line in enumerate(log) if n > 4 and not line.startswith("    "))
+    return [line for line in log[5:end] if any(mark in line for mark in (", in the base hex: ", " out: ", " less: "))]
+
+
+# The attack, as in the Spray's test: Skill 5 - 2 (L1774) = 1.5 dice + 1 (L1776) + Shooting 1 - 1k0 (L1782) =
+# 2.5k2.5, rolled 3k2.5 (L28): 9 9 9/2 = 22 - 5 = 17 against each PD 5; damage 3k3 + Firepower Dice 2.5 + 1 = 6.5k3,
+# rolled 6k3: 9 8 7 = 24; one die less: 17 (9 8); two: 9 (L344); then Effect Augmentation +5 (L1800).
+@pytest.mark.parametrize("mega_area, expected", [
+    ("base", ["    A, in the base hex: 24", "    Z, 1 hex out: 17", "    B, in the base hex: 24",
+              "    C, 1 hex out: 17", "    D, 2 hexes out: 9"]),
+    ("none", ["    A, in the base hex: 24", "    Z, 1 hex out: 17", "    B, 1 hex out: 17", "    C, 2 hexes out: 9"]),
+])
+def test_l1792_a_mega_size_explosion_has_one_base_hex_more_onward(tmp_path, mega_area, expected):
+    # An explosion (L346: "a single base hex ... radiate outward in all directions") at A's hex, 4 hexes from Jazz:
+    # Z one hex short of it, B, C, D one, two, three beyond. L1792 adds MS 1 base hex: PROPOSAL, onward, so B is in
+    # the base and C, D one and two hexes out; Z, on the attacker's side of the base, is still one hex out. Without
+    # it (mega_area "none"), B one hex out, C two, D three: beyond the three kept dice (L342), not caught.
+    log = run_json(tmp_path, mega_area_fight("explosion", {"A": 0, "Z": -1, "B": 1, "C": 2, "D": 3},
+                                             f'mega_area: "{mega_area}"'), MEGA_AREA_FACES)["log"]
+    assert log[4] == "  phase 22: Jazz fires Bomb at A's hex (explosion, L348): 3k2.5-5: 9 9 9/2 = 17"
+    assert log[5:5 + len(expected)] == [f"    vs {line.split(',')[0].strip()}'s PD 5: hit" for line in expected]
+    assert log[5 + len(expected)] == "    damage 6k3: 9 8 7 (2 1 1) = 24"
+    assert where_hit(log) == expected
+    assert log[5 + len(expected) + 2] == "    Effect Augmentation and Reduction +5 (L389): 29"
+
+
+@pytest.mark.parametrize("mega_area, expected", [
+    ("base", ["    A, 0 dice less: 24", "    B, 0 dice less: 24", "    C, 1 die less: 17", "    D, 1 die less: 17",
+              "    E, 1 die less: 17"]),
+    ("none", ["    A, 0 dice less: 24", "    B, 1 die less: 17", "    C, 1 die less: 17", "    D, 1 die less: 17",
+              "    E, 2 dice less: 9"]),
+])
+def test_l1792_a_mega_size_stream_has_four_full_strength_hexes(tmp_path, mega_area, expected):
+    # A stream's first three hexes from the attacker are at full strength, then a die less every three (L346); MS 1
+    # adds a base hex (L1792): the first four are full, 5-7 one die less, 8-10 two. A at 3 hexes, B 4, C 5, D 6, E 7
+    # (distance 3). Without it: 1-3 full, 4-6 one die less, 7-9 two.
+    hexes = {"A": 0, "B": 1, "C": 2, "D": 3, "E": 4}
+    log = run_json(tmp_path, mega_area_fight("stream", hexes, f'mega_area: "{mega_area}"', distance=3),
+                   MEGA_AREA_FACES)["log"]
+    assert log[4] == "  phase 22: Jazz fires Bomb at A's hex (stream, L348): 3k2.5-5: 9 9 9/2 = 17"
+    assert log[5:11] == [f"    vs {name}'s PD 5: hit" for name in hexes] + ["    damage 6k3: 9 8 7 (2 1 1) = 24"]
+    assert where_hit(log) == expected
+
+
+@pytest.mark.parametrize("settings, expected", [
+    # emitter_base "target": the base is A's hex and the two beyond it (B, C), with MS 1 D's too; E one hex out
+    ((), ["    A, in the base hex: 24", "    B, in the base hex: 24", "    C, in the base hex: 24",
+          "    D, in the base hex: 24", "    E, 1 hex out: 17"]),
+    (('mega_area: "none"',), ["    A, in the base hex: 24", "    B, in the base hex: 24", "    C, in the base hex: 24",
+                              "    D, 1 hex out: 17", "    E, 2 hexes out: 9"]),
+    # emitter_base "beside": the base is hexes 1-3 from Jazz, with MS 1 hex 4 too: A (3) and B (4) in it, C one hex
+    # out, D two, E three (beyond the kept dice); without L1792, B is one hex out
+    (('emitter_base: "beside"',), ["    A, in the base hex: 24", "    B, in the base hex: 24", "    C, 1 hex out: 17",
+                                   "    D, 2 hexes out: 9"]),
+    (('emitter_base: "beside"', 'mega_area: "none"'), ["    A, in the base hex: 24", "    B, 1 hex out: 17",
+                                                       "    C, 2 hexes out: 9"]),
+])
+def test_l1792_a_mega_size_emitter_has_four_base_hexes(tmp_path, settings, expected):
+    # L346: "Emitters have three connected base hexes, all in the direction the emitter is aimed, and radiate outward
+    # from there"; L1792 adds MS 1: four. A at 3 hexes, B 4, C 5, D 6, E 7 (distance 3)
+    hexes = {"A": 0, "B": 1, "C": 2, "D": 3, "E": 4}
+    log = run_json(tmp_path, mega_area_fight("emitter", hexes, *settings, distance=3), MEGA_AREA_FACES)["log"]
+    assert log[4] == "  phase 22: Jazz fires Bomb at A's hex (emitter, L348): 3k2.5-5: 9 9 9/2 = 17"
+    assert where_hit(log) == expected
 
 
 def test_l392_with_collisions_what_a_fall_lands_on_takes_half(tmp_path):
