@@ -49,13 +49,26 @@ def _tables(parser: Lark):
     actions = {state: {str(name): target if action is Shift else reductions[target]
                        for name, (action, target) in row.items()}
                for state, row in table.states.items()}
-    return actions, lexers, table, lalr.callbacks
+    # the top state after a run of reductions by rules of one symbol passing its value on (a number
+    # read as a factor, a term, a sum, ... an expression: a dozen rules of the grammar's precedence),
+    # by the state below it, the state it starts from and the terminal read; each run worked out once
+    passed_on = {}
+    return actions, lexers, table, lalr.callbacks, passed_on
+
+
+def _passed_on(actions: dict, below: int, origin: str, kind: str) -> int:
+    top = actions[below][origin]
+    while True:
+        action = actions[top].get(kind)
+        if type(action) is not tuple or action[2] is not None:
+            return top  # a shift, a reduction with a callback, or an error: the loop takes it
+        top = actions[below][action[1]]
 
 
 def parse(parser: Lark, text: str, start: str):
     """The value of the parse of `text` from rule `start`, as lark's `parser.parse(text, start=start)`
     gives it; NotPlain when the text does not parse (no callback past the error has run)."""
-    actions, lexers, table, callbacks = _tables(parser)
+    actions, lexers, table, callbacks, passed_on = _tables(parser)
     state_stack = [table.start_states[start]]
     value_stack = []
     push_state, push_value = state_stack.append, value_stack.append
@@ -101,8 +114,12 @@ def parse(parser: Lark, text: str, start: str):
                 push_value(token)
                 break
             size, origin, callback = action
-            if callback is None:  # one symbol, its value passed on: only the state changes
-                state_stack[-1] = actions[state_stack[-2]][origin]
+            if callback is None:  # one symbol, its value passed on: only the top state changes
+                below = state_stack[-2]
+                top = passed_on.get((below, state_stack[-1], kind))
+                if top is None:
+                    top = passed_on[below, state_stack[-1], kind] = _passed_on(actions, below, origin, kind)
+                state_stack[-1] = top
                 continue
             if size:
                 values = value_stack[-size:]
