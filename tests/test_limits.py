@@ -402,6 +402,17 @@ def test_mech_check_parses_the_script_once(tmp_path, monkeypatch):
     assert parsed.count(text) == 1
 
 
+def test_a_parameter_listed_twice_among_100000_is_said_at_its_place():
+    # each parameter was looked for among those before it (a list's slice): 20,000 parameters took
+    # 4 s to parse, 100,000 would take minutes; a set now
+    params = [f"a{i}" for i in range(100_000)]
+    text = "fn f(" + ",".join(params + ["a7"]) + ") = 1\n"
+    with pytest.raises(MechError) as caught:
+        compile_script(text, "t.mech", HERE, Limits())
+    assert caught.value.message == "parameter `a7` is listed twice"
+    assert caught.value.span.col == len(text) - len("a7) = 1\n") + 1
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss is in KB on Linux")
 def test_a_1_mb_script_is_checked_in_bounded_memory(tmp_path):
     # a list of 500,000 numbers: `mech check` peaked at 411 MB (a parse tree, a second parse for
