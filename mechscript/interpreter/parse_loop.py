@@ -30,7 +30,17 @@ def _tables(parser: Lark):
     rule's name, for the goto after a reduction): a state to shift to (an int), or the rule to
     reduce by as (its size, its name, its callback), the callback None for a rule of one symbol
     passing its value on (parser.py's `?rule`). Names are plain strings: lark's are Tokens, whose
-    comparison with a string is a Python method."""
+    comparison with a string is a Python method.
+
+    These are lark's insides (as of lark 1.3): with another lark whose insides differ, None, and
+    every text is parsed by lark's own parse."""
+    try:
+        return _gathered(parser)
+    except (AttributeError, TypeError, ValueError, KeyError, AssertionError):
+        return None
+
+
+def _gathered(parser: Lark):
     frontend = parser.parser
     contextual = frontend.lexer.lexer  # inside the PostLexConnector of _Newlines
     lalr = frontend.parser.parser
@@ -38,6 +48,8 @@ def _tables(parser: Lark):
     lexers = {}
     for state, lexer in contextual.lexers.items():
         pattern, = lexer.scanner._mres  # one regular expression per state (checked by its unpacking)
+        # a terminal found by its group's name (a keyword by the NAME callback)
+        assert pattern.groupindex and set(pattern.groupindex) <= {t.name for t in lexer.terminals}
         # a callback of an ignored terminal (lark runs it, then drops the token) is run by none here
         assert not set(lexer.callback) & set(lexer.ignore_types)
         lexers[state] = (pattern.match, lexer.callback, lexer.ignore_types, lexer.newline_types)
@@ -68,7 +80,10 @@ def _passed_on(actions: dict, below: int, origin: str, kind: str) -> int:
 def parse(parser: Lark, text: str, start: str):
     """The value of the parse of `text` from rule `start`, as lark's `parser.parse(text, start=start)`
     gives it; NotPlain when the text does not parse (no callback past the error has run)."""
-    actions, lexers, table, callbacks, passed_on = _tables(parser)
+    tables = _tables(parser)
+    if tables is None:
+        raise NotPlain
+    actions, lexers, table, callbacks, passed_on = tables
     state_stack = [table.start_states[start]]
     value_stack = []
     push_state, push_value = state_stack.append, value_stack.append
