@@ -58,7 +58,7 @@ def main() -> None:
         code, seconds, peak, err = measure(line, folder)
         print(f"{'1 MB line [1,1,...] (parsed whole)':<34} {len(line):>9} {code:>4} {seconds:>7.2f} "
               f"{(seconds - empty) / 500_000 * 1e6:>8.1f} {peak / 1024:>8.1f}")
-        sizes = [n for n in (10_000, 20_000, 40_000, 80_000) if n < args.largest] + [args.largest]
+        sizes = [n for n in (10_000, 20_000, 40_000, 60_000, 80_000) if n < args.largest] + [args.largest]  # 60,000: 1 MB
         for n in sizes:
             text = "".join(f"fn f{i}(x) = x\n" for i in range(n))
             code, seconds, peak, err = measure(text, folder)

@@ -349,8 +349,9 @@ def test_a_limit_reached_inside_contains_has_its_position():
 # ---- parsing a big text: linear, and stopped at once when too deep (issue 22, item 2) ----
 
 def _tokens_read(monkeypatch) -> list[int]:
-    """How many tokens the parser has read from the lexer, counted as they pass its post-lexer."""
-    from mechscript.interpreter import parser
+    """How many tokens the parser has read: matched by the lexers of parse_loop.py's loop, or passed
+    through the post-lexer of lark's own parse (which reads a text that does not parse)."""
+    from mechscript.interpreter import parse_loop, parser
     read = [0]
     process = parser._Newlines.process
 
@@ -359,6 +360,15 @@ def _tokens_read(monkeypatch) -> list[int]:
             read[0] += 1
             yield token
     monkeypatch.setattr(parser._Newlines, "process", counting)
+    actions, lexers, *rest = parse_loop._tables(parser.lark_parser())
+
+    def counted(match):
+        def matching(text, pos):
+            read[0] += 1
+            return match(text, pos)
+        return matching
+    counting_lexers = {state: (counted(match), *rest) for state, (match, *rest) in lexers.items()}
+    monkeypatch.setattr(parse_loop, "_tables", lambda _: (actions, counting_lexers, *rest))
     return read
 
 
@@ -372,7 +382,45 @@ def test_a_1_mb_line_too_deep_is_refused_after_its_first_terms(monkeypatch):
         compile_script(text, "t.mech", HERE, Limits())
     error = caught.value.render()
     assert error.startswith("t.mech:1:5: the expression is nested more than 200 deep; the limit `nesting` is 200\n")
-    assert read[0] < 1_000
+    assert 0 < read[0] < 1_000
+
+
+def test_mech_check_parses_the_script_once(tmp_path, monkeypatch):
+    # `mech check` parsed the text to compile it and again to check it: a text outside the parse
+    # cache's sizes (a 1 MB one) was parsed twice. The checker reads the compiled program now.
+    from mechscript import cli
+    from mechscript.interpreter import parse_loop
+    text = "".join(f"fn f{i}(x) = x + {i}\n" for i in range(20)) + "say f3(1)\n"  # too short to be kept
+    (tmp_path / "s.mech").write_text(text)
+    parsed, parse = [], parse_loop.parse
+
+    def counting(parser, source, start):
+        parsed.append(source)
+        return parse(parser, source, start)
+    monkeypatch.setattr(parse_loop, "parse", counting)
+    assert cli.main(["check", str(tmp_path / "s.mech")]) == 0
+    assert parsed.count(text) == 1
+
+
+def test_a_parameter_listed_twice_among_100000_is_said_at_its_place():
+    # each parameter was looked for among those before it (a list's slice): 20,000 parameters took
+    # 4 s to parse, 100,000 would take minutes; a set now
+    params = [f"a{i}" for i in range(100_000)]
+    text = "fn f(" + ",".join(params + ["a7"]) + ") = 1\n"
+    with pytest.raises(MechError) as caught:
+        compile_script(text, "t.mech", HERE, Limits())
+    assert caught.value.message == "parameter `a7` is listed twice"
+    assert caught.value.span.col == len(text) - len("a7) = 1\n") + 1
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss is in KB on Linux")
+def test_a_1_mb_script_is_checked_in_bounded_memory(tmp_path):
+    # a list of 500,000 numbers: `mech check` peaked at 411 MB (a parse tree, a second parse for
+    # the checker, a closure per number); about 190 MB now, 200 MB being the goal
+    (tmp_path / "big.mech").write_text("say len([" + ",".join(["1"] * 500_000) + "])\n")
+    code, err, peak = peak_rss_of_mech(["check", "big.mech"], tmp_path)
+    assert (code, err) == (0, ""), err
+    assert peak < 300 * 2 ** 20, peak / 2 ** 20
 
 
 def test_the_nesting_error_is_where_it_was_when_measured_after(monkeypatch):

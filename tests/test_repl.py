@@ -377,6 +377,21 @@ def test_a_long_entry_is_lexed_once_not_again_at_each_line(monkeypatch, capsys):
     assert lexed[0] < 3 * len(text)
 
 
+def test_the_lexer_of_the_brackets_is_built_once(monkeypatch, capsys):
+    # lark's lex(text, dont_ignore=True) built a new lexer at each call, a few milliseconds: two
+    # calls a line, so `(` and 4,000 lines of `1 +` still took 6 s. Counted in lexers built.
+    from lark import Lark
+    built, build = [0], Lark._build_lexer
+
+    def counting(self, *args, **kwargs):
+        built[0] += 1
+        return build(self, *args, **kwargs)
+    monkeypatch.setattr(Lark, "_build_lexer", counting)
+    code, out, err = pipe("(1 +\n" + "1 +\n" * 100 + "1)\n", monkeypatch=monkeypatch, capsys=capsys)
+    assert (code, out, err) == (0, "102\n", "")
+    assert built[0] <= 1  # none when an earlier entry built it
+
+
 def test_the_brackets_of_an_entry_edited_or_another_are_counted_afresh():
     from mechscript.repl.lexer import needs_more, open_brackets
     assert open_brackets("f(1,\n  [2,\n") == 2

@@ -143,7 +143,7 @@ class QuietFight:
         self.setup_dice = ev.dice
         modules = {id(module): (path, module) for path, module in ev.modules.items()}
         self.texts: dict[int, ModuleText] = {}      # id(scope) -> ModuleText
-        program = script.program or parse_program(script.source_text, script.filename, limits)
+        program = script.program or closures.text_program(script)
         script_text = self._module_text("s", program, ev.scope, modules)
         home = encounter.characters[0].kind.home
         if id(home) not in self.texts or any(c.kind.home is not home for c in encounter.characters):

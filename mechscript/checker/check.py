@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ..errors import MechError
 from ..interpreter import ast
+from ..interpreter.parser import quick_collector
 from ..interpreter.script import Script
 from .problems import TypeProblem, field_problems, house_rule_problems, program_types, script_program
 from .setup import rehearse
@@ -23,10 +24,12 @@ def check_script(script: Script, encounter: str | None = None) -> None:
     if encounter is not None:
         script.choose(encounter)
     program = script_program(script)
-    types = program_types(script, program)
-    house_rule_problems(script, program, types)
-    rehearse(script)
-    field_problems(script, program, types)
+    with quick_collector():  # as parsing: the checker's types of a big script are all alive till the end
+        types = program_types(script, program)
+        house_rule_problems(script, program, types)
+    rehearse(script)  # a run, whose garbage the collector frees as in any run
+    with quick_collector():
+        field_problems(script, program, types)
 
 
 def explained(script: Script, error: MechError) -> MechError:

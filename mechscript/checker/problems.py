@@ -18,8 +18,7 @@ from pathlib import Path
 from ..errors import MechError, did_you_mean
 from ..interpreter import ast
 from ..interpreter.characters import ENCOUNTER_FIELDS, OWN_FIELDS
-from ..interpreter.parser import parse_program
-from ..interpreter.script import Script
+from ..interpreter.script import Script, text_program
 from . import types as T
 from .infer import Types, infer, load_modules
 
@@ -43,7 +42,7 @@ def program_types(script: Script, program: ast.Program) -> Types:
 
 
 def script_program(script: Script) -> ast.Program:
-    return parse_program(script.source_text, script.filename, script.limits)
+    return text_program(script)
 
 
 def house_rule_problems(script: Script, program: ast.Program, types: Types) -> None:

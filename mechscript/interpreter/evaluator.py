@@ -113,6 +113,9 @@ class Compiler:
         return self.compile(node.inner)
 
     def compile_ListLiteral(self, node: ast.ListLiteral):
+        if all(type(item) is ast.Number for item in node.items):  # a table of numbers: no code per item
+            values = [item.value for item in node.items]
+            return lambda ev: list(values)
         items = [self.compile(item) for item in node.items]
         return lambda ev: [item(ev) for item in items]
 

@@ -14,7 +14,7 @@ from lark import Lark
 from lark.lark import PostLex
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from . import ast
+from . import ast, parse_loop
 from .builder import AstBuilder
 from ..errors import MechError, Span
 from ..limits import Limits, check_source_size, limit_error, make_room_for_nesting, too_deep
@@ -324,7 +324,11 @@ def _build(text: str, limits: Limits, start: str):
     outer = getattr(_current, "parse", None)
     _current.parse = parse = _Parse(AstBuilder(functools.partial(_parse_inner, limits=limits)), limits.nesting)
     try:
-        built = lark_parser().parse(text, start=start)
+        try:
+            built = parse_loop.parse(lark_parser(), text, start)
+        except parse_loop.NotPlain:  # a syntax error: lark's own parse finds it and says what it expected
+            _current.parse = parse = _Parse(parse.builder, limits.nesting)  # without the first try's marks
+            built = lark_parser().parse(text, start=start)
     except UnexpectedInput as error:
         raise _syntax_error(text, error) from None
     except _TooDeep as error:

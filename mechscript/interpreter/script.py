@@ -1087,6 +1087,9 @@ class Script:
         self.encounters = list(encounters)  # (name, span) of each encounter it declares
         self.parameters = dict(parameters or {})  # encounter name -> {parameter: the value it is fought with}
         self.program: ast.Program | None = None  # the program compiled, when it is not the text's (compile_script)
+        # the text's program, as parsed to compile it: `mech check` and the quiet back end read it
+        # again, and a huge text is not in the parse cache (a 1 MB script parsed twice, issue 22)
+        self.parsed: ast.Program | None = None
         self.encounter: str | None = self.encounters[0][0] if len(self.encounters) == 1 else None
 
         def top_level(ev: Run) -> None:
@@ -1180,7 +1183,16 @@ def compile_script(source_text: str, filename: str, folder: Path, limits: Limits
     script = Script(code, filename, source_text, limits, folder, module_path, compiler.encounters,
                     compiler.parameters)
     script.program = changed  # what the back end writes instead of the text, when changed
+    script.parsed = program if changed is None else None
     return script
+
+
+def text_program(script: Script) -> ast.Program:
+    """The program of the script's text: the one compiled, or the text parsed again when a changed
+    program was compiled instead (a sweep's value)."""
+    if script.parsed is not None:
+        return script.parsed
+    return parse_program(script.source_text, script.filename, script.limits)
 
 
 def quoted(name: str) -> str:

@@ -9,7 +9,7 @@ import functools
 import re
 
 from lark.exceptions import UnexpectedCharacters
-from lark.lexer import PatternStr
+from lark.lexer import LexerThread, PatternStr
 from pygments.lexer import Lexer
 from pygments.token import Comment, Error, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
 
@@ -38,6 +38,20 @@ def keywords() -> frozenset[str]:
                      if isinstance(t.pattern, PatternStr) and t.pattern.value.isalpha())
 
 
+@functools.cache
+def _lexer_keeping_all():
+    """lark's lexer of the grammar, whitespace and comments kept. lark's `lex(text, dont_ignore=True)`
+    builds it anew at each call (a few milliseconds): checking each line of a long entry for an open
+    bracket took seconds (4,000 lines: 6 s). Built once here, and run as `lex` runs it."""
+    parser = lark_parser()
+    return parser._build_lexer(dont_ignore=True), parser.options.postlex
+
+
+def _lex(text: str):
+    lexer, postlex = _lexer_keeping_all()
+    return postlex.process(LexerThread.from_text(lexer, text).lex(None))
+
+
 def grammar_tokens(text: str):
     """(start, terminal name, text) for all of `text`, whitespace and comments included. A character
     the grammar cannot read is an `ERROR` token (an unclosed string: the rest of its line), and
@@ -45,7 +59,7 @@ def grammar_tokens(text: str):
     pos = 0
     while pos < len(text):
         try:
-            for token in lark_parser().lex(text[pos:], dont_ignore=True):
+            for token in _lex(text[pos:]):
                 yield pos + token.start_pos, token.type, str(token)
             return
         except UnexpectedCharacters as error:
