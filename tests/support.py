@@ -171,3 +171,11 @@ def api_errors(case, script: Path) -> list:
     with pytest.raises(mechscript.MechError) as ran:
         mechscript.run(str(script), seed=1)
     return errors + [ran.value]
+
+
+def ctrl_c_as_usual() -> None:
+    """A child's `preexec_fn`: Ctrl-C back to its default before `mech` starts. A test run started in
+    the background of a shell ignores SIGINT, and a child inherits that (Python then leaves it
+    ignored), so a test sending Ctrl-C would see it ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+

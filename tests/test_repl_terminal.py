@@ -13,7 +13,7 @@ import pyte
 
 import mechscript
 
-from support import MECH
+from support import MECH, ctrl_c_as_usual
 
 ROWS, COLUMNS = 24, 100
 
@@ -61,7 +61,8 @@ def mech_in_a_terminal(tmp_path, *argv: str):
     """`mech ARGV` started in a pseudo-terminal, its history in tmp_path; yields (the child, its
     Screen) once the prompt and the toolbar show, and closes the child on the way out."""
     env = dict(os.environ, MECH_HISTORY=str(tmp_path / "history"), TERM="xterm")
-    child = pexpect.spawn(MECH, list(argv), env=env, encoding="utf-8", dimensions=(ROWS, COLUMNS), timeout=30)
+    child = pexpect.spawn(MECH, list(argv), env=env, encoding="utf-8", dimensions=(ROWS, COLUMNS), timeout=30,
+                          preexec_fn=ctrl_c_as_usual)
     try:
         screen = Screen(child)
         screen.wait_for("mech>", "modules: none")

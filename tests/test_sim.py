@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 import mechscript
-from support import MECH, mech_forked
+from support import MECH, ctrl_c_as_usual, mech_forked
 
 AMBUSH = Path(__file__).resolve().parent.parent / "examples" / "pbem_ambush.mech"
 AMBUSH_SIDES = ["autobots", "decepticons"]
@@ -149,7 +149,7 @@ def _children(pid: int) -> list[float]:
 def test_ctrl_c_reports_the_runs_finished_so_far_marked_partial():
     n = 40_000  # many times what is fought before Ctrl-C, in chunks of 200 runs (small: a quick stop)
     process = subprocess.Popen([MECH, "sim", str(AMBUSH), "-n", str(n), "--seed", "5", "--jobs", "2", "--json"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_as_usual)
     try:
         # Until the workers have fought a few chunks: measured in their CPU time, not the clock's, so
         # a busy machine only makes the test slower (a chunk takes well under a CPU second).
@@ -193,8 +193,12 @@ def test_ctrl_c_while_a_chunk_is_added_up_adds_it_whole():
         ("Red", 2, {"Punch": (True, {"hp": 6})}),
     ])
     stream = _Stream(Batch(AMBUSH.read_text(), str(AMBUSH), str(AMBUSH.parent), Limits()), 3, None)
-    with pytest.raises(KeyboardInterrupt):
-        stream.add(chunk)
+    usual = signal.signal(signal.SIGINT, signal.default_int_handler)  # a run in a shell's background ignores it
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            stream.add(chunk)
+    finally:
+        signal.signal(signal.SIGINT, usual)
     tally = stream.tally
     assert tally.runs == 3 and tally.standing["Punch"] == 2 and tally.sums["Punch"]["hp"] == 10
 
