@@ -1,6 +1,6 @@
 """pytest-benchmark fixtures for mechscript's rolls: parsed once, evaluated many times.
 
-    pytest bench/test_bench_roll.py
+    pytest -n 0 bench/test_bench_roll.py   (one process: under xdist, pytest-benchmark times nothing)
 
 Not collected by the project's test run (its `testpaths` is `tests`); speed is measured here,
 never asserted. For the side-by-side comparison with d20 use bench/bench_roll.py.
