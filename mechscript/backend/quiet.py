@@ -118,6 +118,42 @@ class NoFaces:
         raise Unsupported("the top level rolls dice")
 
 
+def kind_states(texts, filename: str) -> dict:
+    """Each kind's state names by (path, kind name), as the checker names kinds."""
+    states = {}
+    for text in texts:
+        for name, value in text.scope.vars.items():
+            if type(value) is Kind:
+                path = text.path if text.path is not None else filename
+                states[(str(Path(path).resolve()), name)] = value.schema.changes
+    return states
+
+
+def written_helpers(limits, encounter, members, rounds) -> dict:
+    """What the written code refers to besides its constants and its own functions."""
+    namespace = {
+        "Bail": Bail, "bail": bail, "UNSET": UNSET, "Pool": Pool, "Character": Character, "Record": Record,
+        "Encounter": Encounter, "Table": Table, "TableRow": TableRow, "FunctionType": types.FunctionType,
+        "Fraction": Fraction,
+        "floor": math.floor, "ceil": math.ceil,
+        "binary": binary, "unary": unary, "power": power, "compare_values": compare_values, "equal": equal,
+        "roll_dice": roll_dice, "repeat_count": closures.repeat_count,
+        "ENCOUNTER": encounter, "MEMBERS": members, "ROUNDS": rounds,
+        "get_field": closures.get_field, "set_field": closures.set_field,
+        "get_index": closures.get_index, "set_index": closures.set_index, "show": closures.show,
+        "SMALL": small_whole(limits), "SMALL_FACTOR": 2 ** max(0, min(30, (limits.number_bits - 1) // 2)),
+        "LOOP_ITERATIONS": limits.loop_iterations, "LOOP_ROUNDS": range(limits.loop_iterations),
+        "LIST_SIZE": limits.list_size, "islice": islice, "STEP": None, "DICE": None, "SAY": None,
+        "BITS": None, "later_face": later_face, "SHOWN_WHOLE": closures.SHOWN_WHOLE,
+        "NUMBER_BITS": limits.number_bits, "DICE_PER_ROLL": limits.dice_per_roll, "DIE_SIDES": limits.die_sides,
+        "STRING_SIZE": limits.string_size, "TOTAL_DICE": limits.total_dice,
+        "SHORT_LIST": 1000,   # `contains` of a string in a shorter list is Python's `in`, uncounted
+        "EV": None,           # the run's evaluation (runtime.WrittenRun), set by each run
+    }
+    namespace.update(builtin_impls())
+    return namespace
+
+
 class QuietFight:
     """A compiled script's encounter, prepared in this process; `fight(seed)` is `fight_once`'s."""
 
@@ -207,7 +243,7 @@ class QuietFight:
         functions = {id(fn): python_name(text, fn) for text in self.texts.values()
                      for fn in text.program.statements if type(fn) is ast.FnDef}
         writer = Emitter(small_whole(limits), purity, pools, types, functions, rolls_as_numbers(programs, types))
-        writer.states = self._states(ev)
+        writer.states = kind_states(self.texts.values(), self.script.filename)
         writer.unread = unread_fields(every_fn, programs, purity, types)
         writer.short_sides = all(len(name) < TEXT_STEP for name in self.sides)
         writer.limits = limits
@@ -229,7 +265,7 @@ class QuietFight:
                     writer.function(text, statement, text.global_name(statement.name))
         writer.ended(script_text, self._until_node(script_text), self.home.global_name("standing"))
         source = "\n".join(merged(writer.lines)) + "\n"
-        namespace = self._helpers(limits)
+        namespace = written_helpers(limits, self.encounter, self.members, self.rounds)
         namespace.update(writer.constants)
         exec(compile(source, f"<mechscript quiet {self.script.filename}>", "exec"), namespace)
         for name, python in bound.items():
@@ -247,44 +283,10 @@ class QuietFight:
         self.assigned = writer.every_assigned
         return namespace
 
-    def _states(self, ev) -> dict:
-        """Each kind's state names by (path, kind name), as the checker names kinds."""
-        states = {}
-        for text in self.texts.values():
-            for name, value in text.scope.vars.items():
-                if type(value) is Kind:
-                    path = text.path if text.path is not None else self.script.filename
-                    states[(str(Path(path).resolve()), name)] = value.schema.changes
-        return states
-
     def _until_node(self, script_text: ModuleText):
         found = [s for s in script_text.program.statements
                  if type(s) is ast.EncounterDef and s.title == self.encounter.name]
         return found[0].until if found else None
-
-    def _helpers(self, limits) -> dict:
-        """What the written code refers to besides its constants and its own functions."""
-        namespace = {
-            "Bail": Bail, "bail": bail, "UNSET": UNSET, "Pool": Pool, "Character": Character, "Record": Record,
-            "Encounter": Encounter, "Table": Table, "TableRow": TableRow, "FunctionType": types.FunctionType,
-            "Fraction": Fraction,
-            "floor": math.floor, "ceil": math.ceil,
-            "binary": binary, "unary": unary, "power": power, "compare_values": compare_values, "equal": equal,
-            "roll_dice": roll_dice, "repeat_count": closures.repeat_count,
-            "ENCOUNTER": self.encounter, "MEMBERS": self.members, "ROUNDS": self.rounds,
-            "get_field": closures.get_field, "set_field": closures.set_field,
-            "get_index": closures.get_index, "set_index": closures.set_index, "show": closures.show,
-            "SMALL": small_whole(limits), "SMALL_FACTOR": 2 ** max(0, min(30, (limits.number_bits - 1) // 2)),
-            "LOOP_ITERATIONS": limits.loop_iterations, "LOOP_ROUNDS": range(limits.loop_iterations),
-            "LIST_SIZE": limits.list_size, "islice": islice, "STEP": None, "DICE": None, "SAY": None,
-            "BITS": None, "later_face": later_face, "SHOWN_WHOLE": closures.SHOWN_WHOLE,
-            "NUMBER_BITS": limits.number_bits, "DICE_PER_ROLL": limits.dice_per_roll, "DIE_SIDES": limits.die_sides,
-            "STRING_SIZE": limits.string_size, "TOTAL_DICE": limits.total_dice,
-            "SHORT_LIST": 1000,   # `contains` of a string in a shorter list is Python's `in`, uncounted
-            "EV": None,           # the run's evaluation (runtime.WrittenRun), set by each run
-        }
-        namespace.update(builtin_impls())
-        return namespace
 
     def _keep(self, ev, home: Scope) -> None:
         """What each run restores: variables by global name, each character's state, the settings."""

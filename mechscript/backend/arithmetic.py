@@ -1,0 +1,168 @@
+"""Arithmetic written as Python (a part of expressions.Expressions): whole numbers inline, their size
+tested against `number_bits` unless the text bounds it, lists joined inline; anything else by the
+closures' `binary`."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..interpreter import ast
+from ..interpreter.operators import may_be_pool, may_roll, pool_chain
+from ..numbers import normal
+from .writer import Writer, is_literal
+
+
+class Arithmetic(Writer):
+    def e_Power(self, node):
+        # both sides worked out first, then numbers of them (a pool rolled), as the closures do
+        base, exponent = self.expr(node.base), self.expr(node.exponent)
+        return self.into(f"power(EV, {base}, {exponent}, {self.constant(node)})")
+
+    def e_Unary(self, node):
+        value = self.expr(node.operand)
+        k = self.constant(node)
+        if node.op == "-":
+            return self.into(f"-{value} if type({value}) is int else unary(EV, {k}, {value})")
+        return self.into(f"{value} if type({value}) is int else unary(EV, {k}, {value})")
+
+    def bound(self, node) -> "int | None":
+        """A bound on the size of the whole number `node` gives, when the text alone tells one: a
+        literal, a plain roll, `len`, a local `let` once from such, their sums and products."""
+        kind = type(node)
+        if kind is ast.Group:
+            return self.bound(node.inner)
+        if kind is ast.Number:
+            return abs(node.value) if type(node.value) is int else None
+        if kind is ast.Dice:
+            sides = node.sides
+            sides = 100 if sides == "%" else 1 if sides == "F" else \
+                sides.value if type(sides) is ast.Number and type(sides.value) is int else None
+            count = 1 if node.count is None else node.count.value if type(node.count) is ast.Number else None
+            return count * sides if type(count) is int and sides is not None and not node.modifiers else None
+        if kind is ast.Name:
+            place = self.resolve(node.id)
+            return self.bounds.get(place[1]) if place is not None and place[0] == "local" else None
+        if kind is ast.Unary:
+            return self.bound(node.operand)
+        if kind is ast.BinOp and node.op in ("+", "-", "*"):
+            a, b = self.bound(node.left), self.bound(node.right)
+            if a is None or b is None:
+                return None
+            return a + b if node.op != "*" else a * b
+        if kind is ast.Call and type(node.callee) is ast.Name and node.callee.id == "len" and \
+                self.resolve("len") is None:
+            return self.limits.list_size
+        return None
+
+    def arithmetic(self, op: str, a: str, b: str, k: str, ints: bool = False, bounds=(None, None)) -> str:
+        """`a op b` of whole numbers inline, its result's size tested against `number_bits` unless no
+        result can outgrow them (a small literal, or an operand whose `bound` is below SMALL, or
+        SMALL_FACTOR for a product, with another such); anything else by `binary`."""
+        if op == "/" and is_literal(a) and is_literal(b) and int(b.strip("()")) != 0:
+            return self.e_Number(ast.Number(None, normal(Fraction(int(a.strip("()")), int(b.strip("()"))))))
+        if op in ("/", "//", "%"):   # no result is larger than its operands
+            exact = f"({a} // {b} if {a} % {b} == 0 else Fraction({a}, {b}))" if op == "/" else f"{a} {op} {b}"
+            tests = [] if ints else [f"type({x}) is int" for x in (a, b) if not is_literal(x)]
+            if not (is_literal(b) and int(b.strip("()")) != 0):
+                tests.append(f"{b} != 0")
+            if not tests:
+                return self.into(exact)
+            return self.into(f"{exact} if {' and '.join(tests)} else binary(EV, {op!r}, {a}, {b}, {k})")
+        if ints and op in "+-":
+            one_sided = self.past_literal(op, a, b, k)
+            if one_sided is not None:
+                return one_sided
+        limit = self.small if op in "+-" else self.small_factor
+        types, sized = [], False
+        for operand, known in ((a, bounds[0]), (b, bounds[1])):
+            if is_literal(operand):
+                if abs(int(operand.strip("()"))) >= limit:
+                    return self.into(f"binary(EV, {op!r}, {a}, {b}, {k})")
+                continue
+            if not ints:
+                types.append(f"type({operand}) is int")
+            if not (ints and known is not None and known < limit):
+                sized = True
+        result = self.temp()
+        if types:
+            self.line(f"if {' and '.join(types)}:")
+            self.depth += 1
+        self.line(f"{result} = {a} {op} {b}")
+        if sized:   # past number_bits, binary's error: the closures give it
+            self.line(f"if {result}.bit_length() > NUMBER_BITS: bail()")
+        if types:
+            self.depth -= 1
+            if op in "+-" and len(types) == 2 and self.pools:   # pools add up as _pool_arithmetic adds them
+                span = self.constant(self.constants[k].span)
+                self.line(f"elif type({a}) is Pool and type({b}) is Pool: "
+                          f"{result} = {a}.combine({b}, {1 if op == '+' else -1}, {span})")
+            self.line(f"else: {result} = binary(EV, {op!r}, {a}, {b}, {k})")
+        return result
+
+    def joined_lists(self, a: str, b: str, k: str, lists: bool) -> str:
+        """`a + b` of two lists (tested to be, unless the types say so; else `binary`): a step for
+        each item of the new list and its size tested, as binary's `_concatenate` does."""
+        result = self.temp()
+        if not lists:
+            self.line(f"if type({a}) is list and type({b}) is list:")
+            self.depth += 1
+        self.line(f"{result} = {a} + {b}")
+        self.line(f"if len({result}) > LIST_SIZE: bail()")
+        self.line(f"if {result}: next(islice(STEP, len({result}) - 1, None))")
+        if not lists:
+            self.depth -= 1
+            self.line(f"else: {result} = binary(EV, '+', {a}, {b}, {k})")
+        return result
+
+    def past_literal(self, op: str, a: str, b: str, k: str) -> "str | None":
+        """`a + n`, `a - n`, `n + a`, `n - a` of a whole number `a` and a small literal `n`: the
+        result outgrows `a` on one side only, so one comparison tells whether it may outgrow
+        `number_bits` (every whole number a run holds is within them). None for any other sum."""
+        x, y = (int(text.strip("()")) if is_literal(text) else None for text in (a, b))
+        if (x is None) == (y is None) or abs(x if x is not None else y) >= self.small:
+            return None
+        if y is not None:   # a + y, a - y: grows upward when it adds a positive amount
+            up = (y >= 0) == (op == "+")
+            operand = a
+        else:               # x + b grows with b; x - b grows upward as b goes down
+            up = op == "+"
+            operand = b
+        test = f"{operand} < SMALL" if up else f"{operand} > -SMALL"
+        return self.into(f"{a} {op} {b} if {test} else binary(EV, {op!r}, {a}, {b}, {k})")
+
+    def e_BinOp(self, node):
+        chain = pool_chain(node) if node.op in ("+", "-") else None
+        if chain is None:
+            a = self.expr(node.left)
+            b = self.expr(node.right)
+            if node.op == "+" and self.types.of(node.left).maybe("list") and self.types.of(node.right).maybe("list"):
+                return self.joined_lists(a, b, self.constant(node), self.surely(node.left, "list") and
+                                         self.surely(node.right, "list"))
+            ints = self.surely(node.left, "int") and self.surely(node.right, "int")
+            return self.arithmetic(node.op, a, b, self.constant(node), ints,
+                                   (self.bound(node.left), self.bound(node.right)))
+        # A sum that may hold a pool: terms left to right; the closures make a term that may roll dice
+        # wait while the sum so far is a pool (the pool rolls first): that case is theirs.
+        total = None
+        pool_before = False
+        ints = True
+        total_bound = 0
+        lists = surely_lists = True   # the sum so far may be (is surely) a list
+        for binop, term in chain:
+            if total is not None and pool_before and self.pools and may_roll(term):
+                self.line(f"if type({total}) is Pool: bail()")
+            value = self.expr(term)
+            pool_before = pool_before or (may_be_pool(term) and self.types.of(term).maybe("pool"))
+            ints = ints and self.surely(term, "int")
+            term_bound = self.bound(term)
+            found = self.types.of(term)
+            lists, surely_lists = lists and found.maybe("list"), surely_lists and found.surely("list")
+            if total is None:
+                total = value   # a literal, a local or a temporary: each sum step makes a new one
+                total_bound = term_bound
+            elif binop.op == "+" and lists:
+                total = self.joined_lists(total, value, self.constant(binop), surely_lists)
+            else:
+                total = self.arithmetic(binop.op, total, value, self.constant(binop), ints, (total_bound, term_bound))
+                total_bound = None if total_bound is None or term_bound is None else total_bound + term_bound
+        return total

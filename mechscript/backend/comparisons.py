@@ -1,0 +1,100 @@
+"""Comparisons and logic written as Python (a part of expressions.Expressions): numbers and short
+texts compared inline where the types tell, true-or-false values joined with `and`, `or`, `not`."""
+
+from __future__ import annotations
+
+from ..interpreter import ast
+from ..interpreter.values import TEXT_STEP
+from .writer import BOOLEAN, COMPARE, Writer, literal_value
+
+
+class Comparisons(Writer):
+    def e_Compare(self, node):
+        op = COMPARE[node.op]
+        k = self.constant(node)
+        # numbers (whole or fractions, Python compares them exactly) and strings as Python compares them
+        direct = self.surely(node.left, "number") and self.surely(node.right, "number") or \
+            self.surely(node.left, "str") and self.surely(node.right, "str") or \
+            op in ("==", "!=") and self.python_equality(node.left, node.right)
+        if direct and not self.can_be_pool(node.left):
+            a, b = self.values([node.left, node.right])
+            if self.may_compare_long_text(node):   # the same answer; a long text's work is counted
+                a = a if a.isidentifier() else self.into(a)
+                return self.into(f"{a} {op} {b} if type({a}) is not str or len({a}) < {TEXT_STEP} "
+                                 f"else compare_values(EV, {k}, {a}, {b})")
+            return self.into(f"{a} {op} {b}")   # Python's own comparison is the closures' here
+        direct = direct and not self.may_compare_long_text(node)
+        a = self.expr(node.left)
+        if self.can_be_pool(node.left):
+            if not a.startswith("t"):
+                a = self.into(a)
+            self.line(f"if type({a}) is Pool: {a} = EV.roll_pool({a})")
+        b = self.expr(node.right)
+        if direct:
+            return self.into(f"{a} {op} {b}")
+        general = f"compare_values(EV, {k}, {a}, {b})"
+        return self.into(self.comparison(op, a, b, node.right, general))
+
+    def comparison(self, op: str, a: str, b: str, right, general: str) -> str:
+        """`a op b` as the closures work it out (`equal` for == and !=), the cases a literal on the
+        right settles written as Python's own operators."""
+        literal = literal_value(right)
+        short = type(literal) is str and len(literal) < TEXT_STEP   # a long one's work is counted: general
+        if op in ("==", "!="):
+            if literal is None or type(literal) is bool:
+                # none, true and false equal themselves alone (a roll counts as a number)
+                return f"{a} {'is' if op == '==' else 'is not'} {b}"
+            if short:
+                return f"{a} {op} {b}"   # a string equals only the same string, as in Python
+        if type(literal) is int:
+            return f"{a} {op} {b} if type({a}) is int else {general}"
+        if short:
+            return f"{a} {op} {b} if type({a}) is str else {general}"
+        fast = f"type({a}) is int and type({b}) is int or type({a}) is str and type({b}) is str and len({a}) < {TEXT_STEP}"
+        if op in ("==", "!="):
+            # a character equals itself alone (a pool on the right is rolled first: the closures' case)
+            fast_is = f"{a} {'is' if op == '==' else 'is not'} {b}"
+            return (f"{a} {op} {b} if {fast} else {fast_is} if type({a}) is Character and type({b}) is not Pool "
+                    f"else {general}")
+        return f"{a} {op} {b} if {fast} else {general}"
+
+    def may_compare_long_text(self, node) -> bool:
+        """Whether a comparison may be of two strings of TEXT_STEP characters or more: work that
+        values.equal and compare_values count against the steps, so not written as Python's own."""
+        for side in (node.left, node.right):
+            literal = literal_value(side)
+            if type(literal) is str and len(literal) < TEXT_STEP:
+                return False
+            # a character's side is none or one of the encounter's side names, all short (quiet.py)
+            if self.short_sides and type(side) is ast.Field and side.name == "side" and \
+                    self.kinds(self.types.of(side.target)) is not None:
+                return False
+        return self.types.of(node.left).maybe("str") and self.types.of(node.right).maybe("str")
+
+    def e_Logic(self, node):
+        stop, go = ("False", "True") if node.op == "and" else ("True", "False")
+        left_bool = isinstance(node.left, BOOLEAN) or self.surely(node.left, "bool")
+        right_bool = isinstance(node.right, BOOLEAN) or self.surely(node.right, "bool")
+        result = self.temp()
+        # a value surely true or false is tested as Python tests it, and used once (inline if pure)
+        a = self.value(node.left) if left_bool else self.expr(node.left)
+        if left_bool:
+            self.line(f"if {'not ' if node.op == 'and' else ''}{a}: {result} = {stop}")
+        else:
+            self.line(f"if {a} is {stop}: {result} = {stop}")
+        self.line("else:")
+        with self.indented():
+            if not left_bool:
+                self.line(f"if {a} is not {go}: bail()")
+            b = self.value(node.right) if right_bool else self.expr(node.right)
+            if not right_bool:
+                self.line(f"if {b} is not True and {b} is not False: bail()")
+            self.line(f"{result} = {b}")
+        return result
+
+    def e_Not(self, node):
+        if isinstance(node.operand, BOOLEAN) or self.surely(node.operand, "bool"):
+            return self.into(f"not {self.value(node.operand)}")
+        value = self.expr(node.operand)
+        self.line(f"if {value} is not True and {value} is not False: bail()")
+        return self.into(f"not {value}")

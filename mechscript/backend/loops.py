@@ -1,0 +1,58 @@
+"""Loops written as Python (a part of emit.Emitter, whose `block` and `condition` they use): a `for`
+charged its length on entry, a `while` counted by Python's own `for` over the rounds allowed, a
+`repeat` charged its count."""
+
+from __future__ import annotations
+
+from ..interpreter import ast
+from .access import Access
+
+
+class Loops(Access):
+    def for_(self, node: ast.For) -> None:
+        items = self.gear(node.iterable)
+        if items is not None:
+            self.fresh.add(items)
+        else:
+            items = self.expr(node.iterable)
+        if not self.surely(node.iterable, "list"):
+            self.line(f"if type({items}) is not list: bail()")
+        if self.limits.list_size > self.limits.loop_iterations:   # else no list is that long
+            self.line(f"if len({items}) > LOOP_ITERATIONS: bail()")
+        if id(node) in self.bounded_loops:   # for the pushes it holds (narration.bounded_pushes)
+            self.line(f"if len({items}) > LIST_SIZE: bail()")
+        self.line(f"if {items}: next(islice(STEP, len({items}) - 1, None))")   # its length, at entry
+        self.scopes.append({})
+        try:
+            variable = self.local(node.name)
+            # the closures go through a copy, which a list only this loop holds needs not, nor one
+            # that no code changes in place (changes.py)
+            copy = items not in self.fresh and self.list_may_change(node.iterable)
+            self.line(f"for {variable} in {f'list({items})' if copy else items}:")
+            with self.indented():
+                self.block(node.body)
+        finally:
+            self.scopes.pop()
+
+    def while_(self, node: ast.While) -> None:
+        # the rounds counted by Python's `for`; once they are all spent, the condition is tested
+        # once more, as the closures test it before the round past the limit
+        self.line("for _ in LOOP_ROUNDS:")
+        with self.indented():
+            value = self.condition(node.condition)
+            self.line(f"if not {value}: break")
+            self.line("next(STEP)")
+            self.block(node.body)
+        self.line("else:")
+        with self.indented():
+            value = self.condition(node.condition)
+            self.line(f"if {value}: bail()")
+
+    def repeat(self, node: ast.Repeat) -> None:
+        count = self.expr(node.count)
+        rounds = self.temp()
+        self.line(f"{rounds} = repeat_count(EV, {count}, {self.constant(node.count.span)})")
+        self.line(f"if {rounds}: next(islice(STEP, {rounds} - 1, None))")
+        self.line(f"for _ in range({rounds}):")
+        with self.indented():
+            self.block(node.body)
