@@ -55,8 +55,9 @@ def _parser_version() -> bytes | None:
     try:
         digest.update(resources.files("mechscript.grammar").joinpath("mechscript.lark").read_bytes())
         # the AST's classes (ast.py holds the notation's Modifier and Condition too) and what builds it
-        for path in ("parser.py", "parse_loop.py", "builder.py", "inherit.py", "encounter_params.py", "ast.py",
-                     "../errors.py", "../limits.py", "../dice/notation.py"):
+        for path in ("parser.py", "parse_loop.py", "builder.py", "builder_declarations.py", "builder_expressions.py",
+                     "tokens.py", "inherit.py", "encounter_params.py", "ast.py", "../errors.py", "../limits.py",
+                     "../dice/notation.py"):
             digest.update((here / path).read_bytes())
     except OSError:
         return None

@@ -1,0 +1,34 @@
+"""What the AST builder (builder*.py) reads from lark's tokens: their spans, numbers, minus signs."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from lark import Token
+
+from ..errors import MechError, Span
+
+# A minus may be written `-`, U+2212 (−) or an en dash (–), as text pasted from a document has it.
+MINUS_SIGNS = "-−–"
+
+
+def plain_minus(text: str) -> str:
+    """`text` with each minus sign written `-`."""
+    return text.replace("−", "-").replace("–", "-")
+
+
+def token_span(token: Token) -> Span:
+    return Span(token.line, token.column, token.start_pos, token.end_pos)
+
+
+MAX_DIGITS = 1000  # a longer number in the source is a mistake (or an attack), never a rule
+
+
+def parse_number(text: str) -> int | Fraction:
+    if len(text) > MAX_DIGITS:
+        raise MechError(f"a number of {len(text)} digits is too long to write; the most is {MAX_DIGITS}",
+                        token_span(text) if isinstance(text, Token) else None)
+    if text.isascii() and text.isdigit():  # most numbers: int() is a tenth of Fraction()'s time
+        return int(text)
+    value = Fraction(text)
+    return int(value) if value.denominator == 1 else value
