@@ -14,7 +14,7 @@ from mechscript.checker.infer import infer, infer_file, load_modules
 from mechscript.dice.engine import DiceRoll
 from mechscript.dice.faces import RandomFaces
 from mechscript.dice.rollkeep import KeepRoll, Pool
-from mechscript.interpreter import ast, script
+from mechscript.interpreter import ast, compile_names, running, script
 from mechscript.interpreter.evaluator import Compiler
 from mechscript.limits import Limits
 from mechscript.interpreter.parser import parse_program
@@ -249,7 +249,7 @@ class Tracer:
     def run(self, path: Path, program, seeds):
         tracer = self
         original_compile, original_body, original_call = Compiler.compile, script.ScriptCompiler._function_body, \
-            script.call_function
+            running.call_function
 
         def compile_traced(self, node):
             code = original_compile(self, node)
@@ -280,7 +280,7 @@ class Tracer:
             return result
 
         Compiler.compile, script.ScriptCompiler._function_body = compile_traced, body_traced
-        script.call_function = call_traced
+        running.call_function = compile_names.call_function = call_traced   # both places it is called from
         try:
             limits = Limits()
             text = path.read_text(encoding="utf-8-sig")
@@ -292,7 +292,7 @@ class Tracer:
                 compiled.run(RandomFaces(seed), quiet=True)
         finally:
             Compiler.compile, script.ScriptCompiler._function_body = original_compile, original_body
-            script.call_function = original_call
+            running.call_function = compile_names.call_function = original_call
 
 
 @pytest.mark.parametrize("path", EXAMPLES + STDLIB, ids=lambda p: p.name)

@@ -30,11 +30,11 @@ from ..dice.engine import roll_dice
 from ..dice.faces import RandomFaces, later_face
 from ..dice.rollkeep import Pool
 from ..errors import MechError
-from ..interpreter import ast, characters, script as closures
+from ..interpreter import ast, characters, running, script as closures
 from ..interpreter.evaluator import binary, compare_values, power, small_whole, unary
 from ..interpreter.names import UNSET
 from ..interpreter.parser import parse_program
-from ..interpreter.lookup import ROLL_FIELDS
+from ..interpreter.lookup import ROLL_FIELDS, get_index
 from ..interpreter.values import (TEXT_STEP, Character, Encounter, Function, Kind, Module, Record, Scope, Table,
                                   TableRow, equal, to_json)
 from ..limits import CpuTime
@@ -137,14 +137,14 @@ def written_helpers(limits, encounter, members, rounds) -> dict:
         "Fraction": Fraction,
         "floor": math.floor, "ceil": math.ceil,
         "binary": binary, "unary": unary, "power": power, "compare_values": compare_values, "equal": equal,
-        "roll_dice": roll_dice, "repeat_count": closures.repeat_count,
+        "roll_dice": roll_dice, "repeat_count": running.repeat_count,
         "ENCOUNTER": encounter, "MEMBERS": members, "ROUNDS": rounds,
-        "get_field": closures.get_field, "set_field": closures.set_field,
-        "get_index": closures.get_index, "set_index": closures.set_index, "show": closures.show,
+        "get_field": running.get_field, "set_field": running.set_field,
+        "get_index": get_index, "set_index": running.set_index, "show": running.show,
         "SMALL": small_whole(limits), "SMALL_FACTOR": 2 ** max(0, min(30, (limits.number_bits - 1) // 2)),
         "LOOP_ITERATIONS": limits.loop_iterations, "LOOP_ROUNDS": range(limits.loop_iterations),
         "LIST_SIZE": limits.list_size, "islice": islice, "STEP": None, "DICE": None, "SAY": None,
-        "BITS": None, "later_face": later_face, "SHOWN_WHOLE": closures.SHOWN_WHOLE,
+        "BITS": None, "later_face": later_face, "SHOWN_WHOLE": running.SHOWN_WHOLE,
         "NUMBER_BITS": limits.number_bits, "DICE_PER_ROLL": limits.dice_per_roll, "DIE_SIDES": limits.die_sides,
         "STRING_SIZE": limits.string_size, "TOTAL_DICE": limits.total_dice,
         "SHORT_LIST": 1000,   # `contains` of a string in a shorter list is Python's `in`, uncounted
@@ -160,7 +160,7 @@ class QuietFight:
     def __init__(self, script: closures.Script):
         self.script = script
         limits = script.limits
-        ev = closures.Run(NoFaces(), limits, quiet=True)
+        ev = running.Run(NoFaces(), limits, quiet=True)
         ev.scope = Scope(None)
         try:
             script.code(ev)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import chain, islice
 from operator import length_hint
 
-from ..interpreter.script import Run
+from ..interpreter.running import Run
 from ..interpreter.values import Record, Table, TableRow
 
 

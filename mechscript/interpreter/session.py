@@ -23,7 +23,8 @@ from ..errors import MechError
 from ..limits import CpuTime, Limits, too_deep
 from .names import UNSET, Binding, StaticScope
 from .parser import parse_program
-from .script import ModuleLoader, ModulePath, Run, ScriptCompiler, declared_name, use_modules
+from .running import Run
+from .script import ModuleLoader, ModulePath, ScriptCompiler, declared_name, use_modules
 from .values import Character, Encounter, Record, Scope
 
 ENTRY_FILE = "<repl>"

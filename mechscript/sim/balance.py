@@ -14,7 +14,8 @@ from __future__ import annotations
 from ..dice.faces import RandomFaces
 from ..errors import MechError, did_you_mean
 from ..interpreter.characters import stat_values
-from ..interpreter.script import Run, Script
+from ..interpreter.running import Run
+from ..interpreter.script import Script
 from ..interpreter.values import Character, Scope
 from .batch import Batch, simulate
 from .variants import Setting, Variant, at_option, checked, compile_variant

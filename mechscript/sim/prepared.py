@@ -30,7 +30,8 @@ from ..errors import MechError
 from ..limits import CpuTime
 from ..interpreter.names import UNSET
 from ..interpreter.odds import Distribution
-from ..interpreter.script import Run, Script
+from ..interpreter.running import Run
+from ..interpreter.script import Script
 from ..interpreter.values import Character, Encounter, Function, Kind, Module, Record, Scope, Table, TableRow
 
 

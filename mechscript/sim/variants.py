@@ -28,7 +28,8 @@ from ..interpreter import ast
 from ..interpreter.characters import one_of, shown
 from ..interpreter.encounter_params import given, literal, plain_value, same_type, type_word, written
 from ..interpreter.parser import parse_program
-from ..interpreter.script import ModuleLoader, ModulePath, Run, Script, compile_script
+from ..interpreter.running import Run
+from ..interpreter.script import ModuleLoader, ModulePath, Script, compile_script
 from ..interpreter.values import Module, Record, Scope, equal
 from ..limits import Limits
 
