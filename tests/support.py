@@ -178,4 +178,3 @@ def ctrl_c_as_usual() -> None:
     the background of a shell ignores SIGINT, and a child inherits that (Python then leaves it
     ignored), so a test sending Ctrl-C would see it ignored."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
-

@@ -422,7 +422,7 @@ def _ctrl_c_held():
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)  # None: set outside Python
         if caught and callable(previous):
             previous(*caught[0])
 
