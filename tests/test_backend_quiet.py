@@ -332,6 +332,64 @@ def test_lists_joined_by_the_written_code_count_their_items_and_stop_at_list_siz
             assert QuietFight(script).fight(seed) == fight_once(script, seed)
 
 
+def _rule_written(rule: str, name: str = "damage_power") -> str:
+    """The written Python of the house rule `pbem.<name>` of `rule`."""
+    source = QuietFight(compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")).source
+    body = source[source.index(f"def s__pbem_{name}("):]
+    return body[:body.index("\ndef ")]
+
+
+HALVES = ("fn pbem.damage_power(att, weapon) {\n let half = att.firepower / 2\n let x = half + 1 / 3\n"
+          " let y = x * 3 - half\n return floor(y / (att.firepower / 4)) + 1\n}")
+
+
+def test_fractions_are_worked_out_by_python_s_arithmetic_and_fought_the_same():
+    # numbers the checker knows (whole or fractions) with a Fraction on a side: Python's exact
+    # arithmetic, whole results back to ints (runtime.exact), never the closures' `binary`
+    written = _rule_written(HALVES)
+    # `+`, `-`, `*` and `/` of them; `binary` only past a literal and for a division by 0, its error
+    assert written.count("exact(") == 4 and "= binary(" not in written
+    assert_same_fights(compiled(f"use pbem\n{HALVES}\n{CHARACTERS}{encounter()}"), 60)
+
+
+@pytest.mark.parametrize("grow", ["x = x * 3 / 2", "x = x / 3 + x", "x = x * x / 2"])
+def test_a_fraction_past_number_bits_gives_the_closures_error(grow):
+    # a Fraction whose numerator or denominator outgrows number_bits: the written code bails and the
+    # batch gives the closures' error
+    rule = f"fn pbem.damage_power(att, weapon) {{\n let x = att.firepower / 7\n repeat 20000 {{ {grow} }}\n" \
+           " return floor(x)\n}"
+    assert "exact(" in _rule_written(rule)
+    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    seed = run_seed(7, 0)
+    with pytest.raises(MechError, match="number_bits"):
+        fight_once(script, seed)
+    assert QuietFight(script).fight(seed) is None
+
+
+def test_strings_joined_by_the_written_code_count_their_characters_and_stop_at_string_size():
+    # `a + b` of strings the checker knows is written inline (arithmetic.joined_texts): a step a 100
+    # characters of the new string, as binary's _concatenate counts; 20,000 joins of 6,400 pass the
+    # steps limit
+    rule = 'fn pbem.damage_power(att, weapon) {\n let a = "x"\n repeat 9 { a = a + a + "{a}" + "" }\n' \
+           ' let n = ""\n repeat 20000 { n = a + "!" }\n return att.firepower + len(n) - len(a) - 1\n}'
+    written = _rule_written(rule)
+    assert "> STRING_SIZE: bail()" in written and "binary(EV, '+'" not in written
+    assert_stopped_by_steps(rule, ("repeat 20000", "repeat 20"))
+    # the new string's size against string_size, where the closures stop
+    grow = 'fn pbem.damage_power(att, weapon) {\n let a = "ab"\n let s = a + "' + "x" * 300 + \
+        '"\n return att.firepower + len(s) - len(s)\n}'
+    text = f"use pbem\n{grow}\n{CHARACTERS}{encounter()}"
+    seed = run_seed(7, 0)
+    for size, stopped in ((301, True), (302, False)):
+        script = compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(string_size=size))
+        if stopped:
+            with pytest.raises(MechError, match="string_size"):
+                fight_once(script, seed)
+            assert QuietFight(script).fight(seed) is None
+        else:
+            assert QuietFight(script).fight(seed) == fight_once(script, seed)
+
+
 def test_tables_looked_up_by_name_are_written_as_dict_look_ups_and_fought_the_same():
     # a named row, an entry of a named row, an entry of a one-row table, and their `else`s
     rule = ('table nick {\n "Punch" => "P", else => "?"\n}\n'
@@ -483,6 +541,15 @@ def test_a_record_field_only_narration_reads_is_not_worked_out_in_a_quiet_run():
     assert_same_fights(compiled(f"use pbem\n{NARRATED.replace('{more}', '')}\n{CHARACTERS}{encounter()}"), 60)
 
 
+def test_a_record_field_named_as_a_state_the_fight_reads_is_still_left_out():
+    # unread.py reads a field by the checker's type of what it is read of: the rules read a
+    # character's `status` in every round, which is no read of this record's `status`
+    rules = ('fn pbem.damage_power(att, weapon) {\n let r = {power: att.firepower, status: "{att} fires"}\n'
+             ' say "  {r.status}"\n return r.power\n}')
+    assert "'status': None" in _record_written(rules)
+    assert_same_fights(compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"), 40)
+
+
 @pytest.mark.parametrize("more", [
     ' if r.text == "x" { return 0 }\n',                            # read where the fight can tell
     ' if r == {power: 0, text: "", shown: ""} { return 0 }\n',     # compared whole
@@ -492,6 +559,28 @@ def test_a_record_field_a_fight_can_tell_is_worked_out(more):
     written = _record_written(NARRATED.replace("{more}", more))
     assert "'text': None" not in written
     assert_same_fights(compiled(f"use pbem\n{NARRATED.replace('{more}', more)}\n{CHARACTERS}{encounter()}"), 40)
+
+
+TOLD = ('fn tell(c, text) {\n say "  {c}: {text}"\n{more}}\n'
+        'fn pbem.damage_power(att, weapon) {\n let r = {power: att.firepower, shown: "{att} ({att.firepower})"}\n'
+        ' tell(att, "fires, {r.shown}")\n return r.power\n}')
+
+
+def test_a_text_passed_to_a_fn_that_only_says_it_is_not_worked_out_in_a_quiet_run():
+    # narration.dropped_arguments: `text` is read only by a left-out say, so the call passes none,
+    # and the record field only that argument reads is left out too (unread.py)
+    rules = TOLD.replace("{more}", "")
+    written = _record_written(rules)
+    assert "'shown': None" in written and "'power': None" not in written
+    assert "s_tell(None, None)" in _rule_written(rules)   # `c` too is only said
+    assert_same_fights(compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"), 60)
+
+
+def test_a_text_a_fn_also_uses_otherwise_is_worked_out():
+    rules = TOLD.replace("{more}", ' if len(text) > 500 { fail("long") }\n')
+    assert "'shown': None" not in _record_written(rules)
+    assert "None)" not in _rule_written(rules)
+    assert_same_fights(compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"), 40)
 
 
 def test_in_rules_with_pools_a_say_of_no_pool_is_left_out_and_one_of_a_pool_is_not():

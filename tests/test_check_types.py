@@ -171,6 +171,25 @@ say apply(g, 3)
     assert types.params(fn(types, "twice", "<test>"))[0].is_any
 
 
+def test_a_table_of_one_unnamed_row_gives_its_values_and_one_with_named_rows_may_give_a_row():
+    # `t[key]` of a table without named rows looks up its one row: never a row itself
+    text = """
+table ordinal { "close" => 1, "far" => 2, else => 0 }
+table chart {
+    fast: "a" => 1, else => 0
+    slow: "b" => 2, else => 3
+}
+fn near(key) = ordinal[key]
+fn lane(key) = chart[key]
+say near("close") + 1
+say lane("fast")["a"]
+"""
+    types = infer_text(text)
+    assert types.returns(fn(types, "near", "<test>")) == T.T_INT
+    lane = types.returns(fn(types, "lane", "<test>"))
+    assert lane.maybe("row") and lane.maybe("int")
+
+
 # ---- soundness: what runs is in the types ----
 
 def atom_holds(value, atom, types, depth) -> bool:

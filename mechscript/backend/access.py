@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..interpreter import ast
 from ..interpreter.builtins import BUILTINS, NOT_ROLLED
 from .expressions import Expressions
+from .narration import dropped_arguments
 from .writer import Unsupported, is_literal
 
 
@@ -122,12 +123,12 @@ class Access(Expressions):
         if type(callee) is ast.Name and self.resolve(callee.id)[0] == "global" \
                 and self.resolve(callee.id)[2] == "fn":
             function = self.resolve(callee.id)[1]
-            args = self.values(node.args)
+            args = self.arguments(node)
             return self.inlined(node, args) or self.into(f"{function}({', '.join(args)})")
         if type(callee) is ast.Field and self.module_of(callee.target) is not None:
             module = self.module_of(callee.target)
             if module.names.get(callee.name) == "fn":
-                args = self.values(node.args)
+                args = self.arguments(node)
                 return self.inlined(node, args) or self.into(f"{module.global_name(callee.name)}({', '.join(args)})")
         # a function value (a parameter, a field): the one function it surely is, called directly;
         # else a Python function of this namespace, or the closures' business
@@ -140,6 +141,15 @@ class Access(Expressions):
         args = [self.expr(arg) for arg in node.args]
         return self.into(f"{function}({', '.join(args)}) if type({function}) is FunctionType and "
                          f"{function}.__code__.co_argcount == {len(args)} else bail()")
+
+    def arguments(self, node: ast.Call) -> list[str]:
+        """The arguments of a call of a known `fn`, as values; none for each one only the function's
+        narration reads, which a quiet run leaves out (narration.dropped_arguments)."""
+        dropped = dropped_arguments(self.purity, self.module, node, self.own_names)
+        if not dropped:
+            return self.values(node.args)
+        kept = self.values([arg for arg in node.args if id(arg) not in dropped])[::-1]
+        return ["None" if id(arg) in dropped else kept.pop() for arg in node.args]
 
     def whole_division(self, name: str, node: ast.Call) -> "str | None":
         """`floor(a / b)` and `ceil(a / b)` of whole numbers, as Python's `//` (which floors): no

@@ -8,6 +8,7 @@ from fractions import Fraction
 
 from ..interpreter import ast
 from ..interpreter.operators import may_be_pool, may_roll, pool_chain
+from ..interpreter.values import TEXT_STEP
 from ..numbers import normal
 from .writer import Writer, is_literal
 
@@ -54,10 +55,12 @@ class Arithmetic(Writer):
             return self.limits.list_size
         return None
 
-    def arithmetic(self, op: str, a: str, b: str, k: str, ints: bool = False, bounds=(None, None)) -> str:
+    def arithmetic(self, op: str, a: str, b: str, k: str, ints: bool = False, bounds=(None, None),
+                   numbers: bool = False) -> str:
         """`a op b` of whole numbers inline, its result's size tested against `number_bits` unless no
         result can outgrow them (a small literal, or an operand whose `bound` is below SMALL, or
-        SMALL_FACTOR for a product, with another such); anything else by `binary`."""
+        SMALL_FACTOR for a product, with another such); of numbers (`numbers`: the types say both
+        are) with a Fraction, Python's exact arithmetic and `runtime.exact`; anything else by `binary`."""
         if op == "/" and is_literal(a) and is_literal(b) and int(b.strip("()")) != 0:
             return self.e_Number(ast.Number(None, normal(Fraction(int(a.strip("()")), int(b.strip("()"))))))
         if op in ("/", "//", "%"):   # no result is larger than its operands
@@ -67,7 +70,10 @@ class Arithmetic(Writer):
                 tests.append(f"{b} != 0")
             if not tests:
                 return self.into(exact)
-            return self.into(f"{exact} if {' and '.join(tests)} else binary(EV, {op!r}, {a}, {b}, {k})")
+            other = f"binary(EV, {op!r}, {a}, {b}, {k})"
+            if numbers and op == "/" and not ints:   # a Fraction on a side: as binary divides, but by 0
+                other = f"exact(Fraction({a}) / {b}, NUMBER_BITS) if {b} != 0 else {other}"
+            return self.into(f"{exact} if {' and '.join(tests)} else {other}")
         if ints and op in "+-":
             one_sided = self.past_literal(op, a, b, k)
             if one_sided is not None:
@@ -92,6 +98,9 @@ class Arithmetic(Writer):
             self.line(f"if {result}.bit_length() > NUMBER_BITS: bail()")
         if types:
             self.depth -= 1
+            if numbers:   # a Fraction on a side
+                self.line(f"else: {result} = exact({a} {op} {b}, NUMBER_BITS)")
+                return result
             if op in "+-" and len(types) == 2 and self.pools:   # pools add up as _pool_arithmetic adds them
                 span = self.constant(self.constants[k].span)
                 self.line(f"elif type({a}) is Pool and type({b}) is Pool: "
@@ -112,6 +121,15 @@ class Arithmetic(Writer):
         if not lists:
             self.depth -= 1
             self.line(f"else: {result} = binary(EV, '+', {a}, {b}, {k})")
+        return result
+
+    def joined_texts(self, a: str, b: str) -> str:
+        """`a + b` of two strings (the types say so), as binary's `_concatenate` joins them: its size
+        tested, a step a TEXT_STEP characters of the new string."""
+        result = self.temp()
+        self.line(f"{result} = {a} + {b}")
+        self.line(f"if len({result}) > STRING_SIZE: bail()")
+        self.line(f"if len({result}) >= {TEXT_STEP}: next(islice(STEP, len({result}) // {TEXT_STEP} - 1, None))")
         return result
 
     def past_literal(self, op: str, a: str, b: str, k: str) -> "str | None":
@@ -138,31 +156,40 @@ class Arithmetic(Writer):
             if node.op == "+" and self.types.of(node.left).maybe("list") and self.types.of(node.right).maybe("list"):
                 return self.joined_lists(a, b, self.constant(node), self.surely(node.left, "list") and
                                          self.surely(node.right, "list"))
+            if node.op == "+" and self.surely(node.left, "str") and self.surely(node.right, "str"):
+                return self.joined_texts(a, b)
             ints = self.surely(node.left, "int") and self.surely(node.right, "int")
+            numbers = self.surely(node.left, "number") and self.surely(node.right, "number")
             return self.arithmetic(node.op, a, b, self.constant(node), ints,
-                                   (self.bound(node.left), self.bound(node.right)))
+                                   (self.bound(node.left), self.bound(node.right)), numbers)
         # A sum that may hold a pool: terms left to right; the closures make a term that may roll dice
         # wait while the sum so far is a pool (the pool rolls first): that case is theirs.
         total = None
         pool_before = False
-        ints = True
+        ints = numbers = True
         total_bound = 0
         lists = surely_lists = True   # the sum so far may be (is surely) a list
+        texts = True                  # the sum so far is surely a string
         for binop, term in chain:
             if total is not None and pool_before and self.pools and may_roll(term):
                 self.line(f"if type({total}) is Pool: bail()")
             value = self.expr(term)
             pool_before = pool_before or (may_be_pool(term) and self.types.of(term).maybe("pool"))
             ints = ints and self.surely(term, "int")
+            numbers = numbers and self.surely(term, "number")
             term_bound = self.bound(term)
             found = self.types.of(term)
             lists, surely_lists = lists and found.maybe("list"), surely_lists and found.surely("list")
+            texts = texts and found.surely("str")
             if total is None:
                 total = value   # a literal, a local or a temporary: each sum step makes a new one
                 total_bound = term_bound
+            elif binop.op == "+" and texts:
+                total = self.joined_texts(total, value)
             elif binop.op == "+" and lists:
                 total = self.joined_lists(total, value, self.constant(binop), surely_lists)
             else:
-                total = self.arithmetic(binop.op, total, value, self.constant(binop), ints, (total_bound, term_bound))
+                total = self.arithmetic(binop.op, total, value, self.constant(binop), ints, (total_bound, term_bound),
+                                        numbers)
                 total_bound = None if total_bound is None or term_bound is None else total_bound + term_bound
         return total

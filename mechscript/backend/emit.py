@@ -33,7 +33,7 @@ from __future__ import annotations
 from ..interpreter import ast
 from ..interpreter.script import declared_name
 from .loops import Loops
-from .narration import bounded_pushes, narration_only, pushed_to
+from .narration import bounded_pushes, local_names, pushed_to
 from .writer import BOOLEAN, ModuleText, Unsupported
 
 
@@ -55,13 +55,14 @@ class Emitter(Loops):
         """The `def` of a function at this point of the text: at the top level, or inside another
         function's block (its names are then Python's closure cells of the enclosing function)."""
         saved = self.assigned_globals, self.nonlocals, self.function_base, self.dropped_says, self.dropped_names, \
-            self.bounds, self.reassigned
+            self.bounds, self.reassigned, self.own_names
         self.assigned_globals, self.nonlocals = set(), set()
         self.bounds = dict(self.bounds)   # an enclosing function's bounds hold: it reassigns none of them
         self.reassigned = self.reassigned | {n.target.id for n in ast.walk(node.body)
                                              if type(n) is ast.Assign and type(n.target) is ast.Name}
         self.function_base = len(self.scopes)
-        self.dropped_says, self.dropped_names = narration_only(self.module, node, self.purity)
+        self.dropped_says, self.dropped_names = self.purity.narration(self.module, node)
+        self.own_names = local_names(node, self.purity.nodes(node))
         bounded = bounded_pushes(node, self.purity.nodes(node), lambda n: self.surely(n, "list"))
         self.bounded_pushes.update(bounded)
         self.bounded_loops.update(id(loop) for loop in bounded.values())
@@ -91,7 +92,7 @@ class Emitter(Loops):
         finally:
             del self.scopes[self.function_base:]
             self.assigned_globals, self.nonlocals, self.function_base, self.dropped_says, self.dropped_names, \
-                self.bounds, self.reassigned = saved
+                self.bounds, self.reassigned, self.own_names = saved
 
     def ended(self, module: ModuleText, node: ast.Node | None, standing: str) -> None:
         """`ENDED(encounter)`, the builtin `ended` of the one encounter fought (ENCOUNTER, whose
@@ -102,6 +103,7 @@ class Emitter(Loops):
         self.assigned_globals = set()
         self.function_base = 0
         self.dropped_says, self.dropped_names = set(), set()
+        self.own_names = set()
         played, one_side_left, sides_left = (self.local(name) for name in ("round", "one_side_left", "sides_left"))
         self.line("def ENDED(encounter):")
         with self.indented():

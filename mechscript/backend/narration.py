@@ -6,7 +6,8 @@ die, no call of a function value, no builtin that rolls or changes a list, no ca
 not itself droppable, and, in a program that has roll-and-keep pools, no part of a text that may be
 a pool (showing a pool rolls it). A `say` whose parts are droppable is left out, but for its line
 counted against `output_lines`; a function's local `let` that only such `say`s and other
-narration-only values read, with droppable values, is left out with them.
+narration-only values read, with droppable values, is left out with them; so is a parameter only
+they read, and each call of that `fn` leaves out a droppable argument for it (dropped_arguments).
 
 What changes: a quiet run no longer meets the errors those texts would raise (a batch reports
 the errors of the fight, `mech run` still shows every line), and it counts fewer steps.
@@ -60,6 +61,7 @@ class Purity:
         self.types = types   # the checker's: a string part that surely is no pool rolls nothing
         self.pure = {id(fn) for _, fn in functions}
         self._nodes: dict[int, list] = {}   # each body's nodes, walked once (the fixpoint asks again)
+        self._narration: dict[int, tuple] = {}
         narrow(self.pure, functions, self.body_droppable)
 
     def nodes(self, fn: ast.FnDef) -> list:
@@ -107,6 +109,13 @@ class Purity:
     def _not_shadowed(self, module, name: str) -> bool:
         return module.lookup(name) is None
 
+    def narration(self, module, fn: ast.FnDef) -> tuple[set, set]:
+        """narration_only(module, fn, self), worked out once."""
+        found = self._narration.get(id(fn))
+        if found is None:
+            found = self._narration[id(fn)] = narration_only(module, fn, self)
+        return found
+
     def tree_droppable(self, module, node, local=frozenset()) -> bool:
         return all(self.droppable(module, n, local) for n in ast.walk(node) if _is_expression(n))
 
@@ -141,6 +150,11 @@ def narration_only(module, fn: ast.FnDef, purity: Purity) -> tuple[set, set]:
     candidates = {name for name, n in counts.items()
                   if n == 1 and name not in fn.params and name not in fors
                   and all(purity.tree_droppable(module, w, local) for w in writes[name])}
+    # a parameter only such `say`s read (`fn say_line(text) { say text }`): its callers may leave out
+    # the argument (dropped_arguments)
+    read = {n.id for n in nodes if type(n) is ast.Name}
+    candidates |= {name for name in fn.params if name in read and name not in counts and name not in fors
+                   and all(purity.tree_droppable(module, w, local) for w in writes.get(name, ()))}
     says = {id(n): n for n in nodes if type(n) is ast.Say and purity.tree_droppable(module, n.value, local)}
     while True:
         live = _live_reads(fn.body, candidates, says)
@@ -148,6 +162,18 @@ def narration_only(module, fn: ast.FnDef, purity: Purity) -> tuple[set, set]:
         if dropped == candidates:
             return set(says), candidates
         candidates = dropped
+
+
+def dropped_arguments(purity: Purity, module, call: ast.Call, local) -> set:
+    """The arguments (by id) of `call`, made in a function whose local names are `local`, that a
+    quiet run leaves out (writes as none): each is for a parameter only narration reads in the one
+    function the call surely reaches, and only gives a value."""
+    target = purity.callee(module, call)
+    if target is None or call.kwargs or len(call.args) != len(target[1].params):
+        return set()
+    _, names = purity.narration(*target)
+    return {id(arg) for param, arg in zip(target[1].params, call.args)
+            if param in names and purity.tree_droppable(module, arg, local)}
 
 
 def own_lists(fn: ast.FnDef, nodes: list) -> set:

@@ -44,7 +44,7 @@ from .emit import Emitter
 from .memo import Remembered, wrappers
 from .narration import Purity, has_pools
 from .peephole import merged
-from .runtime import Bail, WrittenRun, bail, fresh, mutable
+from .runtime import Bail, WrittenRun, bail, exact, fresh, mutable
 from .unread import unread_fields
 from .writer import ModuleText, Unsupported
 
@@ -132,7 +132,7 @@ def kind_states(texts, filename: str) -> dict:
 def written_helpers(limits, encounter, members, rounds) -> dict:
     """What the written code refers to besides its constants and its own functions."""
     namespace = {
-        "Bail": Bail, "bail": bail, "UNSET": UNSET, "Pool": Pool, "Character": Character, "Record": Record,
+        "Bail": Bail, "bail": bail, "exact": exact, "UNSET": UNSET, "Pool": Pool, "Character": Character, "Record": Record,
         "Encounter": Encounter, "Table": Table, "TableRow": TableRow, "FunctionType": types.FunctionType,
         "Fraction": Fraction,
         "floor": math.floor, "ceil": math.ceil,

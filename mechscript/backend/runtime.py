@@ -23,6 +23,19 @@ def bail(*_):
     raise Bail()
 
 
+def exact(value, bits: int):
+    """`a + b`, `a - b`, `a * b` or `a / b` of numbers one of which is a Fraction, as the closures'
+    `binary` gives it: whole as an int (numbers.normal); past `bits` (number_bits), a bail, and the
+    closures word the error."""
+    if value.denominator == 1:
+        value = value.numerator
+        if value.bit_length() > bits:
+            raise Bail()
+    elif value.numerator.bit_length() > bits or value.denominator.bit_length() > bits:
+        raise Bail()
+    return value
+
+
 # What a spent budget goes on to: each next() bails (the run is replayed by the closures, which word
 # the limit's error at its place).
 BAILING = iter(bail, None)

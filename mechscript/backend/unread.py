@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..checker import types as T
 from ..interpreter import ast
 from .changes import held_sites
-from .narration import Purity, local_names, narration_only, pushed_to
+from .narration import Purity, dropped_arguments, local_names, pushed_to
 
 _WHOLE = ("contains", "sorted")   # builtins that compare what they are given
 
@@ -32,13 +32,14 @@ def unread_fields(functions: list, programs: list, purity: Purity, types) -> dic
     literals: dict[int, ast.Record] = {}
     for module, fn in functions:
         nodes = purity.nodes(fn)
-        says, names = narration_only(module, fn, purity)
+        says, names = purity.narration(module, fn)
         dead |= says
         dead |= {id(n) for n in nodes if type(n) is ast.Let and n.name in names or
                  type(n) is ast.Assign and type(n.target) is ast.Name and n.target.id in names or
                  pushed_to(n) in names}
-        local = local_names(fn, nodes) | \
-            {name for n in nodes if type(n) is ast.FnDef for name in [n.name, *n.params]}
+        own = local_names(fn, nodes)
+        dead |= {arg for n in nodes if type(n) is ast.Call for arg in dropped_arguments(purity, module, n, own)}
+        local = own | {name for n in nodes if type(n) is ast.FnDef for name in [n.name, *n.params]}
         for node in nodes:
             if type(node) is ast.Record:
                 droppable = {name for name, value in node.fields if purity.tree_droppable(module, value, local)}
@@ -61,7 +62,7 @@ def _live(programs, dead: set, candidates: dict, literals: dict, types) -> dict[
         for atom in types.of(literals[key]):
             if type(atom) is T.RecordT:
                 sites[atom.site] = key
-    read: set = set()
+    read: dict[int, set] = {}   # literal -> the candidate names code may read of it
     whole: set = set()   # literals looked at whole
     stack = list(programs)
     while stack:
@@ -73,9 +74,9 @@ def _live(programs, dead: set, candidates: dict, literals: dict, types) -> dict[
             stack.extend(value for name, value in node.fields if name not in candidates[id(node)])
             continue
         if kind is ast.Field and node.name in names:
-            read.add(node.name)
+            _read(node, types, sites, read)
         elif kind is ast.Assign and node.op != "=" and type(node.target) is ast.Field:
-            read.add(node.target.name)   # `r.f += x` reads f
+            _read(node.target, types, sites, read)   # `r.f += x` reads f
         looked = ()
         if kind is ast.Compare and node.op in ("==", "!="):
             looked = (node.left, node.right)
@@ -90,10 +91,23 @@ def _live(programs, dead: set, candidates: dict, literals: dict, types) -> dict[
         for value in looked:
             whole |= _held(types.of(value), types, sites)
         stack.extend(ast.children(node))
-    live = {key: fields & read for key, fields in candidates.items()}
+    live = {key: fields & read.get(key, set()) for key, fields in candidates.items()}
     for key in whole:
         live[key] = candidates[key]
     return live
+
+
+def _read(field: ast.Field, types, sites: dict, read: dict) -> None:
+    """Notes that `field` reads its name of the literals its target may be: by the checker's type of
+    the target (a state field of a character named as a record's field is not that record's), of
+    every literal when the type is unknown."""
+    found = types.of(field.target)
+    if found.is_any or found.is_empty:
+        keys = set(sites.values())
+    else:
+        keys = {sites[atom.site] for atom in found if type(atom) is T.RecordT and atom.site in sites}
+    for key in keys:
+        read.setdefault(key, set()).add(field.name)
 
 
 def _held(found, types, sites: dict) -> set:

@@ -103,6 +103,7 @@ class Writer:
         self.pools = pools          # whether the program can make a roll-and-keep pool at all
         self.dropped_says: set = set()
         self.dropped_names: set = set()
+        self.own_names: set = set()   # the local names of the function being written (narration.local_names)
         self.unread: dict = {}   # id of a record literal -> the fields a quiet run leaves out (unread.py)
         self.short_sides = False  # every side name of the encounter is shorter than TEXT_STEP
         self.lines: list[str] = []

@@ -376,6 +376,8 @@ class Inference(Declarations, ExpressionTypes, FieldTypes):
                 if key is not None:
                     self.expr(key, scope, unit)
                 self.put(("tvals", site), self.expr(value, scope, unit))
+        if any(row.name is not None for row in node.rows):   # `t[key]` may give a named row
+            self.put(("trows", site), T.of(T.RowT(site)))
         self.put(scope.names[node.name].slot, T.of(T.TableT(site)))
 
     def assign(self, s: ast.Assign, scope: Scope, unit: Unit) -> None:

@@ -122,7 +122,7 @@ class FieldTypes:
             elif kind is T.RowT:
                 out = out | self.get(("tvals", a.site))
             elif kind is T.TableT:
-                out = out | T.of(T.RowT(a.site)) | self.get(("tvals", a.site))
+                out = out | self.get(("trows", a.site)) | self.get(("tvals", a.site))   # a named row, or a value
             elif kind is T.RecordT:
                 names = [name] if name is not None else a.names
                 out = out | T.join_all(self.get(("field", a.site, n)) for n in names if n in a.names)

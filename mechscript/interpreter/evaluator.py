@@ -396,7 +396,7 @@ def _operand_spans(node) -> tuple[Span, Span]:
 
 def _concatenate(ev: Evaluation, a, b, span: Span):
     """`"a" + "b"` and `[1] + [2]`, within the size limits."""
-    ev.step(span, (len(a) + len(b)) // (100 if type(a) is str else 1))
+    ev.step(span, (len(a) + len(b)) // (TEXT_STEP if type(a) is str else 1))
     if type(a) is str:
         if len(a) + len(b) > ev.limits.string_size:
             raise limit_error("string_size", f"a string of {len(a) + len(b)} characters is too long",
