@@ -486,6 +486,32 @@ def test_l329_breaking_a_hold_is_a_contested_strength_roll_at_a_boost_per_improv
     ]
 
 
+def test_l758_crushing_move_damages_the_one_held_at_each_struggle_and_round_end(tmp_path):
+    # L758 "You may deal damage to an opponent whenever they attempt to break a grapple you have on them or a round ends
+    # when they are in your grasp. The damage is xk1, where x is your Level": free damage, so by default always
+    # (`crushes`). Crushing Move 2: 2k1. Slag's struggle at phase 5 fails (2 against 15 + 5); after it, 6 3: 6, which
+    # his Durability 10 holds; at the round's end 1 1: 1, Minor 7, failed by 5: 1 Major (L154)
+    crusher = transformer("Bonecrusher", conc("Grapple", 2), conc("Crushing_Move", 2), strength=6, rank=1)
+    extra = 'fn transformers.wrestles(c, victim) = "improve"\n'
+    script = fight(crusher, SLAG, first="Bonecrusher", second="Slag", extra=extra)
+    faces = ([9, 9, 9, 5, 5, 1] + [9, 8, 7, 1, 1] + [1, 1, 1] + [1, 1, 1] + [5, 5, 5, 5, 5] + [6, 3] + [4, 4, 4]
+             + [1] * 8 + ONES)
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[7:14] == [
+        "  phase 5: Slag struggles against Bonecrusher's hold (L329): Strength + Grapple 3k2.5: 1 1 1/2 = 2 vs 15 + 5 "
+        "(1 Boost); Bonecrusher 5k3: 5 5 5 (5 5) = 15 vs 12: the hold holds",
+        "    Bonecrusher crushes Slag (Crushing Move, L758): 2k1: 6 (3) = 6",
+        "    Slag Durability 3k2.5: 4 4 4/2 = 10 vs Minor 6: holds",
+        "  phase 2: Bonecrusher tightens its hold on Slag (L329): 2 Boosts on its actions",
+        "  Bonecrusher crushes Slag (Crushing Move, L758): 2k1: 1 (1) = 1",
+        "    Slag Durability 3k2.5: 1 1 1/2 = 2 vs Minor 7: fails by 5, 1 Major (now 1)",
+        "    Slag keeps its feet: 3k2.5: 1 1 1/2 = 2 vs 0 (L159)",
+    ]
+    # `crushes` false: no damage
+    log = run_json(tmp_path, script.replace(extra, extra + "fn transformers.crushes(c, victim) = false\n"), faces)["log"]
+    assert not any("Crushing Move" in line for line in log)
+
+
 def test_a_throw_needs_a_character_it_can_lift(tmp_path):
     extra = 'fn transformers.wrestles(c, victim) = "throw"\n'
     script = fight(BONECRUSHER.replace("strength 6", "strength 4"), SLAG, first="Bonecrusher", second="Slag", extra=extra)
