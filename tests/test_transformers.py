@@ -1108,6 +1108,29 @@ def test_l130_an_action_with_phases_left_after_it_is_not_spent_preparing(tmp_pat
         "  initiative: Blurr 3k3: 9 8 8 = 25 + 10 prepared; Astrotrain 1k0.5: 1/2 = 0"
 
 
+def test_l130_by_default_a_last_action_that_could_do_nothing_else_prepares(tmp_path):
+    # The default `prepares`: an Object (Movement x0, L195) whose foe is beyond its Blaster's 2 hexes can neither shoot
+    # nor move; its last action of the round (2 phases left) Prepares, plainly better than nothing (L130): +10 next
+    # round. Its earlier actions are still a double move of 0 (a last action only, L130 "at the end of a Round").
+    script = ("use transformers\n"
+              + transformer("Turret", 'mode "object"', conc("Shooting", 1), "armament Blaster { damage 3k2  range 2 }")
+              + transformer("Astrotrain", speed=1) + encounter("Stuck", "Turret", "Astrotrain", "distance: 6", until="round > 2"))
+    log = run_json(tmp_path, script, [9, 9, 9, 1] + [4, 3, 2, 1] + [1] * 20)["log"]
+    assert log[3:] == [
+        "  initiative: Turret 3k2.5: 9 9 9/2 = 22; Astrotrain 1k0.5: 1/2 = 0",
+        "  phase 22: Turret moves 0 hexes toward Astrotrain (double move, L187), 6 hexes apart",
+        "  phase 12: Turret moves 0 hexes toward Astrotrain (double move, L187), 6 hexes apart",
+        "  phase 2: Turret prepares for the next round (L130)",
+        "Round 2",
+        "  initiative: Turret 3k2.5: 4 3 2/2 = 8 + 10 prepared; Astrotrain 1k0.5: 1/2 = 0",
+        "  phase 18: Turret moves 0 hexes toward Astrotrain (double move, L187), 6 hexes apart",
+        "  phase 8: Turret prepares for the next round (L130)",
+    ]
+    # within its reach it shoots with its last action instead
+    log = run_json(tmp_path, script.replace("distance: 6", "distance: 2"), [9, 9, 9, 1] + [1] * 30)["log"]
+    assert not any("prepares" in line for line in log)
+
+
 def test_l132_each_effect_maintained_by_focus_costs_5_initiative(tmp_path):
     # L132 "For each effect that a character is maintaining, apply a -5 modifier to their Initiative total":
     # 2 effects (a script sets `focus`): 9 8 8 = 25 - 10 = 15: phases 15 and 5
@@ -1155,16 +1178,31 @@ def test_l319_a_target_who_wins_the_opposed_roll_is_not_surprised(tmp_path):
 
 def test_l319_surprise_only_from_unobserved_and_with_the_best_concentration(tmp_path):
     # without the GM's `unobserved` no one tries (the text: "only works in situations where you can approach
-    # or wait for a target unobserved"); nor does one without Stealth, Shadowing or Ambush
+    # or wait for a target unobserved")
     assert run_json(tmp_path, SURPRISE.replace('    unobserved: "decepticons"\n', ""), [])["log"][1:] == []
-    no_skill = SURPRISE.replace('concentration Stealth { level 2 }', 'concentration Dodge { level 2 }')
-    assert run_json(tmp_path, no_skill, [])["log"][1:] == []
     # with Ambush 3 beside Stealth 2 the roll takes Ambush: 6k3; a defender's Ambush 2 adds 2 unkept dice
     script = (SURPRISE.replace('concentration Stealth { level 2 }', 'concentration Stealth { level 2 }  concentration Ambush { level 3 }')
               .replace("character Hound is Transformer {", "character Hound is Transformer { concentration Ambush { level 2 }"))
     log = run_json(tmp_path, script, [1] * 6 + [9] * 5)["log"]
     assert log[1] == ("  Ravage tries to surprise Hound (L319): Skill + Ambush 6k3: 1 1 1 (1 1 1) = 3 vs 12; "
                       "Hound's Intelligence + Ambush 5k2.5: 9 9 9/2 (9 9) = 22 vs 15: not surprised")
+
+
+def test_l319_one_of_the_unobserved_side_without_stealth_tries_a_surprise_unskilled(tmp_path):
+    # L319 "You may attempt" a surprise; unobserved, it is plainly the better choice (a free action won, nothing lost
+    # on a failure), so by default everyone of the `unobserved` side tries. Without Stealth, Shadowing or Ambush,
+    # Stealth unskilled: +5 TN (L40, a Basic Concentration). Ravage, Skill Dice 3, 3k3: 9 8 7 = 24 against 2.5 x
+    # Intelligence 5 = 12 + 5, made; Hound 3k2.5: 6 5 3/2 = 12 against 15, failed: surprised, a free action.
+    no_skill = SURPRISE.replace('concentration Stealth { level 2 }', 'concentration Dodge { level 2 }')
+    log = run_json(tmp_path, no_skill, [9, 8, 7, 6, 5, 3] + [4, 4, 4, 3] + [1, 1, 8] + [7, 3, 1])["log"]
+    assert log[1:3] == [
+        "  Ravage tries to surprise Hound (L319): Skill + Stealth 3k3: 9 8 7 = 24 vs 12 + 5 unskilled (L40); "
+        "Hound's Intelligence + Ambush 3k2.5: 6 5 3/2 = 12 vs 15: surprised",
+        "  surprise: Ravage attacks Hound with fists: 4k3: 4 4 4 (3) = 12 vs no PD (surprised, L319) + 5 (1 Boost): hit",
+    ]
+    # the +5 counts: 5 5 4 = 14 is above 12 but not above 17, and Hound fails too: no one wins, not surprised
+    log = run_json(tmp_path, no_skill, [5, 5, 4, 1, 1, 1])["log"]
+    assert log[1].endswith("3k3: 5 5 4 = 14 vs 12 + 5 unskilled (L40); Hound's Intelligence + Ambush 3k2.5: 1 1 1/2 = 2 vs 15: not surprised")
 
 
 # L178-180 transforming mid-combat. Jazz (all 5; Shooting 1) has a Robot-Mode Blaster (range 4) and a

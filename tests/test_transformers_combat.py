@@ -486,6 +486,32 @@ def test_l329_breaking_a_hold_is_a_contested_strength_roll_at_a_boost_per_improv
     ]
 
 
+def test_l758_crushing_move_damages_the_one_held_at_each_struggle_and_round_end(tmp_path):
+    # L758 "You may deal damage to an opponent whenever they attempt to break a grapple you have on them or a round ends
+    # when they are in your grasp. The damage is xk1, where x is your Level": free damage, so by default always
+    # (`crushes`). Crushing Move 2: 2k1. Slag's struggle at phase 5 fails (2 against 15 + 5); after it, 6 3: 6, which
+    # his Durability 10 holds; at the round's end 1 1: 1, Minor 7, failed by 5: 1 Major (L154)
+    crusher = transformer("Bonecrusher", conc("Grapple", 2), conc("Crushing_Move", 2), strength=6, rank=1)
+    extra = 'fn transformers.wrestles(c, victim) = "improve"\n'
+    script = fight(crusher, SLAG, first="Bonecrusher", second="Slag", extra=extra)
+    faces = ([9, 9, 9, 5, 5, 1] + [9, 8, 7, 1, 1] + [1, 1, 1] + [1, 1, 1] + [5, 5, 5, 5, 5] + [6, 3] + [4, 4, 4]
+             + [1] * 8 + ONES)
+    log = run_json(tmp_path, script, faces)["log"]
+    assert log[7:14] == [
+        "  phase 5: Slag struggles against Bonecrusher's hold (L329): Strength + Grapple 3k2.5: 1 1 1/2 = 2 vs 15 + 5 "
+        "(1 Boost); Bonecrusher 5k3: 5 5 5 (5 5) = 15 vs 12: the hold holds",
+        "    Bonecrusher crushes Slag (Crushing Move, L758): 2k1: 6 (3) = 6",
+        "    Slag Durability 3k2.5: 4 4 4/2 = 10 vs Minor 6: holds",
+        "  phase 2: Bonecrusher tightens its hold on Slag (L329): 2 Boosts on its actions",
+        "  Bonecrusher crushes Slag (Crushing Move, L758): 2k1: 1 (1) = 1",
+        "    Slag Durability 3k2.5: 1 1 1/2 = 2 vs Minor 7: fails by 5, 1 Major (now 1)",
+        "    Slag keeps its feet: 3k2.5: 1 1 1/2 = 2 vs 0 (L159)",
+    ]
+    # `crushes` false: no damage
+    log = run_json(tmp_path, script.replace(extra, extra + "fn transformers.crushes(c, victim) = false\n"), faces)["log"]
+    assert not any("Crushing Move" in line for line in log)
+
+
 def test_a_throw_needs_a_character_it_can_lift(tmp_path):
     extra = 'fn transformers.wrestles(c, victim) = "throw"\n'
     script = fight(BONECRUSHER.replace("strength 6", "strength 4"), SLAG, first="Bonecrusher", second="Slag", extra=extra)
@@ -1050,6 +1076,66 @@ def test_l392_a_fall_still_under_way_when_the_fight_ends_lands_then(tmp_path):
     # distance 0: everyone is in the one hex
     assert [line for line in log if "impact (L392)" in line] == [
         "    Jazz is hit by Starscream's impact (L392): half of it, 16", "    Dummy is hit by Starscream's impact (L392): half of it, 16"]
+
+
+def in_zone(*settings: str, until: str = "round > 2") -> str:
+    # Starscream's own `elevation` 0: in Flight Zone 2 or 3 the Zone gives the height
+    return fight(JAZZ_SHOOTS, FLYER.replace("elevation 6", "elevation 0"), transformer("Dummy", **DUMMY), first="Jazz",
+                 second="Starscream, Dummy", settings=settings, extra=NO_AD, until=until)
+
+
+ZONE_FACES = ([9, 9, 9, 1, 1] + [9, 9, 8, 1] + [9, 8, 1, 1, 1] + [1, 1, 1] + [1, 1, 1, 1] * 2 + [9, 9, 9, 1]
+              + [1, 1, 1, 1] * 3 + [7, 6, 5, 4, 3, 2, 2, 2, 2, 2] + ONES)
+
+
+def test_l392_one_knocked_out_in_flight_zone_2_falls_15_elevations_a_round_later(tmp_path):
+    # flight_zone 2 (L236: a fight is among those in one Flight Zone): "Falls from Flight Zone 2 take between 1 and 3
+    # rounds to resolve" (L392); zone_fall "least": 1 round, counted from the next round (PROPOSAL), so Knocked Out in
+    # round 1 Starscream lands at the end of round 2. The text gives no Elevations for a Zone: PROPOSAL, 15, the
+    # velocity's maximum ("maximum 15k0"): 15k3.5 as 10k8.5 (L32), 7 6 5 4 3 2 2 2 2/2 = 32; counts 0 (L164): 2.5 Major
+    log = run_json(tmp_path, in_zone("flight_zone: 2"), ZONE_FACES)["log"]
+    assert log[1] == "  in Flight Zone 2 (L236)"
+    assert log[7:9] == ["    Starscream is knocked out: Major above its Courage (L161)",
+                        "    Starscream falls from Flight Zone 2 (L392): 1 round to land"]
+    assert log[11:] == [
+        "Round 2",
+        "  initiative: Jazz 3k2.5: 9 9 9/2 = 22; Dummy 1k0.5: 1/2 = 0",
+        "  phase 22: Jazz attacks Dummy with Blaster: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss",
+        "  phase 12: Jazz attacks Dummy with Blaster: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss",
+        "  phase 2: Jazz attacks Dummy with Blaster: 4k2.5: 1 1 1/2 (1) = 2 vs PD 5: miss",
+        "  end of round: Starscream lands",
+        "    Starscream falls 15 Elevations (L392): Impact Damage 10k8.5: 7 6 5 4 3 2 2 2 2/2 (2) = 32",
+        "    Starscream Durability Knocked Out, counts as 0 vs Minor 32: fails by 32, 2.5 Major (now 9)",
+    ]
+    # Flight Zone 1 (no height given: a script's `elevation`) and the ground: no fall
+    for zone in ("flight_zone: 1", "flight_zone: 0"):
+        assert not any("falls" in line for line in run_json(tmp_path, in_zone(zone), ZONE_FACES)["log"])
+
+
+def test_l392_a_fall_from_flight_zone_3_takes_4_or_10_rounds_and_lands_at_the_fights_end_if_sooner(tmp_path):
+    # zone_fall "most": 10 rounds (L392 "between 4 to 10 rounds"); the fight ends after round 1 (`until`): it lands then
+    log = run_json(tmp_path, in_zone("flight_zone: 3", 'zone_fall: "most"', until="round > 1"), ZONE_FACES)["log"]
+    assert log[8] == "    Starscream falls from Flight Zone 3 (L392): 10 rounds to land"
+    assert log[11:13] == ["  end of the fight: Starscream lands",
+                          "    Starscream falls 15 Elevations (L392): Impact Damage 10k8.5: 9 9 9 1 1 1 1 1 1/2 (1) = 32"]
+    log = run_json(tmp_path, in_zone("flight_zone: 3", until="round > 1"), ZONE_FACES)["log"]
+    assert log[8] == "    Starscream falls from Flight Zone 3 (L392): 4 rounds to land"
+
+
+def test_l383_one_knocked_out_by_an_effect_in_flight_zone_2_falls_the_same_way(tmp_path):
+    # L383's Knocked Out is out of the fight too (PROPOSAL, as for falls from an `elevation`): it falls a round
+    script = fight(wheeljack("knock_out"), TARGET_ACTS, first="Wheeljack", second="Target", settings=["flight_zone: 2"])
+    log = run_json(tmp_path, script, EFFECT_FACES + [4, 4, 3, 3, 2] + [4, 3, 2] + ONES)["log"]
+    assert log[7:9] == ["    Target Durability 3k2.5: 1 1 1/2 = 2 vs 17: fails by 15, Knocked Out (L383)",
+                        "    Target falls from Flight Zone 2 (L392): 1 round to land"]
+
+
+def test_l236_movement_in_flight_zones_1_2_3_is_x1_5_x2_x3(tmp_path):
+    # Robot Movement 1 + Sprinting 2 = 3 (L189): x1.5 rounded down, x2, x3 (L236 "All Movement is multiplied by x1.5
+    # when travelling at Flight Zone 1, by x2 when travelling at Flight Zone 2, and by x3 when travelling at Flight Zone 3")
+    script = ("use transformers\n" + transformer("Runner", conc("Sprinting", 2))
+              + "".join(f'transformers.flight_zone = {zone}\nsay movement(Runner, "robot", 0)\n' for zone in range(4)))
+    assert run_json(tmp_path, script, [])["log"] == ["3", "4", "6", "9"]
 
 
 # ---- the Leadership Die (L285) ----
