@@ -70,8 +70,11 @@ class Pool:
         return f"{format_dice_count(self.unkept)}k{format_dice_count(self.kept)}{format_flat(self.flat)}"
 
     def combine(self, other: "Pool", sign: int, span: Span | None) -> "Pool":
-        return Pool(normal(self.unkept + sign * other.unkept), normal(self.kept + sign * other.kept),
-                    normal(self.flat + sign * other.flat), span)
+        if sign > 0:   # no product by the sign: of a Fraction, that is a Fraction made for nothing
+            return Pool(normal(self.unkept + other.unkept), normal(self.kept + other.kept),
+                        normal(self.flat + other.flat), span)
+        return Pool(normal(self.unkept - other.unkept), normal(self.kept - other.kept),
+                    normal(self.flat - other.flat), span)
 
     def plus(self, amount, span: Span | None) -> "Pool":
         return Pool(self.unkept, self.kept, normal(self.flat + amount), span)
