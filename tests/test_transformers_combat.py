@@ -1271,6 +1271,16 @@ def test_l438_points_spent_counts_each_part_of_the_sheet(tmp_path):
                    "backgrounds: 0, transformations: 4, mega: 0, total: 156}")
 
 
+def test_l446_a_heritage_s_tech_spec_levels_are_free_when_a_script_gives_them(tmp_path):
+    # M5: the Heritage table is lost; `heritage_mod` is 0 (every level bought), and a script's table
+    # makes its levels free: Strength 5 with +2 from Heritage costs 8, not 16
+    heritage = 'fn transformers.heritage_mod(c, spec) = match spec { "strength" => 2; else => 0 }\n'
+    script = "use transformers\n" + heritage + transformer("Jazz") + SPENT
+    log = run_json(tmp_path, script, [])["log"][0]
+    assert log.startswith("{tech_specs: 120,") and log.endswith("total: 120}")   # 128 - 8
+    assert spent(tmp_path).startswith("{tech_specs: 128,")
+
+
 def test_a_negative_personality_gives_points_back_and_mega_size_costs_10_x_4_to_the_ms(tmp_path):
     # Indecisive -4 (L1024); Mega-Size 1: 40 (E49, L1832)
     log = spent(tmp_path, "personality Indecisive { points -4 }", strength=10, mega=1)
