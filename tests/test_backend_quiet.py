@@ -352,6 +352,18 @@ def test_fractions_are_worked_out_by_python_s_arithmetic_and_fought_the_same():
     assert_same_fights(compiled(f"use pbem\n{HALVES}\n{CHARACTERS}{encounter()}"), 60)
 
 
+def test_a_negation_and_a_builtin_of_a_value_the_types_prove_are_written_without_a_test():
+    # `-1` is a literal; `-x`, floor, ceil, abs and round of a whole number, floor and abs of a
+    # number, lower of a string: the common case alone, the same values as the closures'
+    rule = ('fn pbem.damage_power(att, weapon) {\n let x = att.firepower\n let h = x / 4\n let s = "{att}"\n'
+            ' return -1 + abs(-x) + floor(x) + ceil(x) + round(x) + floor(h) + abs(-h) * 4 - len(lower(s)) '
+            '+ len(s)\n}')
+    written = _rule_written(rule)
+    for general in ("unary(", "B_abs", "B_floor", "B_ceil", "B_round", "B_lower", "type(1)"):
+        assert general not in written, general
+    assert_same_fights(compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}"), 40)
+
+
 @pytest.mark.parametrize("grow", ["x = x * 3 / 2", "x = x / 3 + x", "x = x * x / 2"])
 def test_a_fraction_past_number_bits_gives_the_closures_error(grow):
     # a Fraction whose numerator or denominator outgrows number_bits: the written code bails and the

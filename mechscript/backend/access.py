@@ -245,6 +245,10 @@ class Access(Expressions):
         # the common cases of the numeric builtins and `lower`, as their implementations work them out
         if len(args) == 1 and not node.kwargs and name in _ONE_ARGUMENT:
             a, = args
+            found = self.types.of(node.args[0])   # a roll is no int here, though it may be written as one
+            for kind in ("int", "number", "str"):   # the types prove the common case: no test
+                if (name, kind) in _PROVED and found.surely(kind):
+                    return self.into(_PROVED[name, kind].format(a=a))
             return self.into(_ONE_ARGUMENT[name].format(a=a, general=general))
         if name in ("max", "min") and len(args) >= 2 and not node.kwargs:
             ints = " and ".join(f"type({a}) is int" for a, arg in zip(args, node.args)
@@ -260,6 +264,15 @@ _ONE_ARGUMENT = {
     "round": "{a} if type({a}) is int else {general}",
     "abs": "abs({a}) if type({a}) is int else {general}",
     "lower": "{a}.lower() if type({a}) is str else {general}",
+}
+
+
+# the same where the checker's types prove the argument's kind
+_PROVED = {
+    ("floor", "int"): "{a}", ("ceil", "int"): "{a}", ("round", "int"): "{a}", ("abs", "int"): "abs({a})",
+    ("floor", "number"): "{a} if type({a}) is int else floor({a})",
+    ("ceil", "number"): "{a} if type({a}) is int else ceil({a})",
+    ("abs", "number"): "abs({a})", ("lower", "str"): "{a}.lower()",
 }
 
 

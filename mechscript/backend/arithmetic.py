@@ -21,6 +21,11 @@ class Arithmetic(Writer):
 
     def e_Unary(self, node):
         value = self.expr(node.operand)
+        if is_literal(value):   # `-1`: a literal
+            number = int(value.strip("()"))
+            return self.e_Number(ast.Number(None, -number if node.op == "-" else number))
+        if self.surely(node.operand, "number"):   # unary's answer for a number: no test
+            return self.into(f"-{value}") if node.op == "-" else value
         k = self.constant(node)
         if node.op == "-":
             return self.into(f"-{value} if type({value}) is int else unary(EV, {k}, {value})")
