@@ -18,10 +18,20 @@ from .odds import ProbResult, prob  # noqa: F401  (`mech prob` and mechscript.pr
 from .rolling import EXPR_FILE, CompiledRoll, RollResult, compile_roll, new_seed  # noqa: F401  (the API's)
 
 
+def seeded(seed: int | None) -> int:
+    """The seed to use: a fresh one for None, else a whole number of 0 or more, as `--seed` takes
+    (the generator would roll -1 as 1); another is a ValueError."""
+    if seed is None:
+        return new_seed()
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"a seed is a whole number of 0 or more, not {seed!r}")
+    return seed
+
+
 def face_source(seed: int | None = None, faces: Sequence | None = None) -> FaceSource:
     if faces is not None:
         return GivenFaces(faces)
-    return RandomFaces(new_seed() if seed is None else seed)
+    return RandomFaces(seeded(seed))
 
 
 def roll(expr: str, seed: int | None = None, faces: Sequence | None = None,
@@ -48,8 +58,8 @@ def rolls_of(expr: str, n: int, seed: int | None = None, faces: Sequence | None 
         raise limit_error("rolls", f"{n} rolls at once are too many", limits.rolls,
                           compiled.node.span).located(expr, EXPR_FILE)
     if source is None:
-        if faces is None and seed is None:
-            seed = new_seed()
+        if faces is None:
+            seed = seeded(seed)
         source = face_source(seed, faces)
     given = type(source) is GivenFaces
     batch = BatchDice(limits, n) if n > 1 else None
@@ -123,8 +133,8 @@ def run(path_or_source: str | Path, seed: int | None = None, faces: Sequence | N
     """Run a script: its `say` lines in `log`. Raises MechError (its `.log` holds what was said).
     `encounter` names the encounter to fight when the script has several (`--encounter`)."""
     script = load_script(path_or_source, limits, module_path).choose(encounter)
-    if faces is None and seed is None:
-        seed = new_seed()
+    if faces is None:
+        seed = seeded(seed)
     try:
         finished = script.run(face_source(seed, faces))
     except MechError as error:
@@ -147,7 +157,7 @@ def simulate(path_or_source: str | Path, n: int, seed: int | None = None, jobs: 
     names the one to fight when the script has several."""
     from .sim.batch import Batch, simulate as simulate_batch  # the back end loads only for a batch
     batch = Batch.of(load_script(path_or_source, limits, module_path).choose(encounter))
-    return simulate_batch(batch, n, new_seed() if seed is None else seed, jobs, executor).to_json()
+    return simulate_batch(batch, n, seeded(seed), jobs, executor).to_json()
 
 
 def sweep(path_or_source: str | Path, vary: Sequence[str], n: int, seed: int | None = None, jobs: int = 1,
@@ -159,7 +169,7 @@ def sweep(path_or_source: str | Path, vary: Sequence[str], n: int, seed: int | N
     from .sim.variants import parse_vary
     varies = [parse_vary(text) for text in vary]
     batch = Batch.of(load_script(path_or_source, limits, module_path).choose(encounter))
-    return sweep_batch(batch, varies, n, new_seed() if seed is None else seed, jobs, executor)
+    return sweep_batch(batch, varies, n, seeded(seed), jobs, executor)
 
 
 def compare(path: str | Path, n: int, rules: Sequence = (), other: str | Path | None = None, seed: int | None = None,
@@ -171,7 +181,7 @@ def compare(path: str | Path, n: int, rules: Sequence = (), other: str | Path | 
     if (other is None) == (not rules):
         raise ValueError("compare a script with house rule files (rules) or with another script (other), not both")
     base, versions = versions_to_compare(path, rules, other, limits, module_path, encounter)
-    return compare_versions(base, versions, n, new_seed() if seed is None else seed, jobs, executor)
+    return compare_versions(base, versions, n, seeded(seed), jobs, executor)
 
 
 def versions_to_compare(path: str | Path, rules: Sequence, other: str | Path | None, limits: Limits,

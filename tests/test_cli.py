@@ -17,6 +17,8 @@ import re
 import subprocess
 import sys
 
+from pathlib import Path
+
 import pytest
 
 import mechscript
@@ -159,6 +161,21 @@ def test_seed_matches_the_python_api():
     data = mech("seed_a1").json()
     result = mechscript.roll("10d6 + 7k3", seed=12345)
     assert (data["total"], data["text"]) == (result.total, result.text)
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+@pytest.mark.parametrize("call", [
+    lambda seed: mechscript.roll("3d6", seed=seed),
+    lambda seed: mechscript.run("say d6", seed=seed),
+    lambda seed: mechscript.simulate(str(EXAMPLES / "pbem_ambush.mech"), 2, seed=seed),
+])
+@pytest.mark.parametrize("seed", [-1, 2.5, True])
+def test_the_python_api_refuses_the_seeds_the_cli_refuses(call, seed):
+    # as `--seed`: the generator would roll -1 as 1
+    with pytest.raises(ValueError, match="a seed is a whole number of 0 or more"):
+        call(seed)
 
 
 def test_fudge_faces_with_negative_numbers():
