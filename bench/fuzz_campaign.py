@@ -206,7 +206,9 @@ def generated(n: int, folder: Path, seed: int, chunk: int, minutes: float, jobs:
         for key in ("internal", "slow", "heavy"):
             found[key] += part[key]
         found["heaviest"] = sorted(found["heaviest"] + part["heaviest"], key=lambda e: -e["peak_mb"])[:5]
-        found["peak_mb"] = max(found["peak_mb"], usage.ru_maxrss / 1024)
+        # a command's peak is measured from a reset of the process's (fuzzing.mech), which wait4 then
+        # no longer sees: the chunk's peak is the higher of the two
+        found["peak_mb"] = max(found["peak_mb"], usage.ru_maxrss / 1024, *(e["peak_mb"] for e in part["heaviest"]))
         print(f"  {found['inputs']} inputs, {found['commands']} commands, {len(found['internal'])} internal errors, "
               f"{len(found['slow'])} over 2 s, {len(found['heavy'])} over {HEAVY_MB} MB, peak "
               f"{found['peak_mb']:.0f} MB a process, {time.monotonic() - started:.0f} s", flush=True)
