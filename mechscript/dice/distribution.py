@@ -131,6 +131,10 @@ PYTHON_STEPS = 3
 # above 70): about a nanosecond a product of two digits, so this many of them make a step.
 DIGIT_PRODUCTS_PER_STEP = 200
 
+# A new outcome of a combination's result costs this many steps beyond its pair: a new entry and
+# number, and the result made over its smallest denominator (a gcd a weight).
+NEW_OUTCOME_STEPS = 4
+
 # What one outcome held by a combination's result takes, besides its number and weight: its slot in
 # the dict and the int object of its outcome (1.2 million outcomes of `1d2000 * 1d2400`: 172 MB).
 ENTRY_BYTES = 120
@@ -143,8 +147,8 @@ def combine(a: Dist, b: Dist, f, work: Work, span: Span | None = None, steps: in
     Counted before it is done: `steps` a pair (FRACTION_STEPS when the outcomes are not whole), and
     the products of the pairs' weights, big numbers when the dice are many (the weights of 12k3 have
     up to 600 bits: 20 digits by 20 is two steps more a pair). Counted as it is done, a row at a
-    time: a step for each new outcome of the result (a new entry, a new number: 4.8 million pairs
-    of `1d2000 * 1d2400` make 1.2 million), and the memory they hold, at most BYTES_PER_STEP a step
+    time: NEW_OUTCOME_STEPS for each new outcome of the result (4.8 million pairs of
+    `1d2000 * 1d2400` make 1.2 million), and the memory they hold, at most BYTES_PER_STEP a step
     of the limit."""
     pairs = len(a.weights) * len(b.weights)
     work.spend(pairs * steps + _digits(a) * _digits(b) // DIGIT_PRODUCTS_PER_STEP, span)
@@ -161,7 +165,7 @@ def combine(a: Dist, b: Dist, f, work: Work, span: Span | None = None, steps: in
         for y, wy in b_items:
             out[f(x, y)] += wx * wy
         if len(out) > made:
-            work.spend(len(out) - made, span)
+            work.spend((len(out) - made) * NEW_OUTCOME_STEPS, span)
             made = len(out)
             if made > room:
                 work.hold(made * entry, span)
