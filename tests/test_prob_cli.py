@@ -181,8 +181,8 @@ def test_exact_work_counts_what_big_numbers_cost(expr):
 @pytest.mark.parametrize("expr, column", [("(max(12k3) == 7k10 ** 7k10)", 15), ("(12k3 ** 12k3 != 12k3 ** 12k3)", 2)])
 def test_exact_work_counts_the_powers_of_big_distributions(expr, column):
     # A fuzz campaign: these took 10 s and 740 MB, 7 s and 600 MB before the `exact_work` error,
-    # which came at the comparison: the powers' pairs (967 by 967 of 7k10, 445 by 445 of 12k3, up
-    # to 447 ** 447) were counted a step each, their big numbers never. Now each pair costs the
+    # which came at the comparison: the powers' pairs (967 by 967 of 7k10, 691 by 691 of 12k3, up
+    # to 695 ** 695) were counted a step each, their big numbers never. Now each pair costs the
     # power's checks and squarings, and the error comes at the power, before any of it is worked out.
     import subprocess
     import sys
@@ -218,7 +218,7 @@ def test_exact_work_counts_the_outcomes_made_and_read(expr):
 
 
 def test_exact_work_counts_a_power_by_the_size_of_its_result():
-    # 1000 powers: 1000 ** 1000 has 9,966 bits, the squarings that make it some 90 steps; the same
+    # 1000 powers: 1000 ** 1000 has 9,966 bits, the squarings that make it some 100 steps; the same
     # pairs multiplied are a step each. Counted a step a pair, the power passed the limit too.
     limit = ("--limit", "exact_work=30000")
     assert mech("prob", "1000 * d1000 > 0", *limit).code == 0

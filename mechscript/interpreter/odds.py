@@ -459,9 +459,9 @@ POWER_STEPS = 8
 def power_work(bases: Dist, exponents: Dist, limits, work: Work, span: Span) -> None:
     """Spends what `bases ** exponents` costs, before it is done: POWER_STEPS a pair, and for each
     pair the squarings that make a number of bits(x) * |y| bits (at most `number_bits`, where it
-    stops with an error): about digits ** 1.585 / 100 steps, Karatsuba's, in 30-bit digits. One
-    pair of 12k3 ** 12k3 (445 outcomes by 445, up to 447 ** 447) costs about 26 steps; counted as
-    one, the 198,025 pairs took 5 s."""
+    stops with an error): about digits ** 1.585 / 100 steps, Karatsuba's, in 30-bit digits. A
+    pair of 12k3 ** 12k3 (691 outcomes by 691, up to 695 ** 695) costs about 26 steps; counted as
+    one, its 477,481 pairs took 5 s."""
     work.spend(len(bases.weights) * len(exponents.weights) * POWER_STEPS, span)
     sizes: dict = defaultdict(int)  # the bases by their size in bits: few sizes, many bases
     for x in bases.weights:
@@ -492,10 +492,10 @@ def exact(host, node: ast.Node):
 # What reading one outcome of a distribution costs (its mean and sd, sorted, its chance and the
 # outcome written as JSON): 2 to 3 microseconds for a small one. A weight of many digits is
 # divided for its chance (a step one and a half digits: 7.5 microseconds an outcome of
-# `12k3 * 12k3`, whose weights have 1,200 bits); a big number is written in decimal and squared for the sd,
-# time growing as the square of its size (a step READ_DIGITS products of its 30-bit digits: the
-# 167,000 outcomes of `max(4k3 ** 4k3)`, up to 2,000 bits, took 3 s); a fraction is sorted and
-# summed as Python's Fractions (46 microseconds each for the 55,792 of `12k3 / 2.5k1`: 2.6 s).
+# `12k3 * 12k3`, whose weights have 1,200 bits). A big number is written in decimal and squared
+# for the sd, time growing as the square of its size (a step READ_DIGITS products of its 30-bit
+# digits: the 167,000 outcomes of `max(4k3 ** 4k3)`, up to 2,000 bits, took 3 s). A fraction is
+# sorted and summed as Python's Fractions (46 microseconds each for the 55,792 of `12k3 / 2.5k1`).
 READ_STEPS = 15
 READ_DIGITS = 50
 READ_FRACTION_STEPS = 200
