@@ -228,6 +228,16 @@ def test_exact_work_counts_a_power_by_the_size_of_its_result():
     assert mech("prob", "1000 ** d1000 > 0", "--limit", "exact_work=60000").code == 0
 
 
+def test_exact_work_counts_the_digits_of_fractions():
+    # 6,000 fractions each way: of 10 ** k, up to 3,322 bits, their gcds and hashes are counted by
+    # their digits; of k + 1, a few digits, they fit. Counted as fractions of a digit, the first
+    # fit too (and `3d6! / 10 ** 3d6! / 10` took 2.9 s before its error, now at once).
+    limit = ("--limit", "exact_work=600000")
+    assert mech("prob", "d6 / (d1000 + 1) > 0", *limit).code == 0
+    ran = mech("prob", "d6 / (10 ** d1000) > 0", *limit)
+    assert ran.code == 1 and "the limit `exact_work` is 600000" in ran.err.splitlines()[0]
+
+
 def test_exact_work_counts_the_products_of_big_weights():
     # Weights of 3,000 bits (100 digits): a product of two is 10,000 products of digits, 50 steps
     # by DIGIT_PRODUCTS_PER_STEP, where a pair of small weights is a step.
