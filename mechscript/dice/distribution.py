@@ -123,11 +123,6 @@ class Dist:
 # pairs, took over 30 s and 500 MB, counted as 583,000 steps).
 FRACTION_STEPS = 40
 
-# FRACTION_DIGITS: a fraction's gcd and hash (a modular inverse) take about a step for one and a
-# half of its 30-bit digits, as measured: 3 microseconds for 34 digits (the pairs of
-# `3d6! / 10 ** 3d6!`, up to 10 ** 300), 45 for the 333 of 10 ** 3000 (the gcd takes the digits
-# many at a time). Counted as whole numbers, the first took 2.9 s before the `exact_work` error.
-
 # A step is about 0.2 microseconds: a pair of whole numbers through an operator of C (`operator.mul`,
 # `max`); through a function written in Python it is about three (`equal` for `==` of strings).
 PYTHON_STEPS = 3
@@ -161,7 +156,9 @@ def combine(a: Dist, b: Dist, f, work: Work, span: Span | None = None, steps: in
     b_items = list(b.weights.items())
     if pairs > 1 and not (_whole(a) and _whole(b) and _whole_results(a, b_items, f)):
         # and a fraction of many digits is reduced (a gcd) and hashed (a modular inverse): two
-        # steps for three digits of x and y together (FRACTION_DIGITS), summed over the pairs
+        # steps for three 30-bit digits of x and y together, summed over the pairs. Measured: 3
+        # microseconds for 34 digits (the pairs of `3d6! / 10 ** 3d6!`, up to 10 ** 300: 2.9 s
+        # before the error when not counted), 45 for the 333 of 10 ** 3000.
         digits = len(b.weights) * _digit_sum(a) + len(a.weights) * _digit_sum(b)
         work.spend(pairs * max(0, FRACTION_STEPS - steps) + digits * 2 // 3, span)
     # the bytes of one outcome of the result: its slot, its number (at most the sizes of x and y
@@ -186,14 +183,8 @@ def _digits(d: Dist) -> int:
 
 
 def _digit_sum(d: Dist) -> int:
-    """The sizes of d's outcomes in 30-bit digits, summed (of a fraction, its two parts)."""
-    total = 0
-    for x in d.weights:
-        kind = type(x)
-        size = abs(x.numerator).bit_length() + x.denominator.bit_length() if kind is Fraction else \
-            abs(x).bit_length() if kind is int or kind is bool else 64
-        total += size // 30 + 1
-    return total
+    """The sizes of d's outcomes in 30-bit digits, summed."""
+    return sum(outcome_size(x) // 30 + 1 for x in d.weights)
 
 
 def _weight_bits(d: Dist) -> int:
@@ -201,21 +192,19 @@ def _weight_bits(d: Dist) -> int:
 
 
 def _outcome_bits(d: Dist) -> int:
-    """The size in bits of d's largest outcome (of a fraction, its two parts; of a string, 64)."""
+    """The size in bits of d's largest outcome."""
     outcomes = d.weights
-    if set(map(type, outcomes)) <= {int, bool}:
+    if set(map(type, outcomes)) <= {int, bool}:  # at once, without a step of Python an outcome
         return max(max(outcomes, default=0), -min(outcomes, default=0)).bit_length()
-    largest = 0
-    for x in outcomes:
-        kind = type(x)
-        if kind is int or kind is bool:
-            size = abs(x).bit_length()
-        elif kind is Fraction:
-            size = abs(x.numerator).bit_length() + x.denominator.bit_length()
-        else:
-            size = 64
-        largest = max(largest, size)
-    return largest
+    return max(map(outcome_size, outcomes), default=0)
+
+
+def outcome_size(x) -> int:
+    """An outcome's size in bits: of a fraction, its two parts; of a string, 64 (it is shared)."""
+    kind = type(x)
+    if kind is Fraction:
+        return abs(x.numerator).bit_length() + x.denominator.bit_length()
+    return abs(x).bit_length() if kind is int or kind is bool else 64
 
 
 def _whole(d: Dist) -> bool:

@@ -16,7 +16,7 @@ from collections import defaultdict
 from fractions import Fraction
 
 from ..dice.distribution import PYTHON_STEPS, SAMPLING_HINT, Dist, Unsupported, Work, add, combine, dice_dist, mix, \
-    pool_dist
+    outcome_size, pool_dist
 from ..dice.engine import DiceRoll
 from ..dice.rollkeep import KeepRoll, Pool, normalize
 from ..numbers import normal
@@ -506,15 +506,9 @@ def reading_steps(dist: Dist) -> int:
     every outcome (a mean, a table, JSON)."""
     steps = 0
     for x, w in dist.weights.items():
-        kind = type(x)
-        if kind is int:
-            size = abs(x).bit_length()
-        elif kind is Fraction:
-            size = abs(x.numerator).bit_length() + x.denominator.bit_length()
+        if type(x) is Fraction:
             steps += READ_FRACTION_STEPS
-        else:
-            size = 0
-        steps += READ_STEPS + w.bit_length() // 45 + (size // 30 + 1) ** 2 // READ_DIGITS
+        steps += READ_STEPS + w.bit_length() // 45 + (outcome_size(x) // 30 + 1) ** 2 // READ_DIGITS
     return steps
 
 
