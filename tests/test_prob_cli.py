@@ -230,7 +230,7 @@ def test_exact_work_counts_a_power_by_the_size_of_its_result():
 
 def test_exact_work_counts_the_digits_of_fractions():
     # 6,000 fractions each way: of 10 ** k, up to 3,322 bits, their gcds and hashes are counted by
-    # their digits; of k + 1, a few digits, they fit. Counted as fractions of a digit, the first
+    # their digits; of k + 1, a few digits, they fit. Counted as small fractions, the first
     # fit too (and `3d6! / 10 ** 3d6! / 10` took 2.9 s before its error, now at once).
     limit = ("--limit", "exact_work=600000")
     assert mech("prob", "d6 / (d1000 + 1) > 0", *limit).code == 0
@@ -252,7 +252,7 @@ def test_exact_work_counts_the_products_of_big_weights():
 
     small, big = cost(1), cost(2 ** 3000)
     assert 100 * 100 < small < 100 * 100 * 1.1  # the pairs, and a little for the 100 outcomes made and the digits
-    assert big - small >= 100 * 100 * 50                 # 50 steps more a pair
+    assert big - small >= 100 * 100 * 50  # 50 steps more a pair
 
 
 def test_usage_errors():
