@@ -13,8 +13,10 @@ The generated inputs run in chunks (--chunk, default 200: half expressions, half
 chunk drawn with its own seed), each chunk in a process forked from this one that runs them
 through the CLI's main: no interpreter starts per input, and neither the memory hypothesis keeps
 of what it drew nor anything else grows from chunk to chunk. A chunk's peak memory is its process's
-(wait4); a hostile case's is its own process's (and its workers'). Each input over 2 s of CPU and
-each internal error is printed as it is found, and named again in the summary.
+(wait4); a hostile case's is its own process's (and its workers'). Within a chunk each command's
+own peak is measured too (fuzzing.mech: the process's peak reset before it), so that the inputs
+that take the memory are named: each over 200 MB, as each input over 2 s of CPU and each internal
+error, is printed as it is found and named again in the summary, with the five heaviest.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
+
+HEAVY_MB = 200  # a command whose own peak passes this is named
 
 ONE_ROUND = """\
 kind Mech {
@@ -180,7 +184,8 @@ def generated(n: int, folder: Path, seed: int, chunk: int, minutes: float, jobs:
     fuzzing.run_expression("4d6kh3 + 1", fuzzing.Tally(), [])
     fuzzing.run_program("fn f(x) = x + d6\nsay f(1)\n", folder, fuzzing.Tally(), [])
     started = time.monotonic()
-    found = {"inputs": 0, "commands": 0, "cpu": 0.0, "internal": [], "slow": [], "peak_mb": 0.0, "lost": 0}
+    found = {"inputs": 0, "commands": 0, "cpu": 0.0, "internal": [], "slow": [], "heavy": [], "heaviest": [],
+             "peak_mb": 0.0, "lost": 0}
     running = {}  # pid -> (chunk index, its result file)
     index = 0
 
@@ -198,12 +203,15 @@ def generated(n: int, folder: Path, seed: int, chunk: int, minutes: float, jobs:
             return
         for key in ("inputs", "commands", "cpu"):
             found[key] += part[key]
-        found["internal"] += part["internal"]
-        found["slow"] += part["slow"]
-        found["peak_mb"] = max(found["peak_mb"], usage.ru_maxrss / 1024)
+        for key in ("internal", "slow", "heavy"):
+            found[key] += part[key]
+        found["heaviest"] = sorted(found["heaviest"] + part["heaviest"], key=lambda e: -e["peak_mb"])[:5]
+        # a command's peak is measured from a reset of the process's (fuzzing.mech), which wait4 then
+        # no longer sees: the chunk's peak is the higher of the two
+        found["peak_mb"] = max(found["peak_mb"], usage.ru_maxrss / 1024, *(e["peak_mb"] for e in part["heaviest"]))
         print(f"  {found['inputs']} inputs, {found['commands']} commands, {len(found['internal'])} internal errors, "
-              f"{len(found['slow'])} over 2 s, peak {found['peak_mb']:.0f} MB a process, "
-              f"{time.monotonic() - started:.0f} s", flush=True)
+              f"{len(found['slow'])} over 2 s, {len(found['heavy'])} over {HEAVY_MB} MB, peak "
+              f"{found['peak_mb']:.0f} MB a process, {time.monotonic() - started:.0f} s", flush=True)
 
     while index * chunk < n and time.monotonic() - started < minutes * 60:
         if len(running) >= jobs:
@@ -220,11 +228,17 @@ def generated(n: int, folder: Path, seed: int, chunk: int, minutes: float, jobs:
         reap()
     print(f"generated: {found['inputs']} inputs ({found['commands']} commands, {found['cpu']:.0f} s of CPU) in "
           f"{time.monotonic() - started:.0f} s; {len(found['internal'])} internal errors; {len(found['slow'])} "
-          f"commands over 2 s of CPU; peak {found['peak_mb']:.0f} MB a process; {found['lost']} chunks lost")
+          f"commands over 2 s of CPU; {len(found['heavy'])} commands over {HEAVY_MB} MB; peak "
+          f"{found['peak_mb']:.0f} MB a process; {found['lost']} chunks lost")
     for entry in found["internal"]:
         print(f"  internal error: {_named(entry)}")
     for entry in sorted(found["slow"], key=lambda e: -e["cpu"]):
         print(f"  {entry['cpu']:.1f} s: {_named(entry)}")
+    for entry in sorted(found["heavy"], key=lambda e: -e["peak_mb"]):
+        print(f"  {entry['peak_mb']:.0f} MB: {_named(entry)}")
+    print("the heaviest commands:")
+    for entry in found["heaviest"]:
+        print(f"  {entry['peak_mb']:.0f} MB, {entry['cpu']:.1f} s: {_named(entry)}")
     return found
 
 
@@ -243,23 +257,29 @@ def _chunk(size: int, folder: Path, seed: int, result: Path) -> None:
         import fuzzing
 
         folder.mkdir()
-        tally = fuzzing.Tally()
-        found = {"internal": [], "slow": []}
+        tally = fuzzing.Tally(heavy_after=HEAVY_MB)
+        found = {"internal": [], "slow": [], "heavy": [], "heaviest": []}
+        said = {"internal": lambda o: "INTERNAL ERROR", "slow": lambda o: f"{o.cpu:.1f} s",
+                "heavy": lambda o: f"{o.peak_mb:.0f} MB"}
+
+        def entry_of(outcome, text: str) -> dict:
+            return {"argv": outcome.argv, "cpu": outcome.cpu, "peak_mb": outcome.peak_mb, "input": text,
+                    "err": outcome.err[-300:]}
 
         def noted(text: str, before: tuple) -> None:
-            for kind, outcomes, start in (("internal", tally.internal, before[0]), ("slow", tally.slow, before[1])):
-                for outcome in outcomes[start:]:
-                    entry = {"argv": outcome.argv, "cpu": outcome.cpu, "input": text, "err": outcome.err[-300:]}
-                    found[kind].append(entry)
-                    print(f"  {'INTERNAL ERROR' if kind == 'internal' else f'{outcome.cpu:.1f} s'}: {_named(entry)}",
-                          flush=True)
+            for kind, start in zip(("internal", "slow", "heavy"), before):
+                for outcome in getattr(tally, kind)[start:]:
+                    found[kind].append(entry_of(outcome, text))
+                    print(f"  {said[kind](outcome)}: {_named(found[kind][-1])}", flush=True)
+            if tally.heaviest is not before[3]:  # this input's command is the chunk's heaviest
+                found["heaviest"] = [entry_of(tally.heaviest, text)]
 
         def every(strategy, count, run):
             @settings(max_examples=count, deadline=None, database=None, suppress_health_check=list(HealthCheck))
             @seeded(seed)
             @given(strategy)
             def one(text):
-                before = (len(tally.internal), len(tally.slow))
+                before = (len(tally.internal), len(tally.slow), len(tally.heavy), tally.heaviest)
                 run(text)
                 noted(text, before)
             if count:

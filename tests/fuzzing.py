@@ -29,18 +29,45 @@ class Outcome:
     code: int
     err: str
     cpu: float
+    peak_mb: float = 0.0  # see `mech`
 
 
-def mech(argv: list[str]) -> Outcome:
-    """`mech ARGV` through the CLI's main, its output kept, its CPU time measured."""
+def mech(argv: list[str], measure_peak: bool = False) -> Outcome:
+    """`mech ARGV` through the CLI's main, its output kept, its CPU time measured, and if asked its
+    peak memory (else 0): this process's resident size at its highest while the command ran
+    (Linux's VmHWM, reset before it), what its own process would have needed, the interpreter and
+    hypothesis included. Where the peak cannot be reset, it is the process's peak if it rose during
+    the command (the command that took it there), else 0."""
     out, err = io.StringIO(), io.StringIO()
+    resets = measure_peak and _reset_peak()
+    before = peak_mb()
     started = time.process_time()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             code = cli.main(argv)
         except SystemExit as leaving:  # argparse's usage errors
             code = leaving.code if isinstance(leaving.code, int) else 2
-    return Outcome(argv, code, err.getvalue(), time.process_time() - started)
+    cpu = time.process_time() - started
+    peak = _peak_since_reset() if resets else (peak_mb() if measure_peak and peak_mb() > before else 0.0)
+    return Outcome(argv, code, err.getvalue(), cpu, peak)
+
+
+def _reset_peak() -> bool:
+    """Resets this process's peak resident size (Linux 4.0 and later: `5` to clear_refs)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as refs:
+            refs.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def _peak_since_reset() -> float:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
 
 
 def expression_commands(expr: str, limits: list[str]) -> list[list[str]]:
@@ -55,12 +82,16 @@ def program_commands(path: Path, limits: list[str]) -> list[list[str]]:
 
 @dataclass
 class Tally:
-    """What a campaign found: inputs and commands run, the internal errors, the slow ones."""
+    """What a campaign found: inputs and commands run, the internal errors, the slow ones, the ones
+    that took much memory (`heavy`, over `heavy_after` MB; None: not measured)."""
     slow_after: float = 2.0
+    heavy_after: float | None = None
     inputs: int = 0
     commands: int = 0
     internal: list = field(default_factory=list)
     slow: list = field(default_factory=list)
+    heavy: list = field(default_factory=list)
+    heaviest: Outcome | None = None  # the command with the highest peak memory
     cpu: float = 0.0
 
     def add(self, outcome: Outcome) -> None:
@@ -70,12 +101,16 @@ class Tally:
             self.internal.append(outcome)
         if outcome.cpu > self.slow_after:
             self.slow.append(outcome)
+        if self.heavy_after is not None and outcome.peak_mb > self.heavy_after:
+            self.heavy.append(outcome)
+        if self.heaviest is None or outcome.peak_mb > self.heaviest.peak_mb:
+            self.heaviest = outcome
 
 
 def run_expression(expr: str, tally: Tally, limits: list[str]) -> None:
     tally.inputs += 1
     for argv in expression_commands(expr, limits):
-        tally.add(mech(argv))
+        tally.add(mech(argv, tally.heavy_after is not None))
 
 
 def run_program(text: str, folder: Path, tally: Tally, limits: list[str]) -> None:
@@ -83,7 +118,7 @@ def run_program(text: str, folder: Path, tally: Tally, limits: list[str]) -> Non
     path = folder / "fuzz.mech"
     path.write_text(text, encoding="utf-8", errors="replace")
     for argv in program_commands(path, limits):
-        tally.add(mech(argv))
+        tally.add(mech(argv, tally.heavy_after is not None))
 
 
 def peak_mb() -> float:

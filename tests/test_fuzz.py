@@ -66,3 +66,19 @@ def test_sampled_odds_of_what_is_no_outcome_are_the_exact_odds_error(expr):
     sampled = mech(["prob", "--samples", "20", "--seed", "1", "--", expr])
     assert (sampled.code, sampled.err) == (exact.code, exact.err)
     assert exact.code == 1 and "odds are of numbers, true/false or strings" in exact.err
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/clear_refs"), reason="a peak that can be reset: Linux")
+def test_a_commands_peak_memory_is_its_own(tmp_path):
+    # The campaign names the inputs that take much memory: a command's peak is measured from a
+    # reset, so a small command after a big one is small (a chunk's peak alone named no input).
+    tally = Tally(heavy_after=0)
+    big = mech(["prob", "--limit", "exact_work=50000000", "--", "mean(1d1500 * 1d1500)"],
+               measure_peak=True)  # 547,811 outcomes held
+    small = mech(["prob", "--", "2d6"], measure_peak=True)
+    assert big.code == small.code == 0
+    assert big.peak_mb > small.peak_mb + 40
+    tally.add(small)
+    tally.add(big)
+    assert tally.heaviest is big and tally.heavy == [small, big]
+    assert mech(["prob", "--", "2d6"]).peak_mb == 0  # not measured unless asked

@@ -177,6 +177,84 @@ def test_exact_work_counts_what_big_numbers_cost(expr):
     assert int(peak) < 200_000
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="ru_maxrss in KB, as Linux gives it")
+@pytest.mark.parametrize("expr, column", [("(max(12k3) == 7k10 ** 7k10)", 15), ("(12k3 ** 12k3 != 12k3 ** 12k3)", 2)])
+def test_exact_work_counts_the_powers_of_big_distributions(expr, column):
+    # A fuzz campaign: these took 10 s and 740 MB, 7 s and 600 MB before the `exact_work` error,
+    # which came at the comparison: the powers' pairs (967 by 967 of 7k10, 691 by 691 of 12k3, up
+    # to 695 ** 695) were counted a step each, their big numbers never. Now each pair costs the
+    # power's checks and squarings, and the error comes at the power, before any of it is worked out.
+    import subprocess
+    import sys
+    from support import MECH
+    measured = subprocess.run([sys.executable, "-c", MEASURE, MECH, "prob", expr], capture_output=True, text=True,
+                              timeout=120)
+    head, err = measured.stdout.split("\n", 1)
+    code, peak, _ = head.split()
+    assert int(code) == 1
+    lines = err.splitlines()
+    assert lines[0] == f"<expr>:1:{column}: this is too much work to compute exactly; the limit `exact_work` is 5000000"
+    assert lines[2].index("^") == column + 1  # under the power: two spaces of indent
+    assert int(peak) < 200_000
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="ru_maxrss in KB, as Linux gives it")
+@pytest.mark.parametrize("expr", ["max(4k3 ** 4k3)", "10d10! * 10d10!", "12k3 / 2.5k1"])
+def test_exact_work_counts_the_outcomes_made_and_read(expr):
+    # The fuzz campaign: exact answers of 167,000 numbers of up to 2,000 bits (3.4 s and 300 MB,
+    # most of it writing them in decimal for JSON), of 469,000 outcomes (5 s, 230 MB), of 55,800
+    # fractions (3 s: sorted and summed as Fractions). Each new outcome a combination makes is
+    # counted, and reading the answer (its mean and sd, a table or JSON) by its outcomes and sizes.
+    import subprocess
+    import sys
+    from support import MECH
+    measured = subprocess.run([sys.executable, "-c", MEASURE, MECH, "prob", "--json", expr], capture_output=True,
+                              text=True, timeout=120)
+    head, err = measured.stdout.split("\n", 1)
+    code, peak, _ = head.split()
+    assert int(code) == 1
+    assert err.startswith("<expr>:1:1: this is too much work to compute exactly; the limit `exact_work` is 5000000\n")
+    assert int(peak) < 200_000
+
+
+def test_exact_work_counts_a_power_by_the_size_of_its_result():
+    # 1000 powers: 1000 ** 1000 has 9,966 bits, the squarings that make it some 100 steps; the same
+    # pairs multiplied are a step each. Counted a step a pair, the power passed the limit too.
+    limit = ("--limit", "exact_work=30000")
+    assert mech("prob", "1000 * d1000 > 0", *limit).code == 0
+    ran = mech("prob", "1000 ** d1000 > 0", *limit)
+    assert ran.code == 1 and ran.err.startswith("<expr>:1:1: this is too much work to compute exactly; the limit "
+                                                "`exact_work` is 30000\n")
+    assert mech("prob", "1000 ** d1000 > 0", "--limit", "exact_work=60000").code == 0
+
+
+def test_exact_work_counts_the_digits_of_fractions():
+    # 6,000 fractions each way: of 10 ** k, up to 3,322 bits, their gcds and hashes are counted by
+    # their digits; of k + 1, a few digits, they fit. Counted as small fractions, the first
+    # fit too (and `3d6! / 10 ** 3d6! / 10` took 2.9 s before its error, now at once).
+    limit = ("--limit", "exact_work=600000")
+    assert mech("prob", "d6 / (d1000 + 1) > 0", *limit).code == 0
+    ran = mech("prob", "d6 / (10 ** d1000) > 0", *limit)
+    assert ran.code == 1 and "the limit `exact_work` is 600000" in ran.err.splitlines()[0]
+
+
+def test_exact_work_counts_the_products_of_big_weights():
+    # Weights of 3,000 bits (100 digits): a product of two is 10,000 products of digits, 50 steps
+    # by DIGIT_PRODUCTS_PER_STEP, where a pair of small weights is a step.
+    from mechscript.dice.distribution import Dist, Work, combine
+    limits = mechscript.Limits()
+
+    def cost(weight: int) -> int:
+        dist = Dist({x: weight for x in range(100)}, 100 * weight)
+        work = Work(limits)
+        combine(dist, dist, max, work)
+        return work.done
+
+    small, big = cost(1), cost(2 ** 3000)
+    assert 100 * 100 < small < 100 * 100 * 1.1  # the pairs, and a little for the 100 outcomes made and the digits
+    assert big - small >= 100 * 100 * 50  # 50 steps more a pair
+
+
 def test_usage_errors():
     assert mech("prob").code == 2
     assert mech("prob", "2d6", "--samples", "0").code == 2

@@ -10,7 +10,7 @@ from .builder_declarations import DeclarationRules
 from .builder_expressions import ExpressionRules
 from .inherit import inherit
 from ..errors import MechError, Span
-from .tokens import plain_minus, token_span
+from .tokens import first_repeat, plain_minus, token_span
 
 
 class AstBuilder(DeclarationRules, ExpressionRules):
@@ -62,11 +62,9 @@ class AstBuilder(DeclarationRules, ExpressionRules):
 
     def params(self, span, children):
         names = [sys.intern(str(token)) for token in children]
-        seen = set()  # a set: a line of 10^5 parameters is a stranger's script, not a quadratic search
-        for name, token in zip(names, children):
-            if name in seen:
-                raise MechError(f"parameter `{token}` is listed twice", token_span(token))
-            seen.add(name)
+        repeat = first_repeat(names)
+        if repeat is not None:
+            raise MechError(f"parameter `{names[repeat]}` is listed twice", token_span(children[repeat]))
         return names
 
     def fn_line(self, span, children):

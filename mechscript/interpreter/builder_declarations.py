@@ -6,7 +6,7 @@ from lark import Token
 
 from . import ast, encounter_params
 from ..errors import MechError, did_you_mean
-from .tokens import MINUS_SIGNS, parse_number, token_span
+from .tokens import MINUS_SIGNS, first_repeat, parse_number, token_span
 
 
 class DeclarationRules:
@@ -82,9 +82,10 @@ class DeclarationRules:
     def encounter(self, span, children):
         _, title, params, *items = children
         sides, untils, settings = [], [], []
+        repeat = first_repeat(item.name for item in items if type(item) is ast.Side)
         for item in items:
             if type(item) is ast.Side:
-                if any(side.name == item.name for side in sides):
+                if len(sides) == repeat:
                     raise MechError(f"side `{item.name}` is declared twice", item.span)
                 sides.append(item)
             elif type(item) is tuple and item[0] == "until":
@@ -107,9 +108,10 @@ class DeclarationRules:
         return encounter_params.bound(encounter)
 
     def encounter_params(self, span, children):
+        repeat = first_repeat(name for name, _, _ in children)
         params = []
         for name, span_of_name, default in children:
-            if any(name == other for other, _, _ in params):
+            if len(params) == repeat:
                 raise MechError(f"parameter `{name}` is listed twice", span_of_name)
             if name in ("round", "one_side_left", "sides_left"):  # characters.UNTIL_NAMES: `until` reads them
                 raise MechError(f"`{name}` is what `until` reads of the fight: a parameter cannot be named so",

@@ -253,7 +253,15 @@ def float_json(x: int | Fraction) -> int | float | str:
 
 def fits_float(x: int | Fraction) -> bool:
     """Whether x lies in a float's normal range (or is 0): a float neither overflows nor loses digits."""
-    return x == 0 or sys.float_info.min <= abs(x) <= sys.float_info.max  # exact comparisons
+    if x == 0:
+        return True
+    # Told by the sizes of its parts when it is far within the range (2**-1022 to 2**1024): the
+    # exact comparisons make a Fraction of each float, 20 microseconds, a second for the chances
+    # of the 234,000 outcomes of `7k10 * 7k10` written as JSON.
+    size = abs(x).bit_length() if type(x) is int else abs(x.numerator).bit_length() - x.denominator.bit_length()
+    if -1000 < size < 1000:
+        return True
+    return sys.float_info.min <= abs(x) <= sys.float_info.max  # exact comparisons
 
 
 def _write(value, parts: list, room: list, limits, depth: int) -> None:
