@@ -132,7 +132,8 @@ def kind_states(texts, filename: str) -> dict:
 def written_helpers(limits, encounter, members, rounds) -> dict:
     """What the written code refers to besides its constants and its own functions."""
     namespace = {
-        "Bail": Bail, "bail": bail, "exact": exact, "UNSET": UNSET, "Pool": Pool, "Character": Character, "Record": Record,
+        "Bail": Bail, "bail": bail, "exact": exact, "UNSET": UNSET, "Pool": Pool, "Character": Character,
+        "Record": Record,
         "Encounter": Encounter, "Table": Table, "TableRow": TableRow, "FunctionType": types.FunctionType,
         "Fraction": Fraction,
         "floor": math.floor, "ceil": math.ceil,
