@@ -139,6 +139,13 @@ def test_an_error_then_a_good_line_that_sees_the_earlier_definitions():
     assert "7" in printed[at:]
 
 
+def test_a_line_of_a_negative_number_at_the_prompt_shows_it_and_one_in_a_block_is_refused():
+    # at the prompt a line is shown; in a script or a block a line `- x` alone is a sum cut in two
+    printed = Terminal().run("-3" + ENTER, "fn f(x) {" + ENTER + "- x" + ENTER + "}" + ENTER, CTRL_D)
+    assert "-3" in printed
+    assert any("this line is only `- ...`: its value is dropped" in line for line in printed)
+
+
 def test_a_runaway_loop_stops_at_its_limit_and_the_session_goes_on():
     printed = Terminal().run("let n = 0" + ENTER, "while true { n += 1 }" + ENTER, "n > 0" + ENTER, CTRL_D)
     assert any("the limit `loop_iterations` is 100000" in line for line in printed)

@@ -75,6 +75,10 @@ CASES = [
          "`roll` has no option `explod`", 1, 23, "did you mean `explode`?"),  # caret under `false`
     Case("calling_a_table", 'table t { 1 => "a" }\nsay t(1)\n',
          "`t` is a table, not a function", 2, 5, None),
+    Case("sum_cut_in_two_lines", "let hp = 10\n    + 5\nsay hp\n",
+         "this line is only `+ ...`: its value is dropped", 2, 5,
+         "to go on with the line above, end that line with `\\` or put the whole expression in parentheses: "
+         "`let a = (1` and `+ 2)` on the next line"),
     Case("duplicate_let", "let hp = 1\nlet hp = 2\n",
          "`hp` is already defined in this block (line 1)", 2, 5, "change it with `hp = ...`"),
     Case("duplicate_let_in_fn_block", "fn f(x) {\n    let y = 1\n    let y = 2\n}\n",

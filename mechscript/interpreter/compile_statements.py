@@ -26,6 +26,10 @@ class StatementCompiler(Compiler):
         return let
 
     def compile_ExprStatement(self, node: ast.ExprStatement):
+        if type(node.expr) is ast.Unary:   # `+ b` under `let a = 1`: a sum cut in two, its second line lost
+            raise MechError(f"this line is only `{node.expr.op} ...`: its value is dropped", node.span,
+                            hint="to go on with the line above, end that line with `\\` or put the whole "
+                                 "expression in parentheses: `let a = (1` and `+ 2)` on the next line")
         expr = self.compile(node.expr)
 
         def expression_statement(ev):
