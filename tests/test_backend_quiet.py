@@ -38,6 +38,26 @@ def assert_same_fights(script, runs: int) -> None:
         assert fought == fight_once(script, seed), f"run {index} (seed {seed})"
 
 
+def assert_both_stop(script, match: str | None = None) -> None:
+    """The closures stop run 0 of seed 7 with an error matching `match`, and the written code bails
+    on it (the batch then fights the run whole, for the closures' error)."""
+    seed = run_seed(7, 0)
+    with pytest.raises(MechError, match=match):
+        fight_once(script, seed)
+    assert QuietFight(script).fight(seed) is None
+
+
+def assert_size_limit_stops_where_the_closures_stop(text: str, limit: str, fits: int) -> None:
+    """Below `fits`, the limit `limit` stops the script `text` in both; at `fits`, both fight it the same."""
+    for size in (fits - 1, fits):
+        script = compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(**{limit: size}))
+        if size < fits:
+            assert_both_stop(script, limit)
+        else:
+            seed = run_seed(7, 0)
+            assert QuietFight(script).fight(seed) == fight_once(script, seed)
+
+
 def encounter(settings: str = "") -> str:
     return f'encounter "x" {{\n side autobots: Punch\n side decepticons: Triggerhappy, Ransack\n{settings}\n' \
            " until one_side_left or round > 20\n}\n"
@@ -260,11 +280,7 @@ def test_the_written_code_spends_its_steps_and_dice_against_the_limits(limit):
 def test_a_run_the_written_code_leaves_to_python_gives_the_closures_error(rule):
     # the written code indexes a list, reads a field and spends its budgets as Python does; what
     # Python refuses (or a limit stops) bails, and the batch fights the run whole for the closures' error
-    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
-    seed = run_seed(7, 0)
-    with pytest.raises(MechError):
-        fight_once(script, seed)
-    assert QuietFight(script).fight(seed) is None
+    assert_both_stop(compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}"))
 
 
 def _pushes_written(rule: str) -> str:
@@ -302,11 +318,8 @@ def test_a_loop_over_a_list_longer_than_list_size_still_stops_its_push_at_the_li
     rule = ("fn pbem.pick_target(c, enc, plans) {\n let found = []\n for o in enc.characters {\n"
             "  push(found, o)\n }\n return found[0]\n}")
     text = f"use pbem\n{rule}\n{CHARACTERS}{encounter()}"
-    script = compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(list_size=2))
-    seed = run_seed(7, 0)
-    with pytest.raises(MechError, match="list_size"):
-        fight_once(script, seed)
-    assert QuietFight(script).fight(seed) is None
+    assert_both_stop(compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(list_size=2)),
+                     "list_size")
 
 
 def test_lists_joined_by_the_written_code_count_their_items_and_stop_at_list_size():
@@ -321,15 +334,7 @@ def test_lists_joined_by_the_written_code_count_their_items_and_stop_at_list_siz
     # the new list's size against list_size, where the closures stop
     grow = "fn pbem.pick_target(c, enc, plans) {\n let found = enc.characters + enc.characters\n return found[0]\n}"
     text = f"use pbem\n{grow}\n{CHARACTERS}{encounter()}"
-    for size, stopped in ((5, True), (6, False)):
-        script = compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(list_size=size))
-        seed = run_seed(7, 0)
-        if stopped:
-            with pytest.raises(MechError, match="list_size"):
-                fight_once(script, seed)
-            assert QuietFight(script).fight(seed) is None
-        else:
-            assert QuietFight(script).fight(seed) == fight_once(script, seed)
+    assert_size_limit_stops_where_the_closures_stop(text, "list_size", 6)
 
 
 def _rule_written(rule: str, name: str = "damage_power") -> str:
@@ -371,16 +376,12 @@ def test_a_fraction_past_number_bits_gives_the_closures_error(grow):
     rule = f"fn pbem.damage_power(att, weapon) {{\n let x = att.firepower / 7\n repeat 20000 {{ {grow} }}\n" \
            " return floor(x)\n}"
     assert "exact(" in _rule_written(rule)
-    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
-    seed = run_seed(7, 0)
-    with pytest.raises(MechError, match="number_bits"):
-        fight_once(script, seed)
-    assert QuietFight(script).fight(seed) is None
+    assert_both_stop(compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}"), "number_bits")
 
 
 def test_strings_joined_by_the_written_code_count_their_characters_and_stop_at_string_size():
     # `a + b` of strings the checker knows is written inline (arithmetic.joined_texts): a step a 100
-    # characters of the new string, as binary's _concatenate counts; 20,000 joins of 6,400 pass the
+    # characters of the new string, as binary's _concatenate counts; 20,000 joins of 19,684 pass the
     # steps limit
     rule = 'fn pbem.damage_power(att, weapon) {\n let a = "x"\n repeat 9 { a = a + a + "{a}" + "" }\n' \
            ' let n = ""\n repeat 20000 { n = a + "!" }\n return att.firepower + len(n) - len(a) - 1\n}'
@@ -391,15 +392,7 @@ def test_strings_joined_by_the_written_code_count_their_characters_and_stop_at_s
     grow = 'fn pbem.damage_power(att, weapon) {\n let a = "ab"\n let s = a + "' + "x" * 300 + \
         '"\n return att.firepower + len(s) - len(s)\n}'
     text = f"use pbem\n{grow}\n{CHARACTERS}{encounter()}"
-    seed = run_seed(7, 0)
-    for size, stopped in ((301, True), (302, False)):
-        script = compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(string_size=size))
-        if stopped:
-            with pytest.raises(MechError, match="string_size"):
-                fight_once(script, seed)
-            assert QuietFight(script).fight(seed) is None
-        else:
-            assert QuietFight(script).fight(seed) == fight_once(script, seed)
+    assert_size_limit_stops_where_the_closures_stop(text, "string_size", 302)
 
 
 def test_tables_looked_up_by_name_are_written_as_dict_look_ups_and_fought_the_same():
@@ -420,11 +413,8 @@ def assert_stopped_by_steps(rule: str, fewer: tuple[str, str], characters: str =
     """The closures stop the fight of `rule` with the `steps` limit, and the written code, which
     writes it (no Unsupported), is stopped by its budget (the run bails); with fewer rounds (the
     text `fewer[0]` made `fewer[1]`) both fight it the same."""
-    script = compiled(f"use pbem\n{rule}\n{characters}{encounter()}")
+    assert_both_stop(compiled(f"use pbem\n{rule}\n{characters}{encounter()}"), "the limit `steps` is 1000000")
     seed = run_seed(7, 0)
-    with pytest.raises(MechError, match="the limit `steps` is 1000000"):
-        fight_once(script, seed)
-    assert QuietFight(script).fight(seed) is None
     fits = compiled(f"use pbem\n{rule.replace(*fewer)}\n{characters}{encounter()}")
     assert QuietFight(fits).fight(seed) == fight_once(fits, seed)
 
