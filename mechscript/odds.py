@@ -11,6 +11,7 @@ from __future__ import annotations
 import decimal
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from .dice.distribution import BOUND, Dist
 from .dice.engine import BatchDice
 from .dice.faces import RandomFaces
 from .errors import MechError
+from .numbers import weighted_sum
 from .interpreter.evaluator import Evaluation
 from .limits import CpuTime, Limits, limit_error, too_deep
 from .interpreter.odds import dist_mean, exact, outcome, truths
@@ -66,19 +68,19 @@ class ProbResult:
         """Numbers or true/false (not the strings of a table's entries): they have a mean."""
         return not any(type(x) is str for x in self.dist.weights)
 
-    @property
+    @cached_property
     def mean(self) -> Fraction | None:
         """Over the outcomes computed (given that no explosion went past the depth followed)."""
         return dist_mean(self.dist) if self.numeric else None
 
-    @property
+    @cached_property
     def sd(self) -> float | Fraction | None:
         """A float, or, where the variance lies outside a float's range (huge or tiny outcomes), its
         root as a Fraction to 64 significant bits."""
         if not self.numeric:
             return None
         mass = self.dist.mass()
-        square = Fraction(sum(x * x * w for x, w in self.dist.weights.items()), mass)
+        square = Fraction(weighted_sum(self.dist.weights, 2), mass)
         variance = square - self.mean ** 2
         if fits_float(variance):
             return math.sqrt(variance)

@@ -5,6 +5,7 @@ exception, and never a hang (the work is limited)."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from importlib import resources
 
 import lark
@@ -13,6 +14,7 @@ from hypothesis.extra.lark import from_lark
 
 import mechscript
 from mechscript.dice.distribution import BOUND
+from mechscript.numbers import weighted_sum
 from support import deadline, dice_token_strategies
 
 GRAMMAR = resources.files("mechscript.grammar").joinpath("mechscript.lark").read_text()
@@ -93,3 +95,9 @@ def test_prob_gives_a_distribution_or_a_clear_error(text):
     if result.truncated > BOUND:  # only where the explosion_depth limit stopped the explosions first
         assert "!" in text or "k" in text or "x" in text
     assert result.to_json()["exact"] == (result.truncated == 0)
+
+
+@given(st.dictionaries(st.one_of(st.integers(-50, 50), st.fractions(max_denominator=60), st.booleans()),
+                       st.integers(1, 10 ** 6), max_size=40), st.sampled_from([1, 2]))
+def test_the_weighted_sums_of_the_mean_and_sd_are_the_sums_added_one_by_one(weights, power):
+    assert weighted_sum(weights, power) == sum((Fraction(x) ** power * w for x, w in weights.items()), Fraction(0))

@@ -19,7 +19,7 @@ from ..dice.distribution import PYTHON_STEPS, SAMPLING_HINT, Dist, Unsupported, 
     outcome_size, pool_dist
 from ..dice.engine import DiceRoll
 from ..dice.rollkeep import KeepRoll, Pool, normalize
-from ..numbers import normal
+from ..numbers import normal, weighted_sum
 from . import ast
 from .builtins import BUILTINS, NOT_ROLLED, round_half_away
 from ..errors import MechError, Span, did_you_mean
@@ -69,7 +69,7 @@ def _probability_text(p: Fraction) -> str:
 
 def dist_mean(dist: Dist) -> Fraction:
     """The mean, given that no explosion went past the depth followed (weights over their mass)."""
-    return Fraction(sum(x * w for x, w in dist.weights.items()), dist.mass())
+    return Fraction(weighted_sum(dist.weights), dist.mass())
 
 
 def _is_builtin_call(host, node, names) -> bool:
