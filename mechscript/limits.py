@@ -41,7 +41,7 @@ class Limits:
     number_bits: int = 10_000           # size of one whole number (about 3,000 digits)
     exact_work: int = 5_000_000         # steps of one exact distribution (`mech prob`, `prob()`)
     seconds: float = 60                 # CPU time of one run, roll or REPL entry (see CpuTime), int or float
-    source_bytes: int = 2_000_000       # size of one script, module, expression or REPL entry, checked before it is read
+    source_bytes: int = 1_000_000       # size of one script, module, expression or REPL entry, checked before it is read
     memory: int = 0                     # megabytes of address space of each `mech sim` worker (RLIMIT_AS); 0: none
 
     def __post_init__(self):
