@@ -682,3 +682,16 @@ def test_a_call_s_step_is_spent_with_its_first_loop_s_when_nothing_comes_between
     assert merged(lines) == [
         "def m1_f(v1_a):", "    v2_b = []", "    t3 = v1_a.characters", "    if len(t3) > LIST_SIZE: bail()",
         "    next(islice(STEP, len(t3), None))", "    for v4_c in t3:", "        v2_b.append(v4_c)"] + lines[8:]
+
+
+@pytest.mark.parametrize("shown, sampled", [
+    ('say "  {att} rolls {breakdown(r)}"', True),                  # only narration shows the breakdown
+    ('if len(breakdown(r)) > 40 { fail("long") }', False),          # the fight itself reads it
+])
+def test_rolls_are_sampled_as_numbers_when_only_narration_shows_their_breakdown(shown, sampled):
+    # quiet.rolls_as_numbers looks only at the code a quiet run works out (unread.quiet_nodes)
+    rules = f"fn pbem.damage_power(att, weapon) {{\n let r = 2d6\n {shown}\n return att.firepower + r - 7\n}}"
+    script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
+    quiet = QuietFight(script)
+    assert ("roll_dice(EV.source, " not in quiet.source) is sampled
+    assert_same_fights(script, 40)

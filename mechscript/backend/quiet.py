@@ -45,7 +45,7 @@ from .memo import Remembered, wrappers
 from .narration import Purity, has_pools
 from .peephole import merged
 from .runtime import Bail, WrittenRun, bail, exact, fresh, mutable
-from .unread import unread_fields
+from .unread import left_out, quiet_nodes, unread_fields
 from .writer import ModuleText, Unsupported
 
 
@@ -73,16 +73,16 @@ def python_name(text: ModuleText, fn: ast.FnDef) -> str:
     return text.global_name(fn.name)
 
 
-def rolls_as_numbers(programs, types) -> bool:
-    """Whether no code shows a roll's breakdown or reads a roll's fields but the `total` of what is
-    surely a roll (which, a die being its total, is the die itself)."""
-    for program in programs:
-        for node in ast.walk(program):
-            if type(node) is ast.Call and type(node.callee) is ast.Name and node.callee.id == "breakdown":
-                return False
-            if type(node) is ast.Field and node.name in ROLL_FIELDS and types.of(node.target).maybe("roll") \
-                    and not (node.name == "total" and types.of(node.target).surely("roll")):
-                return False
+def rolls_as_numbers(programs, types, dead: set, unread: dict) -> bool:
+    """Whether no code a quiet run works out (`dead` and `unread`: what it leaves out, unread.py)
+    shows a roll's breakdown or reads a roll's fields but the `total` of what is surely a roll
+    (which, a die being its total, is the die itself)."""
+    for node in quiet_nodes(programs, dead, unread):
+        if type(node) is ast.Call and type(node.callee) is ast.Name and node.callee.id == "breakdown":
+            return False
+        if type(node) is ast.Field and node.name in ROLL_FIELDS and types.of(node.target).maybe("roll") \
+                and not (node.name == "total" and types.of(node.target).surely("roll")):
+            return False
     return True
 
 
@@ -243,9 +243,12 @@ class QuietFight:
         purity = Purity(every_fn, callee, pools, types)
         functions = {id(fn): python_name(text, fn) for text in self.texts.values()
                      for fn in text.program.statements if type(fn) is ast.FnDef}
-        writer = Emitter(small_whole(limits), purity, pools, types, functions, rolls_as_numbers(programs, types))
+        dead = left_out(every_fn, purity)
+        unread = unread_fields(every_fn, programs, purity, types, dead)
+        writer = Emitter(small_whole(limits), purity, pools, types, functions,
+                         rolls_as_numbers(programs, types, dead, unread))
         writer.states = kind_states(self.texts.values(), self.script.filename)
-        writer.unread = unread_fields(every_fn, programs, purity, types)
+        writer.unread = unread
         writer.short_sides = all(len(name) < TEXT_STEP for name in self.sides)
         writer.limits = limits
         writer.changed = changed_sites(programs, types)

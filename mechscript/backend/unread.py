@@ -24,12 +24,11 @@ from .narration import Purity, dropped_arguments, local_names, pushed_to
 _WHOLE = ("contains", "sorted")   # builtins that compare what they are given
 
 
-def unread_fields(functions: list, programs: list, purity: Purity, types) -> dict[int, set[str]]:
-    """id of a record literal -> the names of its fields a quiet run need not work out.
+def left_out(functions: list, purity: Purity) -> set[int]:
+    """The ids of the statements and arguments a quiet run leaves out: the `say`s of narration, the
+    locals only they read, the arguments for parameters only they read (narration.py).
     `functions`: (ModuleText, FnDef) of every top-level `fn` and house rule."""
-    dead: set[int] = set()          # ids of the nodes a quiet run leaves out
-    candidates: dict[int, set] = {}  # id of a record literal -> field names that only give a value
-    literals: dict[int, ast.Record] = {}
+    dead: set[int] = set()
     for module, fn in functions:
         nodes = purity.nodes(fn)
         says, names = purity.narration(module, fn)
@@ -39,7 +38,32 @@ def unread_fields(functions: list, programs: list, purity: Purity, types) -> dic
                  pushed_to(n) in names}
         own = local_names(fn, nodes)
         dead |= {arg for n in nodes if type(n) is ast.Call for arg in dropped_arguments(purity, module, n, own)}
-        local = own | {name for n in nodes if type(n) is ast.FnDef for name in [n.name, *n.params]}
+    return dead
+
+
+def quiet_nodes(programs: list, dead: set, unread: dict):
+    """Every node a quiet run may work out: all but those `dead` (left_out) and the values of the
+    `unread` fields of record literals, and what they hold."""
+    stack = list(programs)
+    while stack:
+        node = stack.pop()
+        if id(node) in dead:
+            continue
+        yield node
+        if type(node) is ast.Record and id(node) in unread:
+            stack.extend(value for name, value in node.fields if name not in unread[id(node)])
+        else:
+            stack.extend(ast.children(node))
+
+
+def unread_fields(functions: list, programs: list, purity: Purity, types, dead: set) -> dict[int, set[str]]:
+    """id of a record literal -> the names of its fields a quiet run need not work out.
+    `functions`: (ModuleText, FnDef) of every top-level `fn` and house rule; `dead`: left_out's."""
+    candidates: dict[int, set] = {}  # id of a record literal -> field names that only give a value
+    literals: dict[int, ast.Record] = {}
+    for module, fn in functions:
+        nodes = purity.nodes(fn)
+        local = local_names(fn, nodes) | {name for n in nodes if type(n) is ast.FnDef for name in [n.name, *n.params]}
         for node in nodes:
             if type(node) is ast.Record:
                 droppable = {name for name, value in node.fields if purity.tree_droppable(module, value, local)}
@@ -64,15 +88,8 @@ def _live(programs, dead: set, candidates: dict, literals: dict, types) -> dict[
                 sites[atom.site] = key
     read: dict[int, set] = {}   # literal -> the candidate names code may read of it
     whole: set = set()   # literals looked at whole
-    stack = list(programs)
-    while stack:
-        node = stack.pop()
-        if id(node) in dead:
-            continue
+    for node in quiet_nodes(programs, dead, candidates):
         kind = type(node)
-        if kind is ast.Record and id(node) in candidates:
-            stack.extend(value for name, value in node.fields if name not in candidates[id(node)])
-            continue
         if kind is ast.Field and node.name in names:
             _read(node, types, sites, read)
         elif kind is ast.Assign and node.op != "=" and type(node.target) is ast.Field:
@@ -90,7 +107,6 @@ def _live(programs, dead: set, candidates: dict, literals: dict, types) -> dict[
             looked = [part for part in node.parts if type(part) is not str]
         for value in looked:
             whole |= _held(types.of(value), types, sites)
-        stack.extend(ast.children(node))
     live = {key: fields & read.get(key, set()) for key, fields in candidates.items()}
     for key in whole:
         live[key] = candidates[key]
