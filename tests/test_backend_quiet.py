@@ -695,3 +695,33 @@ def test_rolls_are_sampled_as_numbers_when_only_narration_shows_their_breakdown(
     quiet = QuietFight(script)
     assert ("roll_dice(EV.source, " not in quiet.source) is sampled
     assert_same_fights(script, 40)
+
+
+@pytest.mark.parametrize("rule", [
+    'fn pbem.damage_power(att, weapon) = att[pbem.check_stat]',                  # a character's stat by name
+    'fn pbem.damage_power(att, weapon) = {a: att.firepower, b: 1}[lower("A")]',   # a record's field
+    'fn pbem.damage_power(att, weapon) = len(att["weapon"]) + att.firepower',     # gear: given as a copy
+])
+def test_a_field_named_by_a_text_is_read_inline_and_fought_the_same(rule):
+    # access.e_Index: `c[name]` of what is surely a character or record reads its fields, as
+    # lookup.get_index does; a gear list (a copy), a missing name and the rest go to get_index
+    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    quiet = QuietFight(script)
+    body = quiet.source[quiet.source.index("def s__pbem_damage_power("):]
+    body = body[:body.index("\ndef ")]
+    assert ".__dict__[" in body and "get_index(EV" in body
+    assert_same_fights(script, 40)
+
+
+def test_a_row_looked_up_by_what_may_be_a_text_tests_it_for_one_inline():
+    # access.e_Index: the key may be a text or none (`pick`'s result): a text found in the row is read
+    # inline; none, a missing key and the rest go to get_index for the closures' answer or error
+    rules = ('table power { "gun" => 1, "fists" => 2, else => 0 }\n'
+             'fn pick(w) { if w.uses == "gun" { return "gun" }\n return none }\n'
+             'fn pbem.damage_power(att, weapon) = att.firepower + power[pick(weapon)]')
+    script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
+    quiet = QuietFight(script)
+    body = quiet.source[quiet.source.index("def s__pbem_damage_power("):]
+    body = body[:body.index("\ndef ")]
+    assert "is str and type(" in body and ".keyed[" in body
+    assert_same_fights(script, 40)

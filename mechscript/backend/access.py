@@ -89,16 +89,28 @@ class Access(Expressions):
         key = self.expr(node.key)
         span = self.constant(node.key.span)
         holders = self.table_or_row(node.target)
-        if holders is not None and self.surely(node.key, "str"):
+        is_str = "" if self.surely(node.key, "str") else f"type({key}) is str and "
+        if holders is not None and self.types.of(node.key).maybe("str"):
             # a table's row by its name, a row's entry by its key (TableRow.keyed), as lookup.get_index
             # finds them; anything else (a threshold, a default, a missing key) by get_index
             rows, entries = (f"{value}.rows", f"{value}.keyed")
             unnamed = f"{value}.rows[None].keyed"   # a table of one unnamed row is looked up in it
-            found = {"table": f"{rows}[{key}] if type({value}) is Table and {key} in {rows} else "
-                              f"{unnamed}[{key}] if type({value}) is Table and None in {rows} and {key} in {unnamed}",
-                     "row": f"{entries}[{key}] if type({value}) is TableRow and {key} in {entries}"}
+            found = {"table": f"{rows}[{key}] if {is_str}type({value}) is Table and {key} in {rows} else "
+                              f"{unnamed}[{key}] if {is_str}type({value}) is Table and None in {rows} and "
+                              f"{key} in {unnamed}",
+                     "row": f"{entries}[{key}] if {is_str}type({value}) is TableRow and {key} in {entries}"}
             tests = " else ".join(found[holder] for holder in sorted(holders))
             return self.into(f"{tests} else get_index(EV, {value}, {key}, {span})")
+        named = self.named_fields(node.target)
+        if named and self.types.of(node.key).maybe("str"):
+            # `c[name]`: a character's stat or state that is no list (gear is given as a copy), a
+            # record's field, as lookup.get_index finds them; anything else by get_index
+            fields = f"{value}.__dict__"
+            tests = {"character": f"(type({value}) is Character and {is_str}{key} in {fields} and "
+                                  f"type({fields}[{key}]) is not list)",
+                     "record": f"(type({value}) is Record and {is_str}{key} in {fields})"}
+            found = " or ".join(tests[kind] for kind in sorted(named))
+            return self.into(f"{fields}[{key}] if {found} else get_index(EV, {value}, {key}, {span})")
         is_list = "" if self.surely(node.target, "list") else f"type({value}) is list and "
         if not is_list and (key.isdigit() or self.surely(node.key, "int")):
             # Python's own index: the same item, from either end; outside the list it raises

@@ -281,6 +281,14 @@ class Writer:
         holders = {"table" if type(atom) is TableT else "row" if type(atom) is RowT else None for atom in found}
         return None if None in holders else holders
 
+    def named_fields(self, node) -> set:
+        """{"character"}, {"record"} or both: what `node` may be of the values whose fields an index
+        names, when it is nothing else that can be indexed (a number or none is, and fails)."""
+        found = self.types.of(node)
+        if found.is_any or found.is_empty or found.maybe("list") or found.maybe("table") or found.maybe("row"):
+            return set()
+        return {"character" if type(atom) is CharT else "record" for atom in found if type(atom) in (CharT, RecordT)}
+
     def holds_no_fields(self, node) -> bool:
         """Whether `node` is surely neither a character nor a record: nothing with `fields`."""
         found = self.types.of(node)
