@@ -71,7 +71,9 @@ MEASURE = """
 import os, signal, subprocess, sys, threading
 stop = float(sys.argv[1])
 stdin = open(sys.argv[2], "rb") if sys.argv[2] != "-" else subprocess.DEVNULL
-process = subprocess.Popen(sys.argv[3:], stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+# SIGINT as a terminal gives it, even when this campaign was started with it ignored (in the background)
+process = subprocess.Popen(sys.argv[3:], stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 if stop > 0:
     threading.Timer(stop, lambda: process.send_signal(signal.SIGINT)).start()
 err = process.stderr.read()
