@@ -725,3 +725,22 @@ def test_a_row_looked_up_by_what_may_be_a_text_tests_it_for_one_inline():
     body = body[:body.index("\ndef ")]
     assert "is str and type(" in body and ".keyed[" in body
     assert_same_fights(script, 40)
+
+
+@pytest.mark.parametrize("count, error", [
+    ("att.firepower", None),          # a whole number: taken as it is, inline
+    ("1d4", None),                    # a roll: its total, as the closures take it
+    ("att.firepower - 20", "needs 0 or more rounds"),
+    ("att.firepower / 4", "must be a whole number"),
+    ("att.firepower * 20000", "loop_iterations"),
+])
+def test_a_repeat_count_is_taken_inline_when_whole_and_within_the_limit(count, error):
+    rule = f"fn pbem.damage_power(att, weapon) {{\n let n = 0\n repeat {count} {{ n += 1 }}\n return n + 2\n}}"
+    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    body = QuietFight(script).source
+    body = body[body.index("def s__pbem_damage_power("):]
+    assert "<= LOOP_ITERATIONS else repeat_count(EV, " in body[:body.index("\ndef ")]
+    if error is None:
+        assert_same_fights(script, 30)
+    else:
+        assert_both_stop(script, error)

@@ -50,8 +50,13 @@ class Loops(Access):
 
     def repeat(self, node: ast.Repeat) -> None:
         count = self.expr(node.count)
+        if not (count.isidentifier() or count.isdigit()):
+            count = self.into(count)   # read three times below
         rounds = self.temp()
-        self.line(f"{rounds} = repeat_count(EV, {count}, {self.constant(node.count.span)})")
+        # a whole number within the limit as it is; anything else as the closures take it (a roll's
+        # total) or fail on it
+        self.line(f"{rounds} = {count} if type({count}) is int and 0 <= {count} <= LOOP_ITERATIONS "
+                  f"else repeat_count(EV, {count}, {self.constant(node.count.span)})")
         self.line(f"if {rounds}: next(islice(STEP, {rounds} - 1, None))")
         self.line(f"for _ in range({rounds}):")
         with self.indented():
