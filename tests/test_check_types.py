@@ -190,6 +190,32 @@ say lane("fast")["a"]
     assert lane.maybe("row") and lane.maybe("int")
 
 
+
+def test_a_field_named_at_run_time_and_updated_is_written_only_where_the_update_can_be():
+    # `c[level] -= 1` fails at run time on a state that holds a character: only the number states
+    # can take the result, so `foe` stays a character (it made robomacs' `holding` a number too)
+    text = """
+kind Mech {
+    stat skill 1..5
+    state hp = 3
+    state foe = none
+}
+fn hurt(c, level) { c[level] -= 1 }
+fn mark(c, other, name) { c[name] = other }
+fn foe_of(c) = c.foe
+character A is Mech { skill 2 }
+character B is Mech { skill 3 }
+A.foe = B
+hurt(A, "hp")
+say foe_of(A)
+"""
+    types = infer_text(text)
+    foe = types.returns(fn(types, "foe_of", "<test>"))
+    assert foe.maybe("character") and not foe.maybe("int"), foe
+    types = infer_text(text + "mark(A, 4, \"foe\")\n")   # a plain write may put anything anywhere
+    assert types.returns(fn(types, "foe_of", "<test>")).maybe("int")
+
+
 # ---- soundness: what runs is in the types ----
 
 def atom_holds(value, atom, types, depth) -> bool:

@@ -402,7 +402,7 @@ class Inference(Declarations, ExpressionTypes, FieldTypes):
             return
         key = self.expr(target.key, scope, unit)
         old = self.note(target, self.index(holder, key, target.key)) if s.op != "=" else BOTTOM
-        self.write_index(holder, target.key, updated(old))
+        self.write_index(holder, target.key, updated(old), updated if s.op != "=" else None)
 
 
 # ---- helpers ----

@@ -132,8 +132,13 @@ class FieldTypes:
                 out = out | T.join_all(self.read_char_field(a.kind, n) for n in names)
         return out
 
-    def write_index(self, holder: Type, key_node, value: Type) -> None:
+    def write_index(self, holder: Type, key_node, value: Type, update=None) -> None:
+        """`holder[key] = value`. `update(old)`: the value `holder[key] op= x` writes over a field of
+        Type `old`, for a key worked out at run time: a field the operation cannot apply to (`c[level]
+        -= 1` over a state that holds a character) is never written, the run failing first."""
         name = literal_key(key_node)
+        if update is None or name is not None:
+            update = lambda old: value  # noqa: E731
         if holder.top:
             self.push(ANY, value)
             if name is not None:
@@ -152,12 +157,12 @@ class FieldTypes:
             elif type(a) is T.RecordT:
                 for n in ([name] if name is not None else a.names):
                     if n in a.names:
-                        self.put(("field", a.site, n), value)
+                        self.put(("field", a.site, n), update(self.get(("field", a.site, n))))
             elif type(a) is T.CharT:
                 info = self.kinds.get(a.kind)
                 for n, item in (info.items.items() if info else ()):
                     if item.what == "state" and (name is None or n == name):
-                        self.put(("kfield", a.kind, n), value)
+                        self.put(("kfield", a.kind, n), update(self.get(("kfield", a.kind, n))))
 
 
 def literal_key(node) -> str | None:
