@@ -744,3 +744,16 @@ def test_a_repeat_count_is_taken_inline_when_whole_and_within_the_limit(count, e
         assert_same_fights(script, 30)
     else:
         assert_both_stop(script, error)
+
+
+def test_a_value_of_a_few_kinds_is_shown_inline_and_fought_the_same():
+    # expressions.shown: a number, a text, true/false, none or a character, each tested for in turn;
+    # anything else (a list here) by `show`
+    rule = ('fn pick(att, k) = match k { 0 => att.firepower; 1 => "x"; 2 => true; 3 => none; 4 => att; else => [k] }\n'
+            'fn pbem.damage_power(att, weapon) = att.firepower + len("{pick(att, att.skill % 6)}") % 2')
+    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    body = QuietFight(script).source
+    body = body[body.index("def s__pbem_damage_power("):]
+    body = body[:body.index("\ndef ")]
+    assert "'true' if " in body and "'none' if " in body and ".name if type(" in body and "show(EV, " in body
+    assert_same_fights(script, 40)

@@ -141,7 +141,17 @@ class Expressions(Arithmetic, Comparisons):
             return f"str({value}) if -SHOWN_WHOLE < {value} < SHOWN_WHOLE else {general}"
         if self.surely(node, "str"):
             return f"{value} if len({value}) < 100 else {general}"
-        return general
+        found = self.types.of(node)
+        if found.is_any or found.is_empty or self.can_be_pool(node):
+            return general
+        # a value of a few kinds: each the types allow tested for in turn, as `show` shows it
+        tests = {"int": f"str({value}) if type({value}) is int and -SHOWN_WHOLE < {value} < SHOWN_WHOLE",
+                 "str": f"{value} if type({value}) is str and len({value}) < 100",
+                 "bool": f"'true' if {value} is True else 'false' if {value} is False",
+                 "none": f"'none' if {value} is None",
+                 "character": f"{value}.name if type({value}) is Character"}
+        shown = [tests[kind] for kind in tests if found.maybe(kind)]
+        return " else ".join(shown + [general]) if shown else general
 
     def e_PoolLiteral(self, node):
         return self.constant(Pool(node.unkept, node.kept, 0, node.span))
