@@ -757,3 +757,34 @@ def test_a_value_of_a_few_kinds_is_shown_inline_and_fought_the_same():
     body = body[:body.index("\ndef ")]
     assert "'true' if " in body and "'none' if " in body and ".name if type(" in body and "show(EV, " in body
     assert_same_fights(script, 40)
+
+
+# robomacs' `attempt`: the best of some rolls, its text built from their faces in a local list, a
+# text only a fn that left-out says call reads
+ATTEMPT = ('fn told(c, r) = "  {c}: {r.text}"\n'
+           'fn faces_of(r) = "[{r.faces[0]}]"\n'
+           'fn pbem.damage_power(att, weapon) {\n let best = none\n let shown = []\n'
+           ' repeat 2 {\n  let r = 1d6\n  push(shown, faces_of(r))\n'
+           '  if best == none or r.total > best.total { best = r }\n }\n'
+           ' let text = "{joined(shown)}: {best.total}"\n'
+           ' let a = {power: att.firepower + best.total - 3, text: text}\n say told(att, a)\n return a.power\n}\n'
+           'fn joined(items) {\n let t = ""\n for i in items { t = t + i }\n return t\n}')
+
+
+def test_a_fn_only_left_out_code_calls_reads_no_field_and_its_texts_roll_no_faces():
+    # unread.uncalled: `told` is called only by a left-out say, so its read of `text` keeps no
+    # field; `text` is then a local only an unread field reads (narration.Purity.skip), and the
+    # faces only it shows are not kept: the dice are sampled as numbers, and `best.total` of what
+    # is a roll or none reads the roll itself (access.e_Field)
+    written = _record_written(ATTEMPT)
+    assert "'text': None" in written
+    body = _rule_written(ATTEMPT)
+    assert "roll_dice(" not in body and "is not None else get_field(" in body
+    assert_same_fights(compiled(f"use pbem\n{ATTEMPT}\n{CHARACTERS}{encounter()}"), 40)
+
+
+def test_a_fn_also_called_from_code_a_quiet_run_works_out_keeps_what_it_reads():
+    rules = ATTEMPT.replace(" return a.power\n", " if len(told(att, a)) > 400 { fail(\"long\") }\n return a.power\n")
+    assert "'text': None" not in _record_written(rules)
+    assert "roll_dice(" in _rule_written(rules)
+    assert_same_fights(compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"), 40)

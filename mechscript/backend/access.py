@@ -8,7 +8,7 @@ from ..interpreter import ast
 from ..interpreter.builtins import BUILTINS, NOT_ROLLED
 from .expressions import Expressions
 from .narration import dropped_arguments
-from .writer import Unsupported, is_literal
+from .writer import Unsupported, is_literal, roll_or_none
 
 
 class Access(Expressions):
@@ -23,6 +23,12 @@ class Access(Expressions):
             if not self.pools:
                 return value   # a die is its total here, and no other roll exists
             return self.into(f"{value} if type({value}) is int else {value}.total")   # a die, or a pool's roll
+        if self.rolls_as_numbers and node.name == "total" and roll_or_none(self.types.of(node.target)):
+            span = self.constant(node.name_span)   # none has no total: get_field gives the closures' error
+            if not self.pools:
+                return self.into(f"{value} if {value} is not None else get_field({value}, 'total', {span}, EV)")
+            return self.into(f"{value} if type({value}) is int else {value}.total if {value} is not None "
+                             f"else get_field({value}, 'total', {span}, EV)")
         if not value.startswith(("t", "v")):
             value = self.into(value)
         return self.field_of(value, node)

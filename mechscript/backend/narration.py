@@ -62,7 +62,14 @@ class Purity:
         self.pure = {id(fn) for _, fn in functions}
         self._nodes: dict[int, list] = {}   # each body's nodes, walked once (the fixpoint asks again)
         self._narration: dict[int, tuple] = {}
+        self.skipped: set[int] = set()   # values a quiet run leaves out as it does narration (unread.py)
         narrow(self.pure, functions, self.body_droppable)
+
+    def skip(self, values: set) -> None:
+        """Counts `values` (ids) as read by nobody, as a left-out `say` is: a local only they and
+        narration read is left out too (narration_only, worked out again)."""
+        self.skipped |= values
+        self._narration.clear()
 
     def nodes(self, fn: ast.FnDef) -> list:
         """Every node of `fn`'s body."""
@@ -157,7 +164,7 @@ def narration_only(module, fn: ast.FnDef, purity: Purity) -> tuple[set, set]:
                    and all(purity.tree_droppable(module, w, local) for w in writes.get(name, ()))}
     says = {id(n): n for n in nodes if type(n) is ast.Say and purity.tree_droppable(module, n.value, local)}
     while True:
-        live = _live_reads(fn.body, candidates, says)
+        live = _live_reads(fn.body, candidates, says.keys() | purity.skipped)
         dropped = candidates - live
         if dropped == candidates:
             return set(says), candidates
@@ -249,13 +256,14 @@ def pushed_to(node) -> "str | None":
     return None
 
 
-def _live_reads(body, candidates: set, says: dict) -> set:
-    """The candidate names read somewhere other than a left-out `say` or a candidate's own value."""
+def _live_reads(body, candidates: set, left: set) -> set:
+    """The candidate names read somewhere other than what a quiet run leaves out (`left`: ids of
+    `say`s and values) or a candidate's own value."""
     live: set = set()
     stack = [body]
     while stack:
         node = stack.pop()
-        if type(node) is ast.Say and id(node) in says:
+        if id(node) in left:
             continue
         if type(node) is ast.Let and node.name in candidates:
             continue

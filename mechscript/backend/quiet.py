@@ -45,8 +45,8 @@ from .memo import Remembered, wrappers
 from .narration import Purity, has_pools
 from .peephole import merged
 from .runtime import Bail, WrittenRun, bail, exact, fresh, mutable
-from .unread import left_out, quiet_nodes, unread_fields
-from .writer import ModuleText, Unsupported
+from .unread import left_out, quiet_nodes, uncalled, unread_fields, unread_values
+from .writer import ModuleText, Unsupported, roll_or_none
 
 
 PLAIN = frozenset([int, str, bool, type(None)])   # values `_numbers` keeps only when whole (int)
@@ -81,7 +81,7 @@ def rolls_as_numbers(programs, types, dead: set, unread: dict) -> bool:
         if type(node) is ast.Call and type(node.callee) is ast.Name and node.callee.id == "breakdown":
             return False
         if type(node) is ast.Field and node.name in ROLL_FIELDS and types.of(node.target).maybe("roll") \
-                and not (node.name == "total" and types.of(node.target).surely("roll")):
+                and not (node.name == "total" and roll_or_none(types.of(node.target))):
             return False
     return True
 
@@ -244,7 +244,13 @@ class QuietFight:
         functions = {id(fn): python_name(text, fn) for text in self.texts.values()
                      for fn in text.program.statements if type(fn) is ast.FnDef}
         dead = left_out(every_fn, purity)
+        dead |= uncalled(every_fn, programs, dead)
         unread = unread_fields(every_fn, programs, purity, types, dead)
+        while not unread_values(programs, unread) <= purity.skipped:   # a local only they read is left out too
+            purity.skip(unread_values(programs, unread))
+            dead = left_out(every_fn, purity)
+            dead |= uncalled(every_fn, programs, dead)
+            unread = unread_fields(every_fn, programs, purity, types, dead)
         writer = Emitter(small_whole(limits), purity, pools, types, functions,
                          rolls_as_numbers(programs, types, dead, unread))
         writer.states = kind_states(self.texts.values(), self.script.filename)

@@ -6,7 +6,8 @@ is work nobody sees. A field `f` of a record literal is left out (written as non
 
 - its value only gives a value (narration.py's `droppable`: no dice, no call that does more);
 - no code reads a field named `f` but code a quiet run leaves out: a left-out `say`, a local only
-  such `say`s read, or the value of another field left out (hence a fixpoint);
+  such `say`s read, the value of another field left out (hence a fixpoint), the body of a `fn`
+  only such code calls (uncalled), or a local only such values read (quiet.py asks again);
 - nothing looks at such a record whole where a quiet run could tell: `==` and `!=`, `contains`,
   `sorted`, a `match`, an index (`r[key]`), a string made from it, outside the code left out.
 
@@ -39,6 +40,36 @@ def left_out(functions: list, purity: Purity) -> set[int]:
         own = local_names(fn, nodes)
         dead |= {arg for n in nodes if type(n) is ast.Call for arg in dropped_arguments(purity, module, n, own)}
     return dead
+
+
+def uncalled(functions: list, programs: list, dead: set) -> set[int]:
+    """The `fn`s (ids) a quiet run never calls: each one named only as the callee of calls in code
+    it leaves out (`dead`, and the bodies of such `fn`s in turn; robomacs' `line`, which only texts
+    for `say`s call). A name is matched as a word, whatever it names: one named anywhere else (a
+    value, a house rule, a call a quiet run makes), or nowhere (the rules the runtime calls), stays."""
+    callees = {id(node.callee): node for program in programs for node in ast.walk(program) if type(node) is ast.Call}
+    names = {fn.name for _, fn in functions}
+    calls: dict[str, list] = {}   # a name -> the calls it is the callee of (None: named otherwise)
+    for program in programs:
+        for node in ast.walk(program):
+            name = node.id if type(node) is ast.Name else node.name if type(node) is ast.Field else None
+            if name in names:
+                calls.setdefault(name, []).append(callees.get(id(node)))
+    gone: set[int] = set()
+    while True:
+        live = {id(node) for node in quiet_nodes(programs, dead | gone, {})}
+        more = {id(fn) for _, fn in functions if id(fn) not in gone and calls.get(fn.name) and
+                all(call is not None and id(call) not in live for call in calls[fn.name])}
+        if not more:
+            return gone
+        gone |= more
+
+
+def unread_values(programs: list, unread: dict) -> set[int]:
+    """The ids of the values of the fields `unread` (unread_fields's) names, in each literal."""
+    return {id(value) for program in programs for node in ast.walk(program)
+            if type(node) is ast.Record and id(node) in unread
+            for name, value in node.fields if name in unread[id(node)]}
 
 
 def quiet_nodes(programs: list, dead: set, unread: dict):
@@ -95,8 +126,9 @@ def _live(programs, dead: set, candidates: dict, literals: dict, types) -> dict[
         elif kind is ast.Assign and node.op != "=" and type(node.target) is ast.Field:
             _read(node.target, types, sites, read)   # `r.f += x` reads f
         looked = ()
-        if kind is ast.Compare and node.op in ("==", "!="):
-            looked = (node.left, node.right)
+        if kind is ast.Compare and node.op in ("==", "!=") and _may_hold(types.of(node.left)) and \
+                _may_hold(types.of(node.right)):
+            looked = (node.left, node.right)   # `==` reads fields only of two records (or two lists)
         elif kind is ast.Call and type(node.callee) is ast.Name and node.callee.id in _WHOLE:
             looked = node.args
         elif kind is ast.Index:
@@ -124,6 +156,11 @@ def _read(field: ast.Field, types, sites: dict, read: dict) -> None:
         keys = {sites[atom.site] for atom in found if type(atom) is T.RecordT and atom.site in sites}
     for key in keys:
         read.setdefault(key, set()).add(field.name)
+
+
+def _may_hold(found) -> bool:
+    """Whether a value of Type `found` may be a list or a record."""
+    return found.maybe("list") or found.maybe("record")
 
 
 def _held(found, types, sites: dict) -> set:

@@ -35,6 +35,12 @@ COMPARE = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "==": "==", "!=": "!="}
 NOT_LITERAL = object()
 
 
+def roll_or_none(found) -> bool:
+    """Whether a value of Type `found` is surely a roll, or none (robomacs' `best` before a roll)."""
+    return not (found.is_any or found.is_empty) and found.maybe("roll") and \
+        all(atom == "none" or type(atom) is RollT for atom in found)
+
+
 def literal_value(node):
     """The value of a number, plain string, true, false or none written as such; else NOT_LITERAL."""
     while type(node) is ast.Group:
