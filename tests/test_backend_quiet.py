@@ -788,3 +788,31 @@ def test_a_fn_also_called_from_code_a_quiet_run_works_out_keeps_what_it_reads():
     assert "'text': None" not in _record_written(rules)
     assert "roll_dice(" in _rule_written(rules)
     assert_same_fights(compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"), 40)
+
+
+LOOKED_UP = '''use pbem
+let ranks = ["low", "mid", "high"]
+fn where(items, x) {          # a list argument: never remembered itself, but its answer is its arguments'
+    let i = 0
+    for each in items {
+        if each == x { return i }
+        i += 1
+    }
+    return none
+}
+fn rank_of(name) = where(ranks, name)
+fn pbem.damage_power(att, weapon) {
+    {more}
+    return att.firepower + rank_of("mid") - 1
+}
+'''
+
+
+@pytest.mark.parametrize("more, remembered", [("", True), ('push(ranks, "top")', False)])
+def test_a_rule_calling_a_function_of_a_list_no_code_changes_is_remembered(more, remembered):
+    # memo.py: `where` takes a list, no key of a dict, but depends on its arguments alone, so
+    # `rank_of`, whose list is an option no code changes, is remembered; one a rule pushes onto is not
+    script = compiled(LOOKED_UP.replace("{more}", more) + CHARACTERS + encounter())
+    quiet = QuietFight(script)
+    assert ("s_rank_of" in quiet.remembered) is remembered and "s_where" not in quiet.remembered
+    assert_same_fights(script, 40)

@@ -6,7 +6,8 @@ the process: it rolls no dice and says nothing, assigns only its own locals and 
 lists it made; it reads of a character only what no fight changes (stats, derived values, gear:
 never the kind's state, nor the encounter); it reads no list, record or table that some code
 changes in place (changes.py), and no option that a function assigns; and it calls only such
-functions and the builtins that give a value from their arguments alone. The options a run
+functions (whose own arguments need not be keys: robomacs' `position(degrees, name)` takes a list)
+and the builtins that give a value from their arguments alone. The options a run
 restores are the same every run and characters keep their sheets, so the answer stays right
 from one run to the next as well.
 
@@ -50,11 +51,13 @@ class Remembered:
         self.callee, self.types, self.states, self.changed = callee, types, states, changed
         self.assigned, self.nodes = assigned, nodes
         self.tables_change = self._tables_change(functions)
-        self.ids = {id(fn) for module, fn in functions if self._signature(fn)}
+        # whose answers depend on their arguments alone: they may be called by a remembered function,
+        # even with arguments that are no keys (robomacs' `position(degrees, name)`)
+        self.ids = {id(fn) for module, fn in functions}
         narrow(self.ids, functions, self._body)
-        # worth remembering: a function that does some work (a loop, a choice, a call); a field
-        # read or a sum costs less than the look-up
-        self.ids = {id(fn) for module, fn in functions if id(fn) in self.ids and self._busy(fn)}
+        # remembered: such a function whose arguments can be keys, that does some work (a loop, a
+        # choice, a call); a field read or a sum costs less than the look-up
+        self.ids = {id(fn) for module, fn in functions if id(fn) in self.ids and self._signature(fn) and self._busy(fn)}
 
     def _tables_change(self, functions) -> bool:
         for _, fn in functions:
