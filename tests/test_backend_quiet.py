@@ -543,6 +543,15 @@ def test_a_record_field_only_narration_reads_is_not_worked_out_in_a_quiet_run():
     assert_same_fights(compiled(f"use pbem\n{NARRATED.replace('{more}', '')}\n{CHARACTERS}{encounter()}"), 60)
 
 
+def test_a_comparison_that_reads_no_record_field_leaves_narration_fields_out():
+    # unread._live: `==` and `!=` read fields only of two records (or two lists that may hold them);
+    # a record compared with none is told apart at once
+    more = ' if r == none { return 0 }\n'
+    written = _record_written(NARRATED.replace("{more}", more))
+    assert "'text': None" in written
+    assert_same_fights(compiled(f"use pbem\n{NARRATED.replace('{more}', more)}\n{CHARACTERS}{encounter()}"), 40)
+
+
 def test_a_record_field_named_as_a_state_the_fight_reads_is_still_left_out():
     # unread.py reads a field by the checker's type of what it is read of: the rules read a
     # character's `status` in every round, which is no read of this record's `status`
