@@ -825,3 +825,24 @@ def test_a_rule_calling_a_function_of_a_list_no_code_changes_is_remembered(more,
     quiet = QuietFight(script)
     assert ("s_rank_of" in quiet.remembered) is remembered and "s_where" not in quiet.remembered
     assert_same_fights(script, 40)
+
+
+NONE_TESTED = ('fn bonus(att) {\n let b = none\n if att.skill > 3 { b = att.skill }\n'
+               ' if b == none { return 0 }\n{more} return b + att.firepower\n}\n'
+               'fn pbem.damage_power(att, weapon) = att.firepower + bonus(att) % 3')
+
+
+@pytest.mark.parametrize("more, narrowed", [
+    ("", True),                                       # past the test, `b` is a number
+    (" b += 1\n", True),                              # an update keeps it one
+    (" if att.rank > 5 { b = none; return 1 }\n", False),   # it may be none again
+])
+def test_a_local_tested_for_none_before_a_return_is_not_none_after(more, narrowed):
+    # emit.returns_if_none and writer.Narrowed: `b + att.firepower` needs no test of b's type
+    rules = NONE_TESTED.replace("{more}", more)
+    script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
+    body = QuietFight(script).source
+    body = body[body.index("def s_bonus("):]
+    body = body[:body.index("\ndef ")]
+    assert ("if type(v" not in body.split("return 0", 1)[1]) is narrowed, body
+    assert_same_fights(script, 40)

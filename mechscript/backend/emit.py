@@ -34,7 +34,7 @@ from ..interpreter import ast
 from ..interpreter.script import declared_name
 from .loops import Loops
 from .narration import bounded_pushes, local_names, pushed_to
-from .writer import BOOLEAN, ModuleText, Unsupported
+from .writer import BOOLEAN, ModuleText, Unsupported, literal_value
 
 
 class Emitter(Loops):
@@ -55,14 +55,16 @@ class Emitter(Loops):
         """The `def` of a function at this point of the text: at the top level, or inside another
         function's block (its names are then Python's closure cells of the enclosing function)."""
         saved = self.assigned_globals, self.nonlocals, self.function_base, self.dropped_says, self.dropped_names, \
-            self.bounds, self.reassigned, self.own_names
+            self.bounds, self.reassigned, self.own_names, self.function_nodes, self.not_none
         self.assigned_globals, self.nonlocals = set(), set()
+        self.not_none = set()   # an enclosing function's tests do not hold when this one is called
         self.bounds = dict(self.bounds)   # an enclosing function's bounds hold: it reassigns none of them
         self.reassigned = self.reassigned | {n.target.id for n in ast.walk(node.body)
                                              if type(n) is ast.Assign and type(n.target) is ast.Name}
         self.function_base = len(self.scopes)
         self.dropped_says, self.dropped_names = self.purity.narration(self.module, node)
         self.own_names = local_names(node, self.purity.nodes(node))
+        self.function_nodes = self.purity.nodes(node)
         bounded = bounded_pushes(node, self.purity.nodes(node), lambda n: self.surely(n, "list"))
         self.bounded_pushes.update(bounded)
         self.bounded_loops.update(id(loop) for loop in bounded.values())
@@ -92,7 +94,7 @@ class Emitter(Loops):
         finally:
             del self.scopes[self.function_base:]
             self.assigned_globals, self.nonlocals, self.function_base, self.dropped_says, self.dropped_names, \
-                self.bounds, self.reassigned, self.own_names = saved
+                self.bounds, self.reassigned, self.own_names, self.function_nodes, self.not_none = saved
 
     def ended(self, module: ModuleText, node: ast.Node | None, standing: str) -> None:
         """`ENDED(encounter)`, the builtin `ended` of the one encounter fought (ENCOUNTER, whose
@@ -148,12 +150,42 @@ class Emitter(Loops):
             named = [(fn, self.local(fn.name)) for fn in functions]
             for fn, python in named:
                 self.define(fn, python)
+            tested = set(self.not_none)
             for statement in node.statements:
                 if type(statement) is not ast.FnDef:
                     self.statement(statement)
+                    self.not_none |= self.returns_if_none(statement)
         finally:
+            self.not_none = tested
             if not shares_parent:
                 self.scopes.pop()
+
+    def returns_if_none(self, node) -> set:
+        """{x's Python name} when `node` is `if x == none { ... return ... }` for a local `x` that
+        every assignment that may come after keeps a value (`x += 1`, `x = <never none>`): every one
+        written after the test, and inside a loop every one of the function."""
+        if type(node) is not ast.If or len(node.branches) != 1 or node.otherwise is not None:
+            return set()
+        test, body = node.branches[0]
+        if type(test) is not ast.Compare or test.op != "==" or type(test.left) is not ast.Name or \
+                literal_value(test.right) is not None or not body.statements or \
+                type(body.statements[-1]) is not ast.Return:
+            return set()
+        name = test.left.id
+        place = self.resolve(name)
+        if place is None or place[0] != "local" or place[2] < self.function_base:
+            return set()
+        lets = [n for n in self.function_nodes if type(n) is ast.Let and n.name == name]
+        looped = any(type(n) in (ast.For, ast.While, ast.Repeat) and n.span.start <= node.span.start < n.span.end
+                     for n in self.function_nodes)
+        plain = [n.value for n in self.function_nodes if type(n) is ast.Assign and type(n.target) is ast.Name
+                 and n.target.id == name and n.op == "=" and (looped or n.span.start > node.span.start)]
+        # a nested function may assign it whenever it is called
+        nested = any(type(n) is ast.Assign and type(n.target) is ast.Name and n.target.id == name
+                     for fn in self.function_nodes if type(fn) is ast.FnDef for n in ast.walk(fn.body))
+        if len(lets) > 1 or nested or any(self.types.of(value).maybe("none") for value in plain):
+            return set()
+        return {place[1]}
 
     def statement(self, node) -> None:
         kind = type(node)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 import keyword
 
-from ..checker.types import CharT, ListT, RecordT, RollT, RowT, TableT
+from ..checker.types import NONE, CharT, ListT, RecordT, RollT, RowT, TableT, Type
 from ..interpreter import ast
 from ..interpreter.operators import CONSTANTS
 from ..interpreter.script import declared_name
@@ -33,6 +33,27 @@ COMPARE = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "==": "==", "!=": "!="}
 
 
 NOT_LITERAL = object()
+
+
+class Narrowed:
+    """The checker's types, but for a local the function being written has tested: past `if x ==
+    none { return ... }`, a name `x` that no assignment can make none again is not none (Emitter
+    `not_none`); the checker's types are the same at every point of a function."""
+
+    def __init__(self, types, writer: "Writer"):
+        self._types, self._writer = types, writer
+
+    def of(self, node) -> Type:
+        found = self._types.of(node)
+        writer = self._writer
+        if writer.not_none and type(node) is ast.Name and not found.top and NONE in found.atoms:
+            place = writer.resolve(node.id)
+            if place is not None and place[0] == "local" and place[1] in writer.not_none:
+                return Type(found.atoms - {NONE})
+        return found
+
+    def __getattr__(self, name):
+        return getattr(self._types, name)
 
 
 def roll_or_none(found) -> bool:
@@ -103,7 +124,7 @@ class Writer:
         # is its total, a whole number, as in the closures' sampling
         self.rolls_as_numbers = rolls_as_numbers
         self.states: dict = {}   # (path, kind name) -> its state's names, for typed assignments
-        self.types = types          # checker.infer.Types: what each expression surely is
+        self.types = Narrowed(types, self)   # checker.infer.Types: what each expression surely is
         self.functions = functions  # id(FnDef) -> the Python name of the function bound to it
         self.purity = purity        # narration.Purity: what a quiet run may leave out
         self.pools = pools          # whether the program can make a roll-and-keep pool at all
@@ -126,6 +147,8 @@ class Writer:
         self.every_assigned: set[str] = set()  # the globals any function assigns
         self.changed = None                  # the list and record sites code changes (changes.py)
         self.bounds: dict[str, int] = {}     # local -> a bound on its size (a `let` never reassigned)
+        self.not_none: set[str] = set()      # locals past an `if x == none { return }` (Narrowed)
+        self.function_nodes: list = []       # every node of the function being written
         self.reassigned: set[str] = set()    # the names the function's assignments assign
         self.nonlocals: set[str] = set()     # names of enclosing functions a nested one assigns
         self.function_base = 0               # self.scopes[function_base:] are this function's
