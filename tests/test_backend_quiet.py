@@ -5,6 +5,8 @@ closures'."""
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -846,3 +848,14 @@ def test_a_local_tested_for_none_before_a_return_is_not_none_after(more, narrowe
     body = body[:body.index("\ndef ")]
     assert ("if type(v" not in body.split("return 0", 1)[1]) is narrowed, body
     assert_same_fights(script, 40)
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_no_read_is_written_into_a_temporary_nobody_uses(name):
+    # access.inlined read the arguments of a one-line fn into temporaries before knowing that it
+    # would write the body in place: when it did not, the call read them again
+    source = QuietFight(compiled((ROOT / "examples" / f"{name}.mech").read_text())).source
+    uses = Counter(re.findall(r"\bt\d+\b", source))
+    unused = [line.strip() for line in source.split("\n")
+              if (found := re.fullmatch(r"\s*(t\d+) = [\w.]+", line)) and uses[found[1]] == 1]
+    assert not unused, unused[:5]

@@ -217,14 +217,20 @@ class Access(Expressions):
         module = self.owners.get(id(fn)) if fn is not None else None
         if module is None or not fn.line_form or len(fn.params) != len(args):
             return None
-        args = [arg if arg.isidentifier() or arg.lstrip("-").isdigit() else self.into(arg) for arg in args]
+        # an argument that is more than a name is read once, into a temporary, when the body is written
+        # in place (and not at all here when it is not: the call reads it)
+        held = {arg: self.temp() for arg in args if not (arg.isidentifier() or arg.lstrip("-").isdigit())}
         saved = self.module, self.scopes, self.function_base
-        self.module, self.scopes, self.function_base = module, [dict(zip(fn.params, args))], 0
+        self.module, self.scopes, self.function_base = module, [dict(zip(fn.params, (held.get(a, a) for a in args)))], 0
         try:
             body = self.pure(fn.body)
         finally:
             self.module, self.scopes, self.function_base = saved
-        return None if body is None else self.into(body)
+        if body is None:
+            return None
+        for arg, temp in held.items():
+            self.line(f"{temp} = {arg}")
+        return self.into(body)
 
     def builtin(self, name: str, node: ast.Call):
         halves = self.whole_division(name, node)

@@ -229,6 +229,8 @@ class Emitter(Loops):
         if id(node) in self.dropped_says:
             parts = []
         for part in parts:
+            if self.pure(part) is not None and not self.can_be_pool(part):
+                continue   # a read that cannot fail: nothing to work out when nobody shows it
             shown = self.expr(part)
             if self.can_be_pool(part):
                 self.line(f"if type({shown}) is Pool: EV.roll_pool({shown})")
