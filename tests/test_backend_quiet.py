@@ -341,8 +341,12 @@ def test_lists_joined_by_the_written_code_count_their_items_and_stop_at_list_siz
 
 def _rule_written(rule: str, name: str = "damage_power") -> str:
     """The written Python of the house rule `pbem.<name>` of `rule`."""
-    source = QuietFight(compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")).source
-    body = source[source.index(f"def s__pbem_{name}("):]
+    return _function_written(QuietFight(compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")), f"s__pbem_{name}")
+
+
+def _function_written(quiet: QuietFight, name: str) -> str:
+    """The written Python of the function `name` of `quiet`."""
+    body = quiet.source[quiet.source.index(f"def {name}("):]
     return body[:body.index("\ndef ")]
 
 
@@ -717,9 +721,7 @@ def test_a_field_named_by_a_text_is_read_inline_and_fought_the_same(rule):
     # access.e_Index: `c[name]` of what is surely a character or record reads its fields, as
     # lookup.get_index does; a gear list (a copy), a missing name and the rest go to get_index
     script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
-    quiet = QuietFight(script)
-    body = quiet.source[quiet.source.index("def s__pbem_damage_power("):]
-    body = body[:body.index("\ndef ")]
+    body = _function_written(QuietFight(script), "s__pbem_damage_power")
     assert ".__dict__[" in body and "get_index(EV" in body
     assert_same_fights(script, 40)
 
@@ -731,9 +733,7 @@ def test_a_row_looked_up_by_what_may_be_a_text_tests_it_for_one_inline():
              'fn pick(w) { if w.uses == "gun" { return "gun" }\n return none }\n'
              'fn pbem.damage_power(att, weapon) = att.firepower + power[pick(weapon)]')
     script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
-    quiet = QuietFight(script)
-    body = quiet.source[quiet.source.index("def s__pbem_damage_power("):]
-    body = body[:body.index("\ndef ")]
+    body = _function_written(QuietFight(script), "s__pbem_damage_power")
     assert "is str and type(" in body and ".keyed[" in body
     assert_same_fights(script, 40)
 
@@ -748,9 +748,8 @@ def test_a_row_looked_up_by_what_may_be_a_text_tests_it_for_one_inline():
 def test_a_repeat_count_is_taken_inline_when_whole_and_within_the_limit(count, error):
     rule = f"fn pbem.damage_power(att, weapon) {{\n let n = 0\n repeat {count} {{ n += 1 }}\n return n + 2\n}}"
     script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
-    body = QuietFight(script).source
-    body = body[body.index("def s__pbem_damage_power("):]
-    assert "<= LOOP_ITERATIONS else repeat_count(EV, " in body[:body.index("\ndef ")]
+    body = _function_written(QuietFight(script), "s__pbem_damage_power")
+    assert "<= LOOP_ITERATIONS else repeat_count(EV, " in body
     if error is None:
         assert_same_fights(script, 30)
     else:
@@ -763,9 +762,7 @@ def test_a_value_of_a_few_kinds_is_shown_inline_and_fought_the_same():
     rule = ('fn pick(att, k) = match k { 0 => att.firepower; 1 => "x"; 2 => true; 3 => none; 4 => att; else => [k] }\n'
             'fn pbem.damage_power(att, weapon) = att.firepower + len("{pick(att, att.skill % 6)}") % 2')
     script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
-    body = QuietFight(script).source
-    body = body[body.index("def s__pbem_damage_power("):]
-    body = body[:body.index("\ndef ")]
+    body = _function_written(QuietFight(script), "s__pbem_damage_power")
     assert "'true' if " in body and "'none' if " in body and ".name if type(" in body and "show(EV, " in body
     assert_same_fights(script, 40)
 
@@ -843,9 +840,7 @@ def test_a_local_tested_for_none_before_a_return_is_not_none_after(more, narrowe
     # emit.returns_if_none and writer.Narrowed: `b + att.firepower` needs no test of b's type
     rules = NONE_TESTED.replace("{more}", more)
     script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
-    body = QuietFight(script).source
-    body = body[body.index("def s_bonus("):]
-    body = body[:body.index("\ndef ")]
+    body = _function_written(QuietFight(script), "s_bonus")
     assert ("if type(v" not in body.split("return 0", 1)[1]) is narrowed, body
     assert_same_fights(script, 40)
 
