@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 from collections import defaultdict
 from fractions import Fraction
 
@@ -152,6 +153,8 @@ def combine(a: Dist, b: Dist, f, work: Work, span: Span | None = None, steps: in
     of the limit."""
     pairs = len(a.weights) * len(b.weights)
     work.spend(pairs * steps + _digits(a) * _digits(b) // DIGIT_PRODUCTS_PER_STEP, span)
+    if f in _QUADRATIC:   # and the products of the outcomes, when they are big
+        work.spend(_outcome_products(a, b) // DIGIT_PRODUCTS_PER_STEP, span)
     out: dict = defaultdict(int)
     b_items = list(b.weights.items())
     if pairs > 1 and not (_whole(a) and _whole(b) and _whole_results(a, b_items, f)):
@@ -175,6 +178,24 @@ def combine(a: Dist, b: Dist, f, work: Work, span: Span | None = None, steps: in
             if made > room:
                 work.hold(made * entry, span)
     return Dist(dict(out), a.denom * b.denom).reduced()
+
+
+# Of whole numbers, what costs the product of their sizes (digit by digit): each pair of outcomes
+_QUADRATIC = frozenset({operator.mul, operator.floordiv, operator.mod})
+
+
+def _outcome_products(a: Dist, b: Dist) -> int:
+    """The products of 30-bit digits of all pairs of outcomes, beyond one digit by one (which the
+    pair's step counts): (X + n)(Y + m) - n m for X, Y digits beyond the first, summed over a's n
+    and b's m outcomes. 0 at once when the outcomes fit a digit (`_outcome_bits`, in C)."""
+    if _outcome_bits(a) < 30 and _outcome_bits(b) < 30:
+        return 0
+    x, y = _extra_digits(a), _extra_digits(b)
+    return x * y + x * len(b.weights) + y * len(a.weights)
+
+
+def _extra_digits(d: Dist) -> int:
+    return sum(outcome_size(x) // 30 for x in d.weights)
 
 
 def _digits(d: Dist) -> int:
