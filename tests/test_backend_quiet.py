@@ -854,3 +854,14 @@ def test_no_read_is_written_into_a_temporary_nobody_uses(name):
     unused = [line.strip() for line in source.split("\n")
               if (found := re.fullmatch(r"\s*(t\d+) = [\w.]+", line)) and uses[found[1]] == 1]
     assert not unused, unused[:5]
+
+
+@pytest.mark.parametrize("count, tested", [("att.firepower % 3 + 1", False), ("att.firepower / 2", True)])
+def test_a_pool_of_numbers_is_made_inline_and_fought_the_same(count, tested):
+    # access.builtin: `pool(a, b)` of whole numbers is the Pool `pool` makes; what may be a fraction
+    # (half dice, or a count no pool has) is tested, and goes to the builtin for its answer or error
+    rule = f"fn pbem.damage_power(att, weapon) = roll(pool({count}, 1)).total"
+    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    body = _function_written(QuietFight(script), "s__pbem_damage_power")
+    assert "Pool(" in body and ("B_pool(" in body) is tested
+    assert_same_fights(script, 40)

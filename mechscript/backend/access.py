@@ -274,6 +274,13 @@ class Access(Expressions):
                 if (name, kind) in _PROVED and found.surely(kind):
                     return self.into(_PROVED[name, kind].format(a=a))
             return self.into(_ONE_ARGUMENT[name].format(a=a, general=general))
+        if name == "pool" and len(args) == 2 and not node.kwargs:
+            # a pool of whole dice, as `pool` makes it (numbers that are ints need no converting)
+            a, b = args
+            ints = " and ".join(f"type({x}) is int" for x, arg in zip(args, node.args)
+                                if not is_literal(x) and not self.surely(arg, "int"))
+            made = f"Pool({a}, {b}, 0, {self.constant(node.span)})"
+            return self.into(f"{made} if {ints} else {general}" if ints else made)
         if name in ("max", "min") and len(args) >= 2 and not node.kwargs:
             ints = " and ".join(f"type({a}) is int" for a, arg in zip(args, node.args)
                                 if not is_literal(a) and not self.surely(arg, "int"))
