@@ -53,13 +53,13 @@ class Work:
 
     def hold(self, size: int, span: Span | None = None) -> None:
         """Before `size` bytes are held at once (big integers of packed weights): within
-        BYTES_PER_STEP bytes a step of the limit (200 MB at the default), else the limit's error."""
+        BYTES_PER_STEP bytes a step of the limit (150 MB at the default), else the limit's error."""
         if size > self.limits.exact_work * BYTES_PER_STEP:
             raise limit_error("exact_work", f"this needs too much memory to compute exactly (about "
                               f"{-(-size // 2 ** 20)} MB)", self.limits.exact_work, span)
 
 
-BYTES_PER_STEP = 40  # memory one computation may hold, per step of `exact_work`
+BYTES_PER_STEP = 30  # memory one computation may hold, per step of `exact_work`: 150 MB at the default, the process (some 40 MB more) under 200 MB
 
 
 def multiply_steps(bits_a: int, bits_b: int) -> int:
@@ -167,7 +167,9 @@ def combine(a: Dist, b: Dist, f, work: Work, span: Span | None = None, steps: in
     # the bytes of one outcome of the result: its slot, its number (at most the sizes of x and y
     # together, as a product has) and its weight (a product of two)
     entry = ENTRY_BYTES + (_outcome_bits(a) + _outcome_bits(b) + _weight_bits(a) + _weight_bits(b)) // 8
-    room = work.limits.exact_work * BYTES_PER_STEP // entry
+    # a and b are held meanwhile (`1dF * 4k1.5 ** 12k3`: the power's 70 MB, and the product's)
+    inputs = (len(a.weights) + len(b.weights)) * entry
+    room = max(0, work.limits.exact_work * BYTES_PER_STEP - inputs) // entry
     made = 0
     for x, wx in a.weights.items():
         for y, wy in b_items:
@@ -176,7 +178,7 @@ def combine(a: Dist, b: Dist, f, work: Work, span: Span | None = None, steps: in
             work.spend((len(out) - made) * NEW_OUTCOME_STEPS, span)
             made = len(out)
             if made > room:
-                work.hold(made * entry, span)
+                work.hold(inputs + made * entry, span)
     return Dist(dict(out), a.denom * b.denom).reduced()
 
 
