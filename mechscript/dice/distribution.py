@@ -59,7 +59,9 @@ class Work:
                               f"{-(-size // 2 ** 20)} MB)", self.limits.exact_work, span)
 
 
-BYTES_PER_STEP = 30  # memory one computation may hold, per step of `exact_work`: 150 MB at the default, the process (some 40 MB more) under 200 MB
+# memory one computation may hold, per step of `exact_work`: 150 MB at the default, so that the
+# process, some 40 MB more, stays under 200 MB
+BYTES_PER_STEP = 30
 
 
 def multiply_steps(bits_a: int, bits_b: int) -> int:
