@@ -42,11 +42,15 @@ def left_out(functions: list, purity: Purity) -> set[int]:
     return dead
 
 
+# the rules a quiet run calls by name (quiet.py): never uncalled, whoever else calls them
+RUNTIME_CALLS = frozenset({"fight", "standing"})
+
+
 def uncalled(functions: list, programs: list, dead: set) -> set[int]:
     """The `fn`s (ids) a quiet run never calls: each one named only as the callee of calls in code
     it leaves out (`dead`, and the bodies of such `fn`s in turn; robomacs' `line`, which only texts
     for `say`s call). A name is matched as a word, whatever it names: one named anywhere else (a
-    value, a house rule, a call a quiet run makes), or nowhere (the rules the runtime calls), stays."""
+    value, a house rule, a call a quiet run makes), or nowhere, stays; so do RUNTIME_CALLS."""
     callees = {id(node.callee): node for program in programs for node in ast.walk(program) if type(node) is ast.Call}
     names = {fn.name for _, fn in functions}
     calls: dict[str, list] = {}   # a name -> the calls it is the callee of (None: named otherwise)
@@ -58,8 +62,8 @@ def uncalled(functions: list, programs: list, dead: set) -> set[int]:
     gone: set[int] = set()
     while True:
         live = {id(node) for node in quiet_nodes(programs, dead | gone, {})}
-        more = {id(fn) for _, fn in functions if id(fn) not in gone and calls.get(fn.name) and
-                all(call is not None and id(call) not in live for call in calls[fn.name])}
+        more = {id(fn) for _, fn in functions if id(fn) not in gone and fn.name not in RUNTIME_CALLS and
+                calls.get(fn.name) and all(call is not None and id(call) not in live for call in calls[fn.name])}
         if not more:
             return gone
         gone |= more
