@@ -243,14 +243,14 @@ class QuietFight:
         purity = Purity(every_fn, callee, pools, types)
         functions = {id(fn): python_name(text, fn) for text in self.texts.values()
                      for fn in text.program.statements if type(fn) is ast.FnDef}
-        dead = left_out(every_fn, purity)
-        dead |= uncalled(every_fn, programs, dead)
-        unread = unread_fields(every_fn, programs, purity, types, dead)
-        while not unread_values(programs, unread) <= purity.skipped:   # a local only they read is left out too
-            purity.skip(unread_values(programs, unread))
+        while True:   # a local only unread fields read is left out too, and then more may be unread
             dead = left_out(every_fn, purity)
             dead |= uncalled(every_fn, programs, dead)
             unread = unread_fields(every_fn, programs, purity, types, dead)
+            values = unread_values(programs, unread)
+            if values <= purity.skipped:
+                break
+            purity.skip(values)
         writer = Emitter(small_whole(limits), purity, pools, types, functions,
                          rolls_as_numbers(programs, types, dead, unread))
         writer.states = kind_states(self.texts.values(), self.script.filename)
