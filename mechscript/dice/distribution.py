@@ -134,6 +134,13 @@ PYTHON_STEPS = 3
 # above 70): about a nanosecond a product of two digits, so this many of them make a step.
 DIGIT_PRODUCTS_PER_STEP = 200
 
+# A pair's weights of many 30-bit digits cost beyond their product: the product is added to the
+# result's weight, a new number as long as both, and the result's many big weights are read from
+# memory, not from the cache. This many extra digits of the pair's two weights together make a step
+# (measured: 2.5 million pairs of weights of 368 and 184 bits, `4k1.5 * 4k1.5 * 4k1.5`, took 2 s,
+# where small weights take 0.5 s).
+WEIGHT_DIGITS_PER_STEP = 10
+
 # A new outcome of a combination's result costs this many steps beyond its pair: a new entry and
 # number, and the result made over its smallest denominator (a gcd a weight).
 NEW_OUTCOME_STEPS = 4
@@ -149,12 +156,15 @@ def combine(a: Dist, b: Dist, f, work: Work, span: Span | None = None, steps: in
 
     Counted before it is done: `steps` a pair (FRACTION_STEPS when the outcomes are not whole), and
     the products of the pairs' weights, big numbers when the dice are many (the weights of 12k3 have
-    up to 600 bits: 20 digits by 20 is two steps more a pair). Counted as it is done, a row at a
+    up to 600 bits: 20 digits by 20 is two steps more a pair), and their sums (WEIGHT_DIGITS_PER_STEP).
+    Counted as it is done, a row at a
     time: NEW_OUTCOME_STEPS for each new outcome of the result (4.8 million pairs of
     `1d2000 * 1d2400` make 1.2 million), and the memory they hold, at most BYTES_PER_STEP a step
     of the limit."""
     pairs = len(a.weights) * len(b.weights)
     work.spend(pairs * steps + _digits(a) * _digits(b) // DIGIT_PRODUCTS_PER_STEP, span)
+    work.spend((len(b.weights) * _extra_weight_digits(a) + len(a.weights) * _extra_weight_digits(b))
+               // WEIGHT_DIGITS_PER_STEP, span)
     if f in _QUADRATIC:   # and the products of the outcomes, when they are big
         work.spend(_outcome_products(a, b) // DIGIT_PRODUCTS_PER_STEP, span)
     out: dict = defaultdict(int)
@@ -168,7 +178,7 @@ def combine(a: Dist, b: Dist, f, work: Work, span: Span | None = None, steps: in
         work.spend(pairs * max(0, FRACTION_STEPS - steps) + digits * 2 // 3, span)
     # the bytes of one outcome of the result: its slot, its number (at most the sizes of x and y
     # together, as a product has) and its weight (a product of two)
-    entry = ENTRY_BYTES + (_outcome_bits(a) + _outcome_bits(b) + _weight_bits(a) + _weight_bits(b)) // 8
+    entry = ENTRY_BYTES + (outcome_bits(a) + outcome_bits(b) + _weight_bits(a) + _weight_bits(b)) // 8
     # a and b are held meanwhile (`1dF * 4k1.5 ** 12k3`: the power's 70 MB, and the product's)
     inputs = (len(a.weights) + len(b.weights)) * entry
     room = max(0, work.limits.exact_work * BYTES_PER_STEP - inputs) // entry
@@ -191,8 +201,8 @@ _QUADRATIC = frozenset({operator.mul, operator.floordiv, operator.mod})
 def _outcome_products(a: Dist, b: Dist) -> int:
     """The products of 30-bit digits of all pairs of outcomes, beyond one digit by one (which the
     pair's step counts): (X + n)(Y + m) - n m for X, Y digits beyond the first, summed over a's n
-    and b's m outcomes. 0 at once when the outcomes fit a digit (`_outcome_bits`, in C)."""
-    if _outcome_bits(a) < 30 and _outcome_bits(b) < 30:
+    and b's m outcomes. 0 at once when the outcomes fit a digit (`outcome_bits`, in C)."""
+    if outcome_bits(a) < 30 and outcome_bits(b) < 30:
         return 0
     x, y = _extra_digits(a), _extra_digits(b)
     return x * y + x * len(b.weights) + y * len(a.weights)
@@ -207,6 +217,11 @@ def _digits(d: Dist) -> int:
     return sum(map(int.bit_length, d.weights.values())) // 30 + len(d.weights)
 
 
+def _extra_weight_digits(d: Dist) -> int:
+    """The 30-bit digits of all the weights of d together, beyond the first of each."""
+    return sum(map(int.bit_length, d.weights.values())) // 30
+
+
 def _digit_sum(d: Dist) -> int:
     """The sizes of d's outcomes in 30-bit digits, summed."""
     return sum(outcome_size(x) // 30 + 1 for x in d.weights)
@@ -216,7 +231,7 @@ def _weight_bits(d: Dist) -> int:
     return max(d.weights.values(), default=0).bit_length()
 
 
-def _outcome_bits(d: Dist) -> int:
+def outcome_bits(d: Dist) -> int:
     """The size in bits of d's largest outcome."""
     outcomes = d.weights
     if set(map(type, outcomes)) <= {int, bool}:  # at once, without a step of Python an outcome

@@ -16,7 +16,7 @@ from collections import defaultdict
 from fractions import Fraction
 
 from ..dice.distribution import PYTHON_STEPS, SAMPLING_HINT, Dist, Unsupported, Work, add, combine, dice_dist, mix, \
-    outcome_size, pool_dist
+    outcome_bits, outcome_size, pool_dist
 from ..dice.engine import DiceRoll
 from ..dice.rollkeep import KeepRoll, Pool, normalize
 from ..numbers import normal, weighted_sum
@@ -504,12 +504,19 @@ READ_FRACTION_STEPS = 200
 def reading_steps(dist: Dist) -> int:
     """What is done with a distribution once it is made, counted before: whoever asked for it reads
     every outcome (a mean, a table, JSON)."""
-    steps = 0
-    for x, w in dist.weights.items():
+    weights = dist.weights
+    steps = len(weights) * READ_STEPS + sum(map(int.bit_length, weights.values())) // 45
+    if set(map(type, weights)) <= {int, bool} and outcome_bits(dist) < 30 * SMALL_DIGITS:
+        return steps   # at once (in C) for the many small whole outcomes
+    for x in weights:
         if type(x) is Fraction:
             steps += READ_FRACTION_STEPS
-        steps += READ_STEPS + w.bit_length() // 45 + (outcome_size(x) // 30 + 1) ** 2 // READ_DIGITS
+        steps += (outcome_size(x) // 30 + 1) ** 2 // READ_DIGITS
     return steps
+
+
+# outcomes of fewer 30-bit digits than this cost no step beyond READ_STEPS: (7 ** 2) // READ_DIGITS
+SMALL_DIGITS = 7
 
 
 def compile_call(host, node: ast.Call):
