@@ -902,3 +902,19 @@ def test_a_rule_the_runtime_calls_keeps_what_it_reads_though_only_left_out_code_
     script = compiled(RUNTIME_STANDING)
     assert "Record({'up': True, 'text': None})" in QuietFight(script).source
     assert_same_fights(script, 20)
+
+
+def test_a_function_without_loops_or_calls_counts_no_step_and_the_limit_still_holds():
+    # issue 17: a call counts a step, so that recursion and ever more calls stop at the `steps`
+    # limit; a function with no loop that calls no function of the script ends after its last line
+    # whatever it is given, so the written code gives its call no step: its callers count. A tree of
+    # 2 ** 22 calls of it is still stopped by the steps its inner calls count.
+    rule = ("fn leaf(c) {\n let b = c.hp + c.defenses\n if b > 3 { b = b - 1 }\n return b\n}\n"
+            "fn tree(c, n) {\n if n == 0 { return leaf(c) }\n return tree(c, n - 1) + tree(c, n - 1) - leaf(c)\n}\n"
+            "fn pbem.damage_power(att, weapon) {\n let x = tree(att, 22)\n return att.firepower + x - x\n}")
+    source = QuietFight(compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")).source
+    leaf = source[source.index("def s_leaf("):]
+    tree = source[source.index("def s_tree("):]
+    assert not leaf.split("\n")[1].strip().startswith("next(")
+    assert tree.split("\n")[1].strip() == "next(STEP)"
+    assert_stopped_by_steps(rule, ("tree(att, 22)", "tree(att, 3)"))
