@@ -918,3 +918,19 @@ def test_a_function_without_loops_or_calls_counts_no_step_and_the_limit_still_ho
     assert not leaf.split("\n")[1].strip().startswith("next(")
     assert tree.split("\n")[1].strip() == "next(STEP)"
     assert_stopped_by_steps(rule, ("tree(att, 22)", "tree(att, 3)"))
+
+
+def test_a_record_of_mostly_fixed_fields_is_a_copy_of_them():
+    # issue 17: robomacs' `act` writes a record of 27 fields, 24 of them fixed, some 200 times a
+    # fight; written as a copy of the fixed ones with the others put in, it loads 2 a made field
+    # and none a fixed one. Each record is its own copy: changing one changes no later one (the
+    # fights would then part from the closures').
+    rule = ("fn pbem.damage_power(att, weapon) {\n"
+            ' let r = {a: 1, b: 2, hit: att.firepower, c: "x", d: none, e: false}\n'
+            " r.a = r.a + 1\n r.e = true\n"
+            " return r.a + r.hit + r.b\n}")
+    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    source = QuietFight(script).source
+    power = source[source.index("def s__pbem_damage_power("):]
+    assert "Record({**k" in power[:power.index("\ndef ")]
+    assert_same_fights(script, 30)

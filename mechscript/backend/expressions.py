@@ -21,6 +21,11 @@ from .writer import BOOLEAN, NOT_LITERAL, Unsupported, literal_value
 SIMPLE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 
 
+# a record literal of F fixed and M made fields costs F + M + 2 bytecodes written out, 5 + 2 M as
+# a copy of a template: the copy pays when F exceeds M by more than this
+TEMPLATE_COSTS = 3
+
+
 class Expressions(Arithmetic, Comparisons):
 
     def expr(self, node) -> str:
@@ -177,8 +182,15 @@ class Expressions(Arithmetic, Comparisons):
     def e_Record(self, node):
         unread = self.unread.get(id(node), ())
         values = self.values([value for name, value in node.fields if name not in unread])[::-1]
-        fields = [f"{name!r}: {'None' if name in unread else values.pop()}" for name, _ in node.fields]
-        return self.into("Record({" + ", ".join(fields) + "})")
+        fields = [(name, None if name in unread else literal_value(value), None if name in unread else values.pop())
+                  for name, value in node.fields]
+        made = [f"{name!r}: {text or 'None'}" for name, value, text in fields if value is NOT_LITERAL]
+        if len(fields) - len(made) <= len(made) + TEMPLATE_COSTS:
+            return self.into("Record({" + ", ".join(f"{name!r}: {text or 'None'}" for name, _, text in fields) + "})")
+        # mostly fixed values (robomacs' `act`: 24 of 27): a copy of them all, in the written
+        # order, with the others put in, which Python loads two a field, not one every field
+        template = self.constant({name: None if value is NOT_LITERAL else value for name, value, _ in fields})
+        return self.into("Record({**" + template + "".join(", " + field for field in made) + "})")
 
     def e_Match(self, node):
         subject = self.expr(node.subject)
