@@ -934,3 +934,22 @@ def test_a_record_of_mostly_fixed_fields_is_a_copy_of_them():
     power = source[source.index("def s__pbem_damage_power("):]
     assert "Record({**k" in power[:power.index("\ndef ")]
     assert_same_fights(script, 30)
+
+
+@pytest.mark.parametrize("loop, guarded", [
+    ('for s in ["active", "unconscious"] {', False),   # each round a short literal text
+    ('for s in ["active", "unconscious"] {\n  s = lower(s)', True),   # reassigned: it may be anything
+])
+def test_a_text_compared_with_a_loop_over_short_literals_needs_no_length_test(loop, guarded):
+    # issue 17: comparing texts of 100 characters or more counts steps, so the written code tests
+    # the length first; of a loop's name over a list of short literal texts (robomacs' phases,
+    # `for phase in ["advantage", "npc", "responsive"]`) it need not: texts of different lengths
+    # compare at once, and two of the same length are short
+    rule = (f"fn pbem.damage_power(att, weapon) {{\n let n = 0\n {loop}\n  if att.status == s {{ n = n + 1 }}\n }}\n"
+            " return att.firepower + n\n}")
+    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    source = QuietFight(script).source
+    power = source[source.index("def s__pbem_damage_power("):]
+    power = power[:power.index("\ndef ")]
+    assert ("compare_values(" in power) == guarded
+    assert_same_fights(script, 30)

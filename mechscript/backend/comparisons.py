@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..interpreter import ast
 from ..interpreter.values import TEXT_STEP
-from .writer import BOOLEAN, COMPARE, Writer, literal_value
+from .writer import BOOLEAN, COMPARE, Writer, literal_value, short_text
 
 
 class Comparisons(Writer):
@@ -62,8 +62,10 @@ class Comparisons(Writer):
         """Whether a comparison may be of two strings of TEXT_STEP characters or more: work that
         values.equal and compare_values count against the steps, so not written as Python's own."""
         for side in (node.left, node.right):
-            literal = literal_value(side)
-            if type(literal) is str and len(literal) < TEXT_STEP:
+            if short_text(side):
+                return False
+            place = self.resolve(side.id) if type(side) is ast.Name else None
+            if place is not None and place[0] == "local" and place[1] in self.short_texts:
                 return False
             # a character's side is none or one of the encounter's side names, all short (quiet.py)
             if self.short_sides and type(side) is ast.Field and side.name == "side" and \

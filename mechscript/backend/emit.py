@@ -34,7 +34,7 @@ from ..interpreter import ast
 from ..interpreter.script import declared_name
 from .loops import Loops
 from .narration import PURE_BUILTINS, bounded_pushes, local_names, pushed_to
-from .writer import BOOLEAN, ModuleText, Unsupported, literal_value
+from .writer import BOOLEAN, ModuleText, Unsupported, literal_value, short_text
 
 
 # the builtins that call no function of the script (`ended` calls `standing`, `make` a kind's code)
@@ -221,6 +221,8 @@ class Emitter(Loops):
             bound = self.bound(node.value) if node.name not in self.reassigned else None
             if bound is not None:
                 self.bounds[local] = bound
+            if node.name not in self.reassigned and short_text(node.value):
+                self.short_texts.add(local)
         elif kind is ast.ExprStatement:
             value = self.expr(node.expr)
             if not value.startswith("t"):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..interpreter import ast
 from .access import Access
+from .writer import short_text
 
 
 class Loops(Access):
@@ -25,6 +26,9 @@ class Loops(Access):
         self.scopes.append({})
         try:
             variable = self.local(node.name)
+            if node.name not in self.reassigned and type(node.iterable) is ast.ListLiteral and \
+                    all(short_text(item) for item in node.iterable.items):
+                self.short_texts.add(variable)   # robomacs' `for phase in ["advantage", "npc", ...]`
             # the closures go through a copy, which a list only this loop holds needs not, nor one
             # that no code changes in place (changes.py)
             copy = items not in self.fresh and self.list_may_change(node.iterable)

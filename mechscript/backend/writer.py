@@ -12,7 +12,7 @@ from ..checker.types import NONE, CharT, ListT, RecordT, RollT, RowT, TableT, Ty
 from ..interpreter import ast
 from ..interpreter.operators import CONSTANTS
 from ..interpreter.script import declared_name
-from ..interpreter.values import Character
+from ..interpreter.values import TEXT_STEP, Character
 from .changes import may_change
 
 # A character's attributes of its own (values.Character's slots and `fields`): a field of the same
@@ -78,6 +78,12 @@ def literal_value(node):
 def is_literal(text: str) -> bool:
     """Whether written Python `text` is a whole-number literal (as e_Number writes one)."""
     return text.strip("()").lstrip("-").isdigit()
+
+
+def short_text(node) -> bool:
+    """Whether `node` is a literal string shorter than TEXT_STEP: comparing it costs no step."""
+    literal = literal_value(node)
+    return type(literal) is str and len(literal) < TEXT_STEP
 
 
 def _can_be_pool(node) -> bool:
@@ -148,6 +154,7 @@ class Writer:
         self.changed = None                  # the list and record sites code changes (changes.py)
         self.bounds: dict[str, int] = {}     # local -> a bound on its size (a `let` never reassigned)
         self.not_none: set[str] = set()      # locals past an `if x == none { return }` (Narrowed)
+        self.short_texts: set[str] = set()   # locals never reassigned from short literal strings alone
         self.function_nodes: list = []       # every node of the function being written
         self.reassigned: set[str] = set()    # the names the function's assignments assign
         self.nonlocals: set[str] = set()     # names of enclosing functions a nested one assigns
