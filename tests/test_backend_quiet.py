@@ -953,3 +953,21 @@ def test_a_text_compared_with_a_loop_over_short_literals_needs_no_length_test(lo
     power = power[:power.index("\ndef ")]
     assert ("compare_values(" in power) == guarded
     assert_same_fights(script, 30)
+
+
+def test_a_test_of_a_kind_narrows_the_character_and_one_the_types_settle_is_not_written():
+    # issue 17: past `x.kind == "Transformer" and`, or inside `if x.kind == "Transformer" { }`, x
+    # is a Transformer: its firepower is read as a Transformer's, not tried as any value's field;
+    # and a test of a kind no character here is (robomacs' `c.kind == "Robo"` in a fight of
+    # RoboMACs) is false without a word of what it guards written
+    rule = ('fn bonus(x) {\n if x.kind == "Robo" and x.pilot != none { return 5 }\n'
+            ' if x.kind == "Transformer" { return x.firepower }\n'
+            ' return 1\n}\n'
+            "fn pbem.damage_power(att, weapon) {\n let x = bonus(att) + bonus(weapon)\n return att.firepower + x - x\n}")
+    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    source = QuietFight(script).source
+    bonus = source[source.index("def s_bonus("):]
+    bonus = bonus[:bonus.index("\ndef ")]
+    assert "pilot" not in bonus and "Robo" not in bonus
+    assert "try:" not in bonus and "get_field" not in bonus
+    assert_same_fights(script, 30)

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from ..interpreter import ast
 from ..interpreter.values import TEXT_STEP
+from ..checker.types import NONE
 from .writer import BOOLEAN, COMPARE, Writer, literal_value, short_text
 
 
 class Comparisons(Writer):
     def e_Compare(self, node):
+        known = self.kind_known(node)
+        if known is not None:
+            return known
         op = COMPARE[node.op]
         k = self.constant(node)
         # numbers (whole or fractions, Python compares them exactly) and strings as Python compares them
@@ -58,6 +62,32 @@ class Comparisons(Writer):
                     f"else {general}")
         return f"{a} {op} {b} if {fast} else {general}"
 
+    def kind_known(self, node, lines: bool = True) -> "str | None":
+        """`x.kind == "Robo"` ("True" or "False") where the types say which kinds the local x may be
+        and none of them (or each) is Robo: robomacs' `standing`, whose characters in a fight of
+        RoboMACs are never Robos. x may be none where `lines` allows a line that reads its kind (of
+        none, that fails and the run bails, as the test would). None for any other node, or where
+        the test may go either way."""
+        while type(node) is ast.Group:
+            node = node.inner
+        if type(node) is not ast.Compare or node.op not in ("==", "!="):
+            return None
+        for field, other in ((node.left, node.right), (node.right, node.left)):
+            kind = literal_value(other)
+            if type(field) is not ast.Field or field.name != "kind" or type(field.target) is not ast.Name or \
+                    type(kind) is not str:
+                continue
+            found = self.types.of(field.target)
+            kinds = self.kinds(found)
+            place = self.resolve(field.target.id)
+            same = {name == kind for _, name in kinds or ()}
+            if len(same) != 1 or place is None or place[0] != "local" or NONE in found.atoms and not lines:
+                return None
+            if NONE in found.atoms:
+                self.line(f"{place[1]}.kind")
+            return str(same.pop() == (node.op == "=="))
+        return None
+
     def may_compare_long_text(self, node) -> bool:
         """Whether a comparison may be of two strings of TEXT_STEP characters or more: work that
         values.equal and compare_values count against the steps, so not written as Python's own."""
@@ -79,7 +109,11 @@ class Comparisons(Writer):
         right_bool = isinstance(node.right, BOOLEAN) or self.surely(node.right, "bool")
         result = self.temp()
         # a value surely true or false is tested as Python tests it, and used once (inline if pure)
-        a = self.value(node.left) if left_bool else self.expr(node.left)
+        a = self.kind_known(node.left)
+        if a is None:
+            a = self.value(node.left) if left_bool else self.expr(node.left)
+        if a == stop:   # known (kind_known): the right side is never worked out
+            return stop
         if left_bool:
             self.line(f"if {'not ' if node.op == 'and' else ''}{a}: {result} = {stop}")
         else:
@@ -88,7 +122,8 @@ class Comparisons(Writer):
         with self.indented():
             if not left_bool:
                 self.line(f"if {a} is not {go}: bail()")
-            b = self.value(node.right) if right_bool else self.expr(node.right)
+            with self.kinds_tested(node.left if node.op == "and" else None):
+                b = self.value(node.right) if right_bool else self.expr(node.right)
             if not right_bool:
                 self.line(f"if {b} is not True and {b} is not False: bail()")
             self.line(f"{result} = {b}")

@@ -59,9 +59,10 @@ class Emitter(Loops):
         """The `def` of a function at this point of the text: at the top level, or inside another
         function's block (its names are then Python's closure cells of the enclosing function)."""
         saved = self.assigned_globals, self.nonlocals, self.function_base, self.dropped_says, self.dropped_names, \
-            self.bounds, self.reassigned, self.own_names, self.function_nodes, self.not_none
+            self.bounds, self.reassigned, self.own_names, self.function_nodes, self.not_none, self.kind_tested
         self.assigned_globals, self.nonlocals = set(), set()
         self.not_none = set()   # an enclosing function's tests do not hold when this one is called
+        self.kind_tested = {}
         self.bounds = dict(self.bounds)   # an enclosing function's bounds hold: it reassigns none of them
         self.reassigned = self.reassigned | {n.target.id for n in ast.walk(node.body)
                                              if type(n) is ast.Assign and type(n.target) is ast.Name}
@@ -99,7 +100,8 @@ class Emitter(Loops):
         finally:
             del self.scopes[self.function_base:]
             self.assigned_globals, self.nonlocals, self.function_base, self.dropped_says, self.dropped_names, \
-                self.bounds, self.reassigned, self.own_names, self.function_nodes, self.not_none = saved
+                self.bounds, self.reassigned, self.own_names, self.function_nodes, self.not_none, \
+                self.kind_tested = saved
 
     def ends_by_itself(self, node: ast.FnDef) -> bool:
         """Whether `node` has no loop and calls no function of the script (nor a builtin that calls
@@ -274,7 +276,7 @@ class Emitter(Loops):
         condition, block = branches[0]
         value = self.condition(condition)
         self.line(f"if {value}:")
-        with self.indented():
+        with self.indented(), self.kinds_tested(condition):
             self.block(block)
         if len(branches) > 1 or otherwise is not None:
             self.line("else:")

@@ -81,6 +81,9 @@ class Expressions(Arithmetic, Comparisons):
                 return f"{target}.kind.name"
             return None
         if kind is ast.Compare:
+            known = self.kind_known(node, lines=False)
+            if known is not None:
+                return known
             a, b = self.pure(node.left), self.pure(node.right)
             if a is None or b is None:
                 return None

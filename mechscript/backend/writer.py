@@ -38,7 +38,9 @@ NOT_LITERAL = object()
 class Narrowed:
     """The checker's types, but for a local the function being written has tested: past `if x ==
     none { return ... }`, a name `x` that no assignment can make none again is not none (Emitter
-    `not_none`); the checker's types are the same at every point of a function."""
+    `not_none`); past `x.kind == "Robo" and`, or inside `if x.kind == "Robo" { ... }`, it is a
+    character of that kind (`kind_tested`). The checker's types are the same at every point of a
+    function."""
 
     def __init__(self, types, writer: "Writer"):
         self._types, self._writer = types, writer
@@ -50,6 +52,12 @@ class Narrowed:
             place = writer.resolve(node.id)
             if place is not None and place[0] == "local" and place[1] in writer.not_none:
                 return Type(found.atoms - {NONE})
+        if writer.kind_tested and type(node) is ast.Name and writer.kinds(found) is not None:
+            place = writer.resolve(node.id)
+            kind = writer.kind_tested.get(place[1]) if place is not None and place[0] == "local" else None
+            atoms = frozenset(atom for atom in found.atoms if type(atom) is CharT and atom.kind[1] == kind)
+            if atoms:
+                return Type(atoms)
         return found
 
     def __getattr__(self, name):
@@ -78,6 +86,22 @@ def literal_value(node):
 def is_literal(text: str) -> bool:
     """Whether written Python `text` is a whole-number literal (as e_Number writes one)."""
     return text.strip("()").lstrip("-").isdigit()
+
+
+def kind_tests(node) -> list[tuple[str, str]]:
+    """(name, kind name) of each `name.kind == "Kind"` that must hold for `node` to be true: the
+    test itself, or one of the `and`s of a chain of them."""
+    while type(node) is ast.Group:
+        node = node.inner
+    if type(node) is ast.Logic and node.op == "and":
+        return kind_tests(node.left) + kind_tests(node.right)
+    if type(node) is ast.Compare and node.op == "==":
+        for field, other in ((node.left, node.right), (node.right, node.left)):
+            kind = literal_value(other)
+            if type(field) is ast.Field and field.name == "kind" and type(field.target) is ast.Name and \
+                    type(kind) is str:
+                return [(field.target.id, kind)]
+    return []
 
 
 def short_text(node) -> bool:
@@ -155,6 +179,7 @@ class Writer:
         self.bounds: dict[str, int] = {}     # local -> a bound on its size (a `let` never reassigned)
         self.not_none: set[str] = set()      # locals past an `if x == none { return }` (Narrowed)
         self.short_texts: set[str] = set()   # locals never reassigned from short literal strings alone
+        self.kind_tested: dict[str, str] = {}  # local -> the name of its kind, where a test says (Narrowed)
         self.function_nodes: list = []       # every node of the function being written
         self.reassigned: set[str] = set()    # the names the function's assignments assign
         self.nonlocals: set[str] = set()     # names of enclosing functions a nested one assigns
@@ -238,6 +263,21 @@ class Writer:
             return None
         place = self.resolve(node.id)
         return place[1] if place is not None and place[0] == "module" else None
+
+    @contextlib.contextmanager
+    def kinds_tested(self, node):
+        """Within: the locals that `node`, true, says are characters of a kind (kind_tests) are
+        those, for those no assignment of the function changes."""
+        saved = self.kind_tested
+        tests = [(name, kind) for name, kind in kind_tests(node) if name not in self.reassigned]
+        places = [(self.resolve(name), kind) for name, kind in tests]
+        found = {place[1]: kind for place, kind in places if place is not None and place[0] == "local"}
+        if found:
+            self.kind_tested = {**saved, **found}
+        try:
+            yield
+        finally:
+            self.kind_tested = saved
 
     def surely(self, node, kind: str) -> bool:
         found = self.types.of(node)
