@@ -918,6 +918,12 @@ def test_a_function_without_loops_or_calls_counts_no_step_and_the_limit_still_ho
     assert not leaf.split("\n")[1].strip().startswith("next(")
     assert tree.split("\n")[1].strip() == "next(STEP)"
     assert_stopped_by_steps(rule, ("tree(att, 22)", "tree(att, 3)"))
+    # a call of a name the script gives a function (here a nested `fn` named like the builtin `len`)
+    # is a call of the script: the nested function counts its steps, and its recursion is stopped
+    nested = ("fn helper(n) {\n fn len(k) {\n  if k == 0 { return 0 }\n"
+              "  return len(k - 1) + len(k - 1) - len(k - 1)\n }\n return len(n)\n}\n"
+              "fn pbem.damage_power(att, weapon) {\n let x = helper(14)\n return att.firepower + x - x\n}")
+    assert_stopped_by_steps(nested, ("helper(14)", "helper(3)"))
 
 
 def test_a_record_of_mostly_fixed_fields_is_a_copy_of_them():

@@ -114,8 +114,10 @@ class Emitter(Loops):
                 return False
             if kind is ast.Call:
                 callee = n.callee
+                # a name of the script (the function's own, an enclosing function's, a module's)
+                # may hold a function, a nested `fn len` that calls itself
                 if type(callee) is not ast.Name or callee.id in self.own_names or \
-                        self.module.lookup(callee.id) is not None or callee.id not in CALL_NO_SCRIPT:
+                        self.resolve(callee.id) is not None or callee.id not in CALL_NO_SCRIPT:
                     return False
         return True
 
