@@ -11,7 +11,7 @@ from fractions import Fraction
 from itertools import combinations_with_replacement, groupby
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 import mechscript
 from mechscript.dice.distribution import BOUND, Dist, Work, combine, outcome_size, pool_dist
@@ -172,6 +172,7 @@ MODIFIERS = ["kh1", "kl2", "dh1", "dl1", "r1", "ro<2", "mi2", "ma3", "c>=3", "f1
 @settings(max_examples=40, deadline=None)
 @given(count=st.integers(1, 3), sides=st.sampled_from([2, 3, 4]),
        modifiers=st.lists(st.sampled_from(MODIFIERS), max_size=3))
+@example(count=2, sides=4, modifiers=["!>=4", "!!"])
 def test_modifier_chains_against_enumerated_rolls(count, sides, modifiers):
     expr = f"{count}d{sides}{''.join(modifiers)}"
     try:
@@ -182,8 +183,10 @@ def test_modifier_chains_against_enumerated_rolls(count, sides, modifiers):
     try:
         result = mechscript.prob(expr)
     except mechscript.MechError as error:
-        # the engine's own errors are the same; what the exact engine does not follow says so
-        assert error.message == expected_error or "not computed exactly" in error.message, (expr, error.message)
+        # the engine's own errors are the same; what the exact engine does not follow says so, and
+        # what is too much work for it names its limit (2d4!>=4!!: chained explosions of a d4)
+        assert error.message == expected_error or "not computed exactly" in error.message or \
+            "the limit `exact_work`" in error.message, (expr, error.message)
         return
     assert expected_error is None, expr
     got = dict(result.distribution)
