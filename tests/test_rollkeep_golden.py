@@ -19,10 +19,12 @@ import sys
 from fractions import Fraction as F
 
 import pytest
+from hypothesis import given, strategies as st
 
 import mechscript
 from mechscript.dice.faces import GivenFaces
-from mechscript.dice.rollkeep import normalize
+from mechscript.dice.rollkeep import Pool, normalize, normalize_halves
+from mechscript.numbers import normal
 
 MECH = os.path.join(os.path.dirname(sys.executable), "mech")
 if not os.path.exists(MECH):  # pragma: no cover - fall back to PATH
@@ -370,3 +372,20 @@ def test_a_pool_keeps_whole_counts_as_whole_numbers_and_refuses_thirds():
         Pool(2, F(1, 3))
     with pytest.raises(MechError, match="whole or half dice, not 7/3"):
         mechscript.run("say roll(pool(7/3, 2))", seed=1)
+
+
+# ---- Pool keeps its counts as half dice: the same numbers as Fraction arithmetic gives ----
+
+halves = st.integers(-40, 40).map(lambda n: normal(F(n, 2)))
+
+
+@given(halves, halves, halves, halves, st.integers(-5, 5), st.integers(-5, 5), st.sampled_from([1, -1]))
+def test_pool_counts_add_as_numbers(u1, k1, u2, k2, f1, f2, sign):
+    a, b = Pool(u1, k1, f1), Pool(u2, k2, f2)
+    made = a.combine(b, sign, None)
+    assert (made.unkept, made.kept, made.flat) == (normal(u1 + sign * u2), normal(k1 + sign * k2), f1 + sign * f2)
+    assert all(type(x) is int or type(x) is F and x.denominator == 2 for x in (made.unkept, made.kept))
+    assert (a.negated(None).unkept, a.negated(None).kept) == (normal(-u1), normal(-k1))
+    assert a.plus(3, None) == Pool(u1, k1, f1 + 3)
+    assert (Pool(u1, k1, f1) == Pool(F(u1), F(k1), f1)) and hash(a) == hash(Pool(F(u1), F(k1), f1))
+    assert normalize_halves(a.unkept2, a.kept2, a.flat) == normalize(F(u1), F(k1), f1)

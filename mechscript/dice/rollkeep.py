@@ -36,31 +36,44 @@ class Pool:
     """An unrolled roll-and-keep pool, never changed once made. `span` is the source of the
     expression that built it, not part of its value.
 
-    The dice counts are numbers as the language keeps them (`numbers.normal`): an int when whole, a
-    Fraction only for a half, so that adding pools of whole dice is int arithmetic. A plain class,
-    not a frozen dataclass: a fight makes hundreds of pools, and a frozen dataclass's `__init__`
-    costs three times as much."""
+    The dice counts are kept as whole numbers of half dice (`unkept2`, `kept2`: 7 for 3.5), so that
+    adding pools is int arithmetic, halves or not (transformers' Tech Spec Dice are halves: Fractions
+    made and added, a hundred times a fight); `unkept` and `kept` give them as the language keeps
+    numbers (`numbers.normal`: an int when whole, a Fraction for a half). A plain class, not a
+    frozen dataclass: a fight makes hundreds of pools, and a frozen dataclass's `__init__` costs
+    three times as much."""
 
-    __slots__ = ("unkept", "kept", "flat", "span")
+    __slots__ = ("unkept2", "kept2", "flat", "span")
 
     def __init__(self, unkept, kept, flat=0, span: Span | None = None):
-        # in lowest terms, a whole or half count has denominator 1 or 2
-        if unkept.denominator > 2 or kept.denominator > 2:
-            amount = unkept if unkept.denominator > 2 else kept
-            raise MechError(f"a pool has whole or half dice, not {amount}", span,
-                            hint="roll-and-keep dice come in halves: 3k3, 3.5k3.5")
-        self.unkept = unkept
-        self.kept = kept
+        if type(unkept) is int and type(kept) is int:
+            self.unkept2, self.kept2 = unkept * 2, kept * 2
+        else:
+            # in lowest terms, a whole or half count has denominator 1 or 2
+            if unkept.denominator > 2 or kept.denominator > 2:
+                amount = unkept if unkept.denominator > 2 else kept
+                raise MechError(f"a pool has whole or half dice, not {amount}", span,
+                                hint="roll-and-keep dice come in halves: 3k3, 3.5k3.5")
+            self.unkept2 = unkept.numerator * (3 - unkept.denominator)
+            self.kept2 = kept.numerator * (3 - kept.denominator)
         self.flat = flat
         self.span = span
+
+    @property
+    def unkept(self):
+        return _count(self.unkept2)
+
+    @property
+    def kept(self):
+        return _count(self.kept2)
 
     def __eq__(self, other):
         if type(other) is not Pool:
             return NotImplemented
-        return self.unkept == other.unkept and self.kept == other.kept and self.flat == other.flat
+        return self.unkept2 == other.unkept2 and self.kept2 == other.kept2 and self.flat == other.flat
 
     def __hash__(self):
-        return hash((self.unkept, self.kept, self.flat))
+        return hash((self.unkept2, self.kept2, self.flat))
 
     def __repr__(self):
         return f"Pool(unkept={self.unkept!r}, kept={self.kept!r}, flat={self.flat!r}, span={self.span!r})"
@@ -71,16 +84,33 @@ class Pool:
 
     def combine(self, other: "Pool", sign: int, span: Span | None) -> "Pool":
         if sign > 0:   # no product by the sign: of a Fraction, that is a Fraction made for nothing
-            return Pool(normal(self.unkept + other.unkept), normal(self.kept + other.kept),
-                        normal(self.flat + other.flat), span)
-        return Pool(normal(self.unkept - other.unkept), normal(self.kept - other.kept),
-                    normal(self.flat - other.flat), span)
+            flat = self.flat + other.flat
+            return _halves(self.unkept2 + other.unkept2, self.kept2 + other.kept2,
+                           flat if type(flat) is int else normal(flat), span)
+        flat = self.flat - other.flat
+        return _halves(self.unkept2 - other.unkept2, self.kept2 - other.kept2,
+                       flat if type(flat) is int else normal(flat), span)
 
     def plus(self, amount, span: Span | None) -> "Pool":
-        return Pool(self.unkept, self.kept, normal(self.flat + amount), span)
+        return _halves(self.unkept2, self.kept2, normal(self.flat + amount), span)
 
     def negated(self, span: Span | None) -> "Pool":
-        return Pool(-self.unkept, -self.kept, -self.flat, span)
+        return _halves(-self.unkept2, -self.kept2, -self.flat, span)
+
+
+def _halves(unkept2: int, kept2: int, flat, span: Span | None) -> Pool:
+    """The pool of these counts of half dice."""
+    pool = _new_pool(Pool)
+    pool.unkept2, pool.kept2, pool.flat, pool.span = unkept2, kept2, flat, span
+    return pool
+
+
+_new_pool = object.__new__
+
+
+def _count(halves: int):
+    """A count of half dice as the language keeps the number of dice: 7 halves are 7/2."""
+    return halves >> 1 if not halves & 1 else Fraction(halves, 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,9 +178,16 @@ class KeepRoll:
         self.span = pool.span
 
 
+@functools.lru_cache(maxsize=1024)
+def normalize_halves(unkept2: int, kept2: int, flat) -> Normalized:
+    """`normalize` of a pool's counts of half dice, looked up by the ints (a Fraction's hash is
+    worked out in Python, each time)."""
+    return normalize(_count(unkept2), _count(kept2), flat)
+
+
 def roll_and_keep(source: FaceSource, pool: Pool, tally: Tally, explode: bool = True) -> KeepRoll:
     """Roll a pool. 10s compound-explode (L20-22) unless `explode` is off (Fatigued, L161)."""
-    normalized = normalize(pool.unkept, pool.kept, pool.flat)
+    normalized = normalize_halves(pool.unkept2, pool.kept2, pool.flat)
     if normalized.auto_fail:
         return KeepRoll(pool, normalized, [], [], None, 0)
     tally.spend(normalized.rolled, pool.span)

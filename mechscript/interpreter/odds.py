@@ -18,7 +18,7 @@ from fractions import Fraction
 from ..dice.distribution import PYTHON_STEPS, SAMPLING_HINT, Dist, Unsupported, Work, add, combine, dice_dist, mix, \
     outcome_bits, outcome_size, pool_dist
 from ..dice.engine import DiceRoll
-from ..dice.rollkeep import KeepRoll, Pool, normalize
+from ..dice.rollkeep import KeepRoll, Pool, normalize_halves
 from ..numbers import normal, weighted_sum
 from . import ast
 from .builtins import BUILTINS, NOT_ROLLED, round_half_away
@@ -375,7 +375,7 @@ def outcome(value, span: Span):
 
 
 def roll_pool(pool: Pool, explode: bool, ev, work: Work) -> Dist:
-    normalized = normalize(pool.unkept, pool.kept, pool.flat)
+    normalized = normalize_halves(pool.unkept2, pool.kept2, pool.flat)
     if normalized.auto_fail:
         return AutoFail({0: 1}, 1)
     total = pool_dist(normalized.rolled, normalized.kept, normalized.halve, explode, ev.limits, work, pool.span)
