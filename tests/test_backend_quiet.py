@@ -977,3 +977,21 @@ def test_a_test_of_a_kind_narrows_the_character_and_one_the_types_settle_is_not_
     assert "pilot" not in bonus and "Robo" not in bonus
     assert "try:" not in bonus and "get_field" not in bonus
     assert_same_fights(script, 30)
+
+
+def test_a_roll_and_keep_s_dice_are_read_as_they_are():
+    # issue 17: transformers' `made(r, total, tn) = len(r.kept) > 0 and ...` read a roll's kept dice
+    # through get_field (a list made for `len` to measure, 120 reads a fight); a roll-and-keep's
+    # dice are read as they are where they are only measured, as a copy where they are kept, and any
+    # other roll's through get_field (test_each_example fights transformers the same as the closures)
+    path = ROOT / "examples" / "transformers_duel.mech"
+    script = compile_script(path.read_text(), str(path), path.parent, Limits())
+    source = QuietFight(script).source
+    made = source[source.index("def m1_made("):]
+    made = made[:made.index("\ndef ")]
+    assert "if type(v" in made and "is KeepRoll else get_field(" in made and "list(" not in made
+    rule = ("fn pbem.damage_power(att, weapon) {\n let r = roll(pool(3, 2))\n let dice = r.kept\n"
+            " push(dice, 1)\n return att.firepower + len(dice) - len(r.kept) - 1 + len(r.dropped)\n}")
+    kept = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    assert "list(" in QuietFight(kept).source   # kept and changed: a copy, the roll's own dice untouched
+    assert_same_fights(kept, 30)

@@ -71,6 +71,11 @@ class Access(Expressions):
             self.line(f"if type({value}) is Character: {result} = {self.attr(value, node.name)}")
             self.line(f"else: {result} = get_field({value}, {field}, {span}, EV)")
             return result
+        kept_dice = self.roll_and_keep_dice(value, node)
+        if kept_dice is not None:   # a copy, as roll_field gives it: nobody else holds it
+            self.line(f"{result} = list({kept_dice[0]}) if {kept_dice[1]}")
+            self.fresh.add(result)
+            return result
         if self.holds_no_fields(node.target):   # a roll's faces, a module's name: no `fields` to try
             self.line(f"{result} = get_field({value}, {field}, {span}, EV)")
             return result
@@ -85,10 +90,30 @@ class Access(Expressions):
         return result
 
     def read_list(self, node) -> str:
-        """A value read to be measured or indexed, not kept: a character's gear list as it is (the
-        copy every other read is given would be thrown away)."""
+        """A value read to be measured or indexed, not kept: a character's gear list, a roll's kept
+        or dropped dice, as they are (the copy every other read is given would be thrown away)."""
         gear = self.gear(node)
-        return gear if gear is not None else self.expr(node)
+        if gear is not None:
+            return gear
+        if self.dice_of_roll(node):
+            value = self.expr(node.target)
+            value = value if value.startswith(("t", "v")) else self.into(value)
+            return self.into(" if ".join(self.roll_and_keep_dice(value, node)))
+        return self.expr(node)
+
+    def dice_of_roll(self, node) -> bool:
+        """Whether `node` is `roll.kept` or `roll.dropped` of a value the types say is a roll."""
+        return type(node) is ast.Field and node.name in ("kept", "dropped") and self.pools and \
+            self.module_of(node.target) is None and self.surely(node.target, "roll")
+
+    def roll_and_keep_dice(self, value: str, node: ast.Field) -> "tuple[str, str] | None":
+        """(the list, "the test else the general read") of `roll.kept` or `roll.dropped` (dice_of_roll)
+        of `value`: a roll-and-keep's list of dice (transformers' `len(r.kept)`), any other roll's by
+        get_field. None for any other field."""
+        if not self.dice_of_roll(node):
+            return None
+        general = f"get_field({value}, {node.name!r}, {self.constant(node.name_span)}, EV)"
+        return f"{value}.{node.name}", f"type({value}) is KeepRoll else {general}"
 
     def e_Index(self, node):
         value = self.read_list(node.target)

@@ -28,7 +28,7 @@ from pathlib import Path
 from ..checker.infer import infer
 from ..dice.engine import roll_dice
 from ..dice.faces import RandomFaces, later_face
-from ..dice.rollkeep import Pool
+from ..dice.rollkeep import KeepRoll, Pool
 from ..errors import MechError
 from ..interpreter import ast, characters, running, script as closures
 from ..interpreter.evaluator import binary, compare_values, power, small_whole, unary
@@ -132,7 +132,8 @@ def kind_states(texts, filename: str) -> dict:
 def written_helpers(limits, encounter, members, rounds) -> dict:
     """What the written code refers to besides its constants and its own functions."""
     namespace = {
-        "Bail": Bail, "bail": bail, "exact": exact, "UNSET": UNSET, "Pool": Pool, "Character": Character,
+        "Bail": Bail, "bail": bail, "exact": exact, "UNSET": UNSET, "Pool": Pool, "KeepRoll": KeepRoll,
+        "Character": Character,
         "Record": Record,
         "Encounter": Encounter, "Table": Table, "TableRow": TableRow, "FunctionType": types.FunctionType,
         "Fraction": Fraction,
