@@ -995,3 +995,17 @@ def test_a_roll_and_keep_s_dice_are_read_as_they_are():
     kept = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
     assert "list(" in QuietFight(kept).source   # kept and changed: a copy, the roll's own dice untouched
     assert_same_fights(kept, 30)
+
+
+@pytest.mark.parametrize("test", ["att.firepower > att.hp / 2", "att.hp / 3 >= att.firepower",
+                                  "att.firepower * 2 <= (att.hp + 1) / 4", "7 != att.hp / 2"])
+def test_a_comparison_with_a_number_divided_by_a_literal_makes_no_fraction(test):
+    # issue 17: transformers' `fatigued` (`c.major > courage_limit(c) / 2`) made a Fraction for every
+    # odd limit; `a > b / n` is written `a * n > b`, exactly the same answer
+    rule = f"fn pbem.damage_power(att, weapon) {{\n if {test} {{ return att.firepower + 1 }}\n return att.firepower\n}}"
+    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    source = QuietFight(script).source
+    power = source[source.index("def s__pbem_damage_power("):]
+    power = power[:power.index("\ndef ")]
+    assert "Fraction(" not in power and " * " in power
+    assert_same_fights(script, 30)

@@ -15,6 +15,9 @@ class Comparisons(Writer):
         if known is not None:
             return known
         op = COMPARE[node.op]
+        scaled = self.scaled(node, op)
+        if scaled is not None:
+            return scaled
         k = self.constant(node)
         # numbers (whole or fractions, Python compares them exactly) and strings as Python compares them
         direct = self.surely(node.left, "number") and self.surely(node.right, "number") or \
@@ -61,6 +64,25 @@ class Comparisons(Writer):
             return (f"{a} {op} {b} if {fast} else {fast_is} if type({a}) is Character and type({b}) is not Pool "
                     f"else {general}")
         return f"{a} {op} {b} if {fast} else {general}"
+
+    def scaled(self, node, op: str) -> "str | None":
+        """`a < b / n` of numbers a and b and a whole literal n > 0 as `a * n < b` (and `b / n < a`
+        as `b < a * n`): the same answer, exactly, with no Fraction made for b / n of whole numbers
+        (transformers' `fatigued`, `c.major > courage_limit(c) / 2`, a Fraction for every odd
+        limit). None for any other comparison."""
+        for divided, other, first in ((node.right, node.left, False), (node.left, node.right, True)):
+            while type(divided) is ast.Group:
+                divided = divided.inner
+            if type(divided) is not ast.BinOp or divided.op != "/":
+                continue
+            n = literal_value(divided.right)
+            if type(n) is int and n > 0 and self.surely(divided.left, "number") and self.surely(other, "number"):
+                if first:   # worked out in the written order: the divided side first
+                    b, a = self.values([divided.left, other])
+                    return self.into(f"{b} {op} {a} * {n}")
+                a, b = self.values([other, divided.left])
+                return self.into(f"{a} * {n} {op} {b}")
+        return None
 
     def kind_known(self, node, lines: bool = True) -> "str | None":
         """`x.kind == "Robo"` ("True" or "False") where the types say which kinds the local x may be
