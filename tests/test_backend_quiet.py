@@ -1009,3 +1009,19 @@ def test_a_comparison_with_a_number_divided_by_a_literal_makes_no_fraction(test)
     power = power[:power.index("\ndef ")]
     assert "Fraction(" not in power and " * " in power
     assert_same_fights(script, 30)
+
+
+def test_an_index_of_what_is_surely_a_table_or_a_character_tests_no_type():
+    # issue 17: robomacs' `trait(c, name)` (`kind_traits[c.kind]`, `c[name]`) tested, at every
+    # look-up, that the table is a table and the character a character, which the types say
+    rule = ('table extra {\n "Transformer" => 2,\n else => 0\n}\n'
+            "fn pbem.damage_power(att, weapon) {\n"
+            ' let name = "firepower"\n if att.hp < 3 { name = "strength" }\n'
+            " return att[name] + extra[att.kind]\n}")
+    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    source = QuietFight(script).source
+    power = source[source.index("def s__pbem_damage_power("):]
+    power = power[:power.index("\ndef ")]
+    assert ".rows[" in power and ".__dict__[" in power
+    assert "is Table" not in power and "is Character" not in power
+    assert_same_fights(script, 30)

@@ -126,10 +126,12 @@ class Access(Expressions):
             # finds them; anything else (a threshold, a default, a missing key) by get_index
             rows, entries = (f"{value}.rows", f"{value}.keyed")
             unnamed = f"{value}.rows[None].keyed"   # a table of one unnamed row is looked up in it
-            found = {"table": f"{rows}[{key}] if {is_str}type({value}) is Table and {key} in {rows} else "
-                              f"{unnamed}[{key}] if {is_str}type({value}) is Table and None in {rows} and "
-                              f"{key} in {unnamed}",
-                     "row": f"{entries}[{key}] if {is_str}type({value}) is TableRow and {key} in {entries}"}
+            # surely a table, or surely a row: no test of which (robomacs' `kind_traits[c.kind]`)
+            is_table, is_row = ("", "") if len(holders) == 1 else \
+                (f"type({value}) is Table and ", f"type({value}) is TableRow and ")
+            found = {"table": f"{rows}[{key}] if {is_str}{is_table}{key} in {rows} else "
+                              f"{unnamed}[{key}] if {is_str}{is_table}None in {rows} and {key} in {unnamed}",
+                     "row": f"{entries}[{key}] if {is_str}{is_row}{key} in {entries}"}
             tests = " else ".join(found[holder] for holder in sorted(holders))
             return self.into(f"{tests} else get_index(EV, {value}, {key}, {span})")
         named = self.named_fields(node.target)
@@ -137,7 +139,10 @@ class Access(Expressions):
             # `c[name]`: a character's stat or state that is no list (gear is given as a copy), a
             # record's field, as lookup.get_index finds them; anything else by get_index
             fields = f"{value}.__dict__"
-            tests = {"character": f"(type({value}) is Character and {is_str}{key} in {fields} and "
+            # surely a character or none (whose missing `__dict__` bails): no test of its type
+            is_character = "" if self.kinds(self.types.of(node.target)) is not None else \
+                f"type({value}) is Character and "
+            tests = {"character": f"({is_character}{is_str}{key} in {fields} and "
                                   f"type({fields}[{key}]) is not list)",
                      "record": f"(type({value}) is Record and {is_str}{key} in {fields})"}
             found = " or ".join(tests[kind] for kind in sorted(named))
