@@ -1025,3 +1025,16 @@ def test_an_index_of_what_is_surely_a_table_or_a_character_tests_no_type():
     assert ".rows[" in power and ".__dict__[" in power
     assert "is Table" not in power and "is Character" not in power
     assert_same_fights(script, 30)
+
+
+def test_a_comparison_of_texts_the_types_know_tests_their_length_alone():
+    # issue 17: robomacs' `named(items, name)` compares `lower(item.name) == lower(name)`, texts
+    # of any length: the written code tests the length (a long text's work is counted), not the type
+    rule = ("fn pbem.damage_power(att, weapon) {\n if lower(att.name) == lower(att.status) { return 0 }\n"
+            " return att.firepower\n}")
+    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    source = QuietFight(script).source
+    power = source[source.index("def s__pbem_damage_power("):]
+    power = power[:power.index("\ndef ")]
+    assert "< 100 else compare_values(" in power and "is not str or len(" not in power
+    assert_same_fights(script, 30)

@@ -96,7 +96,8 @@ class Expressions(Arithmetic, Comparisons):
                 if not SIMPLE.fullmatch(a):   # read again below: only a name or a field of one
                     return None
                 # the same answer; a long text's work is counted (values.equal, compare_values)
-                return f"({a} {node.op} {b} if type({a}) is not str or len({a}) < {TEXT_STEP} " \
+                short = "" if self.surely(node.left, "str") else f"type({a}) is not str or "
+                return f"({a} {node.op} {b} if {short}len({a}) < {TEXT_STEP} " \
                        f"else compare_values(EV, {self.constant(node)}, {a}, {b}))"
             if self.may_compare_long_text(node):
                 return None
