@@ -108,10 +108,12 @@ class Dist:
         return [(x, Fraction(w, denom)) for x, w in sorted(self.weights.items()) if w]
 
     def map(self, f) -> "Dist":
-        out: dict = defaultdict(int)
+        out: dict = {}   # made as it is kept: a defaultdict copied to a dict held both at once
+        get = out.get
         for x, w in self.weights.items():
-            out[f(x)] += w
-        return Dist(dict(out), self.denom)
+            y = f(x)
+            out[y] = get(y, 0) + w
+        return Dist(out, self.denom)
 
     def reduced(self) -> "Dist":
         """The same distribution over the smallest denominator."""
@@ -148,6 +150,15 @@ NEW_OUTCOME_STEPS = 4
 # What one outcome held by a combination's result takes, besides its number and weight: its slot in
 # the dict and the int object of its outcome (1.2 million outcomes of `1d2000 * 1d2400`: 172 MB).
 ENTRY_BYTES = 120
+
+
+def mapped(d: Dist, f, work: Work, span: Span | None = None) -> Dist:
+    """`d.map(f)` of a distribution of numbers (a negation, `abs`, `floor`), within the memory that
+    `exact_work` allows: the new outcomes are held beside d's (`-(12k1 ** 12k1)`: 166,813 outcomes
+    of up to 4,000 bits, 104 MB, and as much again for their negations, peaked at 206 MB)."""
+    entry = ENTRY_BYTES + (outcome_bits(d) + _weight_bits(d)) // 8
+    work.hold(2 * len(d.weights) * entry, span)
+    return d.map(f)
 
 
 def combine(a: Dist, b: Dist, f, work: Work, span: Span | None = None, steps: int = 1) -> Dist:

@@ -15,8 +15,8 @@ import operator
 from collections import defaultdict
 from fractions import Fraction
 
-from ..dice.distribution import PYTHON_STEPS, SAMPLING_HINT, Dist, Unsupported, Work, add, combine, dice_dist, mix, \
-    outcome_bits, outcome_size, pool_dist
+from ..dice.distribution import PYTHON_STEPS, SAMPLING_HINT, Dist, Unsupported, Work, add, combine, dice_dist, mapped, \
+    mix, outcome_bits, outcome_size, pool_dist
 from ..dice.engine import DiceRoll
 from ..dice.rollkeep import KeepRoll, Pool, normalize_halves
 from ..numbers import normal, weighted_sum
@@ -142,7 +142,7 @@ class ExactCompiler:
             if type(value) is Pool:
                 return value.negated(node.span) if negate else value
             value = numbers(rolled(value, ev, work), span)
-            return value.map(lambda x: -x) if negate else value
+            return mapped(value, operator.neg, work, node.span) if negate else value
         return unary
 
     def compile_BinOp(self, node: ast.BinOp):
@@ -220,7 +220,7 @@ class ExactCompiler:
                 and not node.kwargs:
             function = _ROUNDING[node.callee.id]
             arg, span = self.compile(node.args[0]), node.args[0].span
-            return lambda ev, work: numbers(rolled(arg(ev, work), ev, work), span).map(function)
+            return lambda ev, work: mapped(numbers(rolled(arg(ev, work), ev, work), span), function, work, node.span)
         if _is_builtin_call(self.host, node, ("min", "max")) and node.args and not node.kwargs:
             return self._extreme(node)
         if _is_builtin_call(self.host, node, ("roll",)) and len(node.args) == 1 and set(node.kwargs) <= {"explode"}:
