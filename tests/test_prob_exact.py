@@ -266,3 +266,12 @@ def test_against_icepool():
     ours = exact_pool(7, 3, False, True, Fraction(7, 10))
     theirs = as_dict(d10.explode(depth=1).pool(7).highest(3).sum())
     assert {t: p for t, p in ours.items() if t < 20} == {t: p for t, p in theirs.items() if t < 20}
+
+
+def test_the_memory_an_exact_answer_would_need_is_said_in_words_a_person_reads():
+    # a power of powers needs a number of megabytes of hundreds of digits: the message said them all
+    with pytest.raises(mechscript.MechError) as raised:
+        mechscript.prob("(7k3) ** max(7k3) + 0")
+    assert raised.value.message.startswith("this needs too much memory to compute exactly (over a terabyte);")
+    with pytest.raises(mechscript.MechError, match=r"\(about 8685 MB\)"):
+        mechscript.prob("381d%dh5")

@@ -55,8 +55,10 @@ class Work:
         """Before `size` bytes are held at once (big integers of packed weights): within
         BYTES_PER_STEP bytes a step of the limit (150 MB at the default), else the limit's error."""
         if size > self.limits.exact_work * BYTES_PER_STEP:
-            raise limit_error("exact_work", f"this needs too much memory to compute exactly (about "
-                              f"{-(-size // 2 ** 20)} MB)", self.limits.exact_work, span)
+            megabytes = -(-size // 2 ** 20)   # of a power of powers, a number of hundreds of digits
+            amount = f"about {megabytes} MB" if megabytes < 2 ** 20 else "over a terabyte"
+            raise limit_error("exact_work", f"this needs too much memory to compute exactly ({amount})",
+                              self.limits.exact_work, span)
 
 
 # memory one computation may hold, per step of `exact_work`: 150 MB at the default, so that the
