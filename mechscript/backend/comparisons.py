@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..interpreter import ast
 from ..interpreter.values import TEXT_STEP
 from ..checker.types import NONE
-from .writer import BOOLEAN, COMPARE, Writer, literal_value, short_text
+from .writer import BOOLEAN, COMPARE, Writer, kind_test, literal_value, short_text
 
 
 class Comparisons(Writer):
@@ -94,23 +94,18 @@ class Comparisons(Writer):
         the test may go either way."""
         while type(node) is ast.Group:
             node = node.inner
-        if type(node) is not ast.Compare or node.op not in ("==", "!="):
+        test = kind_test(node)
+        if test is None:
             return None
-        for field, other in ((node.left, node.right), (node.right, node.left)):
-            kind = literal_value(other)
-            if type(field) is not ast.Field or field.name != "kind" or type(field.target) is not ast.Name or \
-                    type(kind) is not str:
-                continue
-            found = self.types.of(field.target)
-            kinds = self.kinds(found)
-            place = self.resolve(field.target.id)
-            same = {name == kind for _, name in kinds or ()}
-            if len(same) != 1 or place is None or place[0] != "local" or NONE in found.atoms and not lines:
-                return None
-            if NONE in found.atoms:
-                self.line(f"{place[1]}.kind")
-            return str(same.pop() == (node.op == "=="))
-        return None
+        name, kind = test
+        found = self.types.of(name)
+        place = self.resolve(name.id)
+        same = {own == kind for _, own in self.kinds(found) or ()}
+        if len(same) != 1 or place is None or place[0] != "local" or NONE in found.atoms and not lines:
+            return None
+        if NONE in found.atoms:
+            self.line(f"{place[1]}.kind")
+        return str(same.pop() == (node.op == "=="))
 
     def may_compare_long_text(self, node) -> bool:
         """Whether a comparison may be of two strings of TEXT_STEP characters or more: work that

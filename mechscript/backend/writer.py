@@ -95,13 +95,20 @@ def kind_tests(node) -> list[tuple[str, str]]:
         node = node.inner
     if type(node) is ast.Logic and node.op == "and":
         return kind_tests(node.left) + kind_tests(node.right)
-    if type(node) is ast.Compare and node.op == "==":
-        for field, other in ((node.left, node.right), (node.right, node.left)):
-            kind = literal_value(other)
-            if type(field) is ast.Field and field.name == "kind" and type(field.target) is ast.Name and \
-                    type(kind) is str:
-                return [(field.target.id, kind)]
-    return []
+    test = kind_test(node)
+    return [(test[0].id, test[1])] if test is not None and node.op == "==" else []
+
+
+def kind_test(node) -> "tuple[ast.Name, str] | None":
+    """(x, "Robo") of `x.kind == "Robo"`, `x.kind != "Robo"` or the same the other way round, x a
+    name; None for any other node."""
+    if type(node) is not ast.Compare or node.op not in ("==", "!="):
+        return None
+    for field, other in ((node.left, node.right), (node.right, node.left)):
+        kind = literal_value(other)
+        if type(field) is ast.Field and field.name == "kind" and type(field.target) is ast.Name and type(kind) is str:
+            return field.target, kind
+    return None
 
 
 def short_text(node) -> bool:
