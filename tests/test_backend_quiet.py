@@ -111,6 +111,22 @@ def test_an_option_a_rule_changes_is_back_to_its_value_for_the_next_run():
     assert quiet.fight(run_seed(1, 5)) == fight_once(script, run_seed(1, 5))   # ...and each run starts anew
 
 
+@pytest.mark.parametrize("top, settings, folded", [
+    ("", "", True),
+    ("", 'tie: "reroll"', True),
+    ('pbem.tie = "attacker"', "", True),
+    ('fn pbem.wants_to_retreat(c) {\n pbem.tie = "attacker"\n return false\n}', "", False),
+], ids=["default", "setting", "top-level", "assigned-by-a-rule"])
+def test_an_option_no_run_changes_is_tested_as_the_literal_it_is(top, settings, folded):
+    # pbem's `tie` as the module, the encounter or the script's top level leaves it: the written
+    # code reads no global to test it (Python leaves out the branches of the other choices); one a
+    # rule assigns is read each time
+    script = compiled(f"use pbem\n{top}\n{CHARACTERS}{encounter(settings)}")
+    quiet = QuietFight(script)
+    assert (re.search(rf"\b{quiet.home.global_name('tie')}\b", quiet.source) is None) == folded
+    assert_same_fights(script, 150)
+
+
 def test_a_list_option_a_rule_changes_starts_each_run_as_written():
     rules = 'fn pbem.wants_to_retreat(c) {\n push(pbem.rank_rolls, "attack")\n return len(pbem.rank_rolls) > 60\n}'
     assert_same_fights(compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"), 60)

@@ -11,7 +11,7 @@ from .writer import BOOLEAN, COMPARE, Writer, kind_test, literal_value, short_te
 
 class Comparisons(Writer):
     def e_Compare(self, node):
-        known = self.kind_known(node)
+        known = self.kind_known(node) or self.fixed_compare(node)
         if known is not None:
             return known
         op = COMPARE[node.op]

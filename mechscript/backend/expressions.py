@@ -14,7 +14,7 @@ from ..interpreter.operators import CONSTANTS
 from ..interpreter.values import TEXT_STEP
 from .arithmetic import Arithmetic
 from .comparisons import Comparisons
-from .writer import BOOLEAN, NOT_LITERAL, Unsupported, literal_value
+from .writer import BOOLEAN, NOT_LITERAL, Unsupported, folded, literal_value
 
 
 # a local, or a field of one: cheap to read twice
@@ -81,7 +81,7 @@ class Expressions(Arithmetic, Comparisons):
                 return f"{target}.kind.name"
             return None
         if kind is ast.Compare:
-            known = self.kind_known(node, lines=False)
+            known = self.kind_known(node, lines=False) or self.fixed_compare(node)
             if known is not None:
                 return known
             a, b = self.pure(node.left), self.pure(node.right)
@@ -197,7 +197,7 @@ class Expressions(Arithmetic, Comparisons):
         return self.into("Record({**" + template + "".join(", " + field for field in made) + "})")
 
     def e_Match(self, node):
-        subject = self.expr(node.subject)
+        subject = self.fixed(node.subject) or self.expr(node.subject)
         result = self.temp()
         self.arms(node.arms, subject, result)
         return result
@@ -218,7 +218,10 @@ class Expressions(Arithmetic, Comparisons):
         pattern = self.expr(patterns[0])
         general = f"equal({subject}, {pattern}, EV)"
         literal = literal_value(patterns[0])
-        if literal is NOT_LITERAL or type(literal) is int:
+        known = folded(subject, "==", pattern)   # an option no run changes (`fixed`): Python leaves out the rest
+        if known is not None:
+            test = known
+        elif literal is NOT_LITERAL or type(literal) is int:
             test = general if literal is NOT_LITERAL else \
                 f"({subject} == {pattern} if type({subject}) is int else {general})"
         else:

@@ -46,7 +46,7 @@ from .narration import Purity, has_pools
 from .peephole import merged
 from .runtime import Bail, WrittenRun, bail, exact, fresh, mutable
 from .unread import left_out, quiet_nodes, uncalled, unread_fields, unread_values
-from .writer import ModuleText, Unsupported, roll_or_none
+from .writer import FROZEN, ModuleText, Unsupported, roll_or_none
 
 
 PLAIN = frozenset([int, str, bool, type(None)])   # values `_numbers` keeps only when whole (int)
@@ -109,6 +109,32 @@ def refuse_sharing(kept, states, settings) -> None:
             visit(value)
     for _, value, _ in settings:
         visit(value)
+
+
+def frozen_options(texts, home: ModuleText, settings) -> dict:
+    """The options no run changes, by global name, with the value each run reads: what the set-up
+    left (in the rules' module, the encounter's setting). A run calls functions alone, so an option
+    that no function (nor anything but a top-level assignment, which the set-up ran) assigns, by
+    any name, keeps it: the written code compares it as the literal it is (Writer.fixed)."""
+    modules = {name for text in texts for name, kind in text.names.items() if kind == "module"}
+    assigned = set()
+    for text in texts:
+        for statement in text.program.statements:
+            for node in ast.walk(statement) if type(statement) is not ast.Assign else ():
+                if type(node) is not ast.Assign:
+                    continue
+                target = node.target
+                if type(target) is ast.Name:
+                    assigned.add(target.id)
+                elif type(target) is ast.Field and type(target.target) is ast.Name and target.target.id in modules:
+                    assigned.add(target.name)
+    frozen = {}
+    for text in texts:
+        values = {**text.scope.vars, **({name: value for name, _, value in settings} if text is home else {})}
+        for name, kind in text.names.items():
+            if kind == "let" and name not in assigned and name in values and type(values[name]) in FROZEN:
+                frozen[text.global_name(name)] = values[name]
+    return frozen
 
 
 class NoFaces:
@@ -255,6 +281,7 @@ class QuietFight:
         writer = Emitter(small_whole(limits), purity, pools, types, functions,
                          rolls_as_numbers(programs, types, dead, unread))
         writer.states = kind_states(self.texts.values(), self.script.filename)
+        writer.frozen = frozen_options(self.texts.values(), self.home, self.encounter.settings)
         writer.unread = unread
         writer.short_sides = all(len(name) < TEXT_STEP for name in self.sides)
         writer.limits = limits

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import keyword
+from ast import literal_eval
 
 from ..checker.types import NONE, CharT, ListT, RecordT, RollT, RowT, TableT, Type
 from ..interpreter import ast
@@ -81,6 +82,40 @@ def literal_value(node):
     if type(node) is ast.Name and node.id in CONSTANTS:
         return CONSTANTS[node.id]
     return NOT_LITERAL
+
+
+# the values an option no run changes is read as, written as a literal (Writer.frozen)
+FROZEN = (int, str, bool, type(None))
+_FOLDS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "is": lambda a, b: a is b,
+          "is not": lambda a, b: a is not b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+          ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+def python_literal(value) -> str:
+    """A number, string, true, false or none as a Python literal (a negative number in brackets)."""
+    return f"({value!r})" if type(value) is int and value < 0 else repr(value)
+
+
+def folded(a: str, op: str, b: str) -> "str | None":
+    """`a op b` worked out now ("True" or "False") when `a` and `b` are Python literals of one type,
+    as an option no run changes is against a literal; None otherwise. Python's compiler works out
+    none of these itself, but it leaves out an `if False:` block and the test of an `if True:`."""
+    values = []
+    for text in (a, b):
+        try:
+            value = literal_eval(text)
+        except Exception:   # not a literal: a name, a temporary, an expression
+            return None
+        if type(value) not in FROZEN or text != python_literal(value):
+            return None
+        values.append(value)
+    x, y = values
+    if op in ("==", "!=", "is", "is not") and type(x) is not type(y) and (type(x) in (bool, type(None)) or
+                                                                        type(y) in (bool, type(None))):
+        return str(op in ("!=", "is not"))   # none, true and false equal themselves alone
+    if type(x) is not type(y) or op not in _FOLDS or op not in ("==", "!=", "is", "is not") and type(x) not in (int, str):
+        return None
+    return str(_FOLDS[op](x, y))
 
 
 def is_literal(text: str) -> bool:
@@ -197,6 +232,8 @@ class Writer:
         self.bounded_pushes: set[int] = set()
         self.bounded_loops: set[int] = set()
         self.owners: dict = {}               # id(FnDef) -> the ModuleText of a top-level `fn`
+        # the options no run changes, by global name: their values (quiet.frozen_options)
+        self.frozen: dict[str, object] = {}
 
     # -- text --
 
@@ -259,6 +296,23 @@ class Writer:
                     return ("module", used.uses[name])
                 return ("global", used.global_name(name), used.names[name])
         return None
+
+    def fixed(self, node) -> "str | None":
+        """A literal, or the name of an option no run changes, as a Python literal; else None."""
+        while type(node) is ast.Group:
+            node = node.inner
+        value = literal_value(node)
+        if value is NOT_LITERAL and type(node) is ast.Name:
+            place = self.resolve(node.id)
+            if place is not None and place[0] == "global" and place[1] in self.frozen:
+                value = self.frozen[place[1]]
+        return None if value is NOT_LITERAL else python_literal(value)
+
+    def fixed_compare(self, node) -> "str | None":
+        """`node`, a comparison of two literals or options no run changes, worked out: "True" or
+        "False" (pbem's `tie == "defender"`); None for any other."""
+        a, b = self.fixed(node.left), self.fixed(node.right)
+        return None if a is None or b is None else folded(a, COMPARE.get(node.op, node.op), b)
 
     def into(self, text: str) -> str:
         t = self.temp()
