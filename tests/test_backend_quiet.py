@@ -522,11 +522,20 @@ def test_a_remembered_rule_answers_from_its_memo_without_running_again():
     assert quiet.fight(run_seed(1, 0)) is not None   # a run: its answers are kept for the next
     punch = quiet.encounter.characters[0]
     power = quiet.namespace["s_power"]
-    body, memo = (cell.cell_contents for cell in power.__closure__)
-    assert memo[punch] == punch.fields["firepower"] + punch.fields["strength"]
-    calls = []
-    power.__closure__[0].cell_contents = lambda c: calls.append(c) or -1   # the body, were it run again
-    assert power(punch) == memo[punch] and calls == []
+    known = power.cache_info()
+    assert known.currsize >= 1   # an answer for each character that attacked
+    assert power(punch) == punch.fields["firepower"] + punch.fields["strength"]
+    assert power.cache_info().hits == known.hits + 1 and power.cache_info().misses == known.misses
+
+
+def test_a_remembered_rule_passed_as_a_value_is_called_as_any_function():
+    # `pick(f, c)` may call either function: the written call tests what it is given, and a
+    # remembered rule (a cached one, not a Python function) is called too, not left to the closures
+    rules = REMEMBERING.replace("fn pbem.damage_power(att, weapon) {", "fn pick(f, c) = f(c)\n"
+                                "fn pbem.damage_power(att, weapon) {\n    let both = pick(power, att) + pick(health, att)")
+    script = compiled(rules + CHARACTERS + encounter())
+    assert "s_power" in QuietFight(script).remembered
+    assert_same_fights(script, 60)
 
 
 @pytest.mark.parametrize("rule", [

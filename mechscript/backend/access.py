@@ -188,7 +188,8 @@ class Access(Expressions):
         function = self.expr(callee)
         args = [self.expr(arg) for arg in node.args]
         return self.into(f"{function}({', '.join(args)}) if type({function}) is FunctionType and "
-                         f"{function}.__code__.co_argcount == {len(args)} else bail()")
+                         f"{function}.__code__.co_argcount == {len(args)} or type({function}) is REMEMBERING and "
+                         f"{function}.__wrapped__.__code__.co_argcount == {len(args)} else bail()")
 
     def arguments(self, node: ast.Call) -> list[str]:
         """The arguments of a call of a known `fn`, as values; none for each one only the function's

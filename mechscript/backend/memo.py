@@ -23,6 +23,8 @@ a limit) is never remembered: the run bails, and the closures play it.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..checker import types as T
 from ..interpreter import ast
 from .changes import may_change
@@ -32,7 +34,7 @@ from .narration import PURE_BUILTINS, local_names, narrow, own_lists, pushed_ont
 BUILTINS = PURE_BUILTINS | {"pool", "fail"}
 
 # how many answers a function keeps at most: a script making ever new arguments (a number that
-# grows) keeps working, it only stops remembering
+# grows) keeps working, it only keeps the latest
 SIZE = 4096
 
 _KEYS = frozenset({T.INT, T.FRACTION, T.STR, T.NONE, T.BOOL})
@@ -155,22 +157,11 @@ class Remembered:
         return any(type(node) in (ast.For, ast.While, ast.Repeat, ast.Match, ast.If, ast.Call) for node in self.nodes(fn))
 
 
-def wrappers(names: list[tuple[str, int]]) -> str:
-    """Python rebinding each global `name` (a function of `arity` parameters) to one that remembers
-    its answers in a dict of its own."""
-    lines = []
-    for name, arity in names:
-        params = ", ".join(f"a{i}" for i in range(arity))
-        key = "a0" if arity == 1 else f"({params}{',' if arity == 1 else ''})"
-        lines += [
-            f"def _remember_{name}(body, memo):",
-            f"    def {name}({params}):",
-            f"        key = {key}",
-            "        if key in memo: return memo[key]",
-            f"        value = body({params})",
-            f"        if len(memo) < {SIZE}: memo[key] = value",
-            "        return value",
-            f"    return {name}",
-            f"{name} = _remember_{name}({name}, {{}})",
-        ]
-    return "\n".join(lines) + "\n"
+def remembering(function):
+    """`function` remembering its answers: functools' lru_cache, whose look-up of a known answer is
+    all in C (no Python runs), keyed as a dict is by the arguments (one alone by itself)."""
+    return lru_cache(maxsize=SIZE)(function)
+
+
+# the type of a remembering function (a function value the written code may call: access.py)
+REMEMBERING = type(remembering(lambda: None))

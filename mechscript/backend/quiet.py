@@ -41,7 +41,7 @@ from ..limits import CpuTime
 from .access import builtin_impls
 from .changes import changed_sites, may_change
 from .emit import Emitter
-from .memo import Remembered, wrappers
+from .memo import REMEMBERING, Remembered, remembering
 from .narration import Purity, has_pools
 from .peephole import merged
 from .runtime import Bail, WrittenRun, bail, exact, fresh, mutable
@@ -162,6 +162,7 @@ def written_helpers(limits, encounter, members, rounds) -> dict:
         "Character": Character,
         "Record": Record,
         "Encounter": Encounter, "Table": Table, "TableRow": TableRow, "FunctionType": types.FunctionType,
+        "REMEMBERING": REMEMBERING,
         "Fraction": Fraction,
         "floor": math.floor, "ceil": math.ceil,
         "binary": binary, "unary": unary, "power": power, "compare_values": compare_values, "equal": equal,
@@ -311,12 +312,9 @@ class QuietFight:
         # what the rules work out again and again from a sheet is worked out once (memo.py)
         remembered = Remembered(list(defs.values()), callee, types, writer.states, writer.changed,
                                 writer.every_assigned, purity.nodes)
-        names = [(name, len(fn.params)) for name, (_, fn) in defs.items() if id(fn) in remembered.ids]
-        self.remembered = {name for name, _ in names}
-        if names:
-            remembering = wrappers(names)
-            exec(compile(remembering, f"<mechscript remembered {self.script.filename}>", "exec"), namespace)
-            source += remembering
+        self.remembered = {name for name, (_, fn) in defs.items() if id(fn) in remembered.ids}
+        for name in self.remembered:
+            namespace[name] = remembering(namespace[name])
         self.source = source
         self.assigned = writer.every_assigned
         return namespace
