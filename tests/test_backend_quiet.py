@@ -243,6 +243,17 @@ def test_a_one_line_rule_that_only_reads_is_written_in_place_of_its_calls():
     assert "m1_attack(" in quiet.source[quiet.source.index("def m1_take_turn("):]
 
 
+def test_a_one_line_rule_that_works_something_out_is_written_in_place_of_its_calls():
+    # `edge` adds and calls a builtin, and reads the state (so it is not remembered): its body is
+    # written where damage_power calls it, and the fights are the closures'
+    rules = "fn edge(c) = c.firepower + floor(c.hp / 4)\nfn pbem.damage_power(att, weapon) = edge(att) + 1"
+    script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
+    quiet = QuietFight(script)
+    power = quiet.source[quiet.source.index("def s__pbem_damage_power("):]
+    assert "s_edge(" not in power[:power.index("\ndef ")] and "s_edge" not in quiet.remembered
+    assert_same_fights(script, 150)
+
+
 def test_a_table_whose_lists_a_rule_changes_is_copied_for_each_run_and_one_left_alone_is_not():
     rules = ('table bonus { 1 => [0], else => [1] }\n'
              'table kept { 1 => [5], else => [6] }\n'

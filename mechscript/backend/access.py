@@ -7,8 +7,12 @@ from __future__ import annotations
 from ..interpreter import ast
 from ..interpreter.builtins import BUILTINS, NOT_ROLLED
 from .expressions import Expressions
-from .narration import dropped_arguments
+from .narration import PURE_BUILTINS, dropped_arguments, local_names
 from .writer import Unsupported, is_literal, roll_or_none
+
+
+# the builtins that call no function of the script (`ended` calls `standing`, `make` a kind's code)
+CALL_NO_SCRIPT = PURE_BUILTINS | {"pool", "fail", "push", "roll", "has", "is_a"}
 
 
 class Access(Expressions):
@@ -240,13 +244,35 @@ class Access(Expressions):
             return None
         return self.into(self.attr(value, node.name))
 
+    def ends_by_itself(self, node: ast.FnDef) -> bool:
+        """Whether `node` has no loop and calls no function of the script (nor a builtin that calls
+        one): each call of it ends after its last line, so it needs no step of its own. What it
+        does is bounded by its text (and its list and string work is counted where it is done);
+        a script calling it ever more often does so from a loop or a function that counts."""
+        nodes = self.purity.nodes(node)
+        own = local_names(node, nodes)
+        for n in nodes:
+            kind = type(n)
+            if kind is ast.For or kind is ast.While or kind is ast.Repeat or kind is ast.FnDef:
+                return False
+            if kind is ast.Call:
+                callee = n.callee
+                # a name of the script (the function's own, an enclosing function's, a module's)
+                # may hold a function, a nested `fn len` that calls itself
+                if type(callee) is not ast.Name or callee.id in own or \
+                        self.resolve(callee.id) is not None or callee.id not in CALL_NO_SCRIPT:
+                    return False
+        return True
+
     def inlined(self, node: ast.Call, args: list) -> "str | None":
-        """A call of a one-line `fn` whose body only reads (`pure`), written as that body with the
-        arguments for its parameters: no Python call, and no step counted (it runs no loop and calls
-        nothing). None when the call is not one."""
+        """A call of a one-line `fn` that ends by itself (no loop, no call of the script's), written as
+        its body with the arguments for its parameters: no Python call, and no step counted, as a
+        call of it counts none (neojove's `distance(a, b) = abs(a.place - b.place)`). A body that
+        only reads (`pure`) is one expression; any other is written here as the function writes it,
+        after the arguments, where the call would run it. None when the call is not one."""
         fn = self.types.callee(node)
         module = self.owners.get(id(fn)) if fn is not None else None
-        if module is None or not fn.line_form or len(fn.params) != len(args):
+        if module is None or not fn.line_form or len(fn.params) != len(args) or id(fn) in self.remembered:
             return None
         # an argument that is more than a name is read once, into a temporary, when the body is written
         # in place (and not at all here when it is not: the call reads it)
@@ -255,6 +281,10 @@ class Access(Expressions):
         self.module, self.scopes, self.function_base = module, [dict(zip(fn.params, (held.get(a, a) for a in args)))], 0
         try:
             body = self.pure(fn.body)
+            if body is None and self.ends_by_itself(fn):
+                for arg, temp in held.items():
+                    self.line(f"{temp} = {arg}")
+                return self.expr(fn.body)
         finally:
             self.module, self.scopes, self.function_base = saved
         if body is None:

@@ -33,12 +33,9 @@ from __future__ import annotations
 from ..interpreter import ast
 from ..interpreter.script import declared_name
 from .loops import Loops
-from .narration import PURE_BUILTINS, bounded_pushes, local_names, pushed_to
+from .narration import bounded_pushes, local_names, pushed_to
 from .writer import BOOLEAN, ModuleText, Unsupported, literal_value, short_text
 
-
-# the builtins that call no function of the script (`ended` calls `standing`, `make` a kind's code)
-CALL_NO_SCRIPT = PURE_BUILTINS | {"pool", "fail", "push", "roll", "has", "is_a"}
 
 
 class Emitter(Loops):
@@ -102,24 +99,6 @@ class Emitter(Loops):
             self.assigned_globals, self.nonlocals, self.function_base, self.dropped_says, self.dropped_names, \
                 self.bounds, self.reassigned, self.own_names, self.function_nodes, self.not_none, \
                 self.kind_tested = saved
-
-    def ends_by_itself(self, node: ast.FnDef) -> bool:
-        """Whether `node` has no loop and calls no function of the script (nor a builtin that calls
-        one): each call of it ends after its last line, so it needs no step of its own. What it
-        does is bounded by its text (and its list and string work is counted where it is done);
-        a script calling it ever more often does so from a loop or a function that counts."""
-        for n in self.function_nodes:
-            kind = type(n)
-            if kind is ast.For or kind is ast.While or kind is ast.Repeat or kind is ast.FnDef:
-                return False
-            if kind is ast.Call:
-                callee = n.callee
-                # a name of the script (the function's own, an enclosing function's, a module's)
-                # may hold a function, a nested `fn len` that calls itself
-                if type(callee) is not ast.Name or callee.id in self.own_names or \
-                        self.resolve(callee.id) is not None or callee.id not in CALL_NO_SCRIPT:
-                    return False
-        return True
 
     def ended(self, module: ModuleText, node: ast.Node | None, standing: str) -> None:
         """`ENDED(encounter)`, the builtin `ended` of the one encounter fought (ENCOUNTER, whose

@@ -111,11 +111,10 @@ def refuse_sharing(kept, states, settings) -> None:
         visit(value)
 
 
-def frozen_options(texts, home: ModuleText, settings) -> dict:
-    """The options no run changes, by global name, with the value each run reads: what the set-up
-    left (in the rules' module, the encounter's setting). A run calls functions alone, so an option
-    that no function (nor anything but a top-level assignment, which the set-up ran) assigns, by
-    any name, keeps it: the written code compares it as the literal it is (Writer.fixed)."""
+def assigned_names(texts) -> set:
+    """The names of top-level variables some code a run may run assigns, by name alone (a local of
+    the name counts too): `x = ...` and `module.x = ...` anywhere but a top-level assignment, which
+    the set-up ran. A run calls functions alone; a name not in this set keeps what the set-up left."""
     modules = {name for text in texts for name, kind in text.names.items() if kind == "module"}
     assigned = set()
     for text in texts:
@@ -128,6 +127,13 @@ def frozen_options(texts, home: ModuleText, settings) -> dict:
                     assigned.add(target.id)
                 elif type(target) is ast.Field and type(target.target) is ast.Name and target.target.id in modules:
                     assigned.add(target.name)
+    return assigned
+
+
+def frozen_options(texts, assigned: set, home: ModuleText, settings) -> dict:
+    """The options no run changes (none of `assigned_names`), by global name, with the value each
+    run reads: what the set-up left (in the rules' module, the encounter's setting). The written
+    code compares each as the literal it is (Writer.fixed)."""
     frozen = {}
     for text in texts:
         values = {**text.scope.vars, **({name: value for name, _, value in settings} if text is home else {})}
@@ -282,7 +288,8 @@ class QuietFight:
         writer = Emitter(small_whole(limits), purity, pools, types, functions,
                          rolls_as_numbers(programs, types, dead, unread))
         writer.states = kind_states(self.texts.values(), self.script.filename)
-        writer.frozen = frozen_options(self.texts.values(), self.home, self.encounter.settings)
+        assigned = assigned_names(self.texts.values())
+        writer.frozen = frozen_options(self.texts.values(), assigned, self.home, self.encounter.settings)
         writer.unread = unread
         writer.short_sides = all(len(name) < TEXT_STEP for name in self.sides)
         writer.limits = limits
@@ -290,6 +297,12 @@ class QuietFight:
         writer.owners = {id(fn): text for text in self.texts.values() for fn in text.program.statements
                          if type(fn) is ast.FnDef}
         self.types, self.changed, self.kinds = types, writer.changed, set(writer.states)
+        # what the rules work out again and again from a sheet is worked out once (memo.py): not
+        # written in place of its calls (access.inlined)
+        remembered = Remembered(list(defs.values()), callee, types, writer.states, writer.changed,
+                                {text.global_name(name) for text in self.texts.values() for name in assigned},
+                                purity.nodes)
+        writer.remembered = remembered.ids
         bound = {}   # global name -> the function's python name (a house rule: the script's function)
         for text in self.texts.values():
             for statement in text.program.statements:
@@ -309,9 +322,6 @@ class QuietFight:
         exec(compile(source, f"<mechscript quiet {self.script.filename}>", "exec"), namespace)
         for name, python in bound.items():
             namespace[name] = namespace[python]
-        # what the rules work out again and again from a sheet is worked out once (memo.py)
-        remembered = Remembered(list(defs.values()), callee, types, writer.states, writer.changed,
-                                writer.every_assigned, purity.nodes)
         self.remembered = {name for name, (_, fn) in defs.items() if id(fn) in remembered.ids}
         for name in self.remembered:
             namespace[name] = remembering(namespace[name])

@@ -234,6 +234,7 @@ class Writer:
         self.owners: dict = {}               # id(FnDef) -> the ModuleText of a top-level `fn`
         # the options no run changes, by global name: their values (quiet.frozen_options)
         self.frozen: dict[str, object] = {}
+        self.remembered: set[int] = set()    # the `fn`s (by id) whose answers a run remembers (memo.py)
 
     # -- text --
 
