@@ -254,6 +254,26 @@ def test_a_one_line_rule_that_works_something_out_is_written_in_place_of_its_cal
     assert_same_fights(script, 150)
 
 
+@pytest.mark.parametrize("n", [5, 2000])
+def test_a_short_loop_that_runs_no_more_counts_no_step_and_a_long_one_its_rounds(n):
+    # `total` loops over a list with a body that calls nothing: over at most 8 items it counts nothing
+    # (nor does a call of it), over more its rounds, so 2000 of them pass the limit of 4000 steps in
+    # the written code as in the closures (the run bails, for the closures' error)
+    rules = ('fn total(xs) {\n let s = 0\n for x in xs { s += x }\n return s\n}\n'
+             'fn pbem.damage_power(att, weapon) = att.firepower + total([1, 2, 3]) - 6 + '
+             f'floor(total(range({n})) / 10 ** 9)')
+    text = f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"
+    script = compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(steps=4000))
+    total = QuietFight(script).source
+    total = total[total.index("def s_total("):]
+    total = total[:total.index("\ndef ")]
+    assert "next(STEP)" not in total and "    if len(v1_xs) > 8:\n        next(islice(STEP, len(v1_xs) - 1" in total
+    if n > 8:
+        assert_both_stop(script, "steps")
+    else:
+        assert_same_fights(script, 60)
+
+
 def test_a_table_whose_lists_a_rule_changes_is_copied_for_each_run_and_one_left_alone_is_not():
     rules = ('table bonus { 1 => [0], else => [1] }\n'
              'table kept { 1 => [5], else => [6] }\n'

@@ -251,6 +251,16 @@ class Access(Expressions):
         a script calling it ever more often does so from a loop or a function that counts."""
         nodes = self.purity.nodes(node)
         own = local_names(node, nodes)
+        # a `for` of a body that runs no more counts its rounds past SHORT_LOOP alone (loops.py): its
+        # work is bounded by the text and what it counts, as a caller's `for` would be
+        loops = [n for n in nodes if type(n) is ast.For]
+        return all(self.runs_no_more(list(ast.walk(loop.body)), own) for loop in loops) and \
+            self.runs_no_more([n for n in nodes if type(n) is not ast.For], own)
+
+    def runs_no_more(self, nodes, own: set, leaves: bool = False) -> bool:
+        """Whether `nodes` (of a function whose locals are `own`) hold no loop and no call of a
+        function of the script (nor of a builtin that calls one), but, with `leaves`, of one that
+        surely ends by itself: their work is bounded by their text (and the callees')."""
         for n in nodes:
             kind = type(n)
             if kind is ast.For or kind is ast.While or kind is ast.Repeat or kind is ast.FnDef:
@@ -259,10 +269,24 @@ class Access(Expressions):
                 callee = n.callee
                 # a name of the script (the function's own, an enclosing function's, a module's)
                 # may hold a function, a nested `fn len` that calls itself
-                if type(callee) is not ast.Name or callee.id in own or \
-                        self.resolve(callee.id) is not None or callee.id not in CALL_NO_SCRIPT:
+                if (type(callee) is not ast.Name or callee.id in own or self.resolve(callee.id) is not None
+                        or callee.id not in CALL_NO_SCRIPT) and not (leaves and self.calls_a_leaf(n)):
                     return False
         return True
+
+    def calls_a_leaf(self, call: ast.Call) -> bool:
+        """Whether `call` surely calls a top-level `fn` that ends by itself (fights' `foes_of` calling
+        its `standing`: the rules' one-line `fn`)."""
+        fn = self.types.callee(call)
+        module = self.owners.get(id(fn)) if fn is not None else None
+        if module is None:
+            return False
+        saved = self.module, self.scopes, self.function_base
+        self.module, self.scopes, self.function_base = module, [{name: name for name in fn.params}], 0
+        try:
+            return self.ends_by_itself(fn)
+        finally:
+            self.module, self.scopes, self.function_base = saved
 
     def inlined(self, node: ast.Call, args: list) -> "str | None":
         """A call of a one-line `fn` that ends by itself (no loop, no call of the script's), written as
