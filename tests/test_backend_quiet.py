@@ -274,6 +274,19 @@ def test_a_short_loop_that_runs_no_more_counts_no_step_and_a_long_one_its_rounds
         assert_same_fights(script, 60)
 
 
+@pytest.mark.parametrize("more, shared", [("", True), ("    for s in enc.sides { push(s.members, c) }\n", False)])
+def test_a_loop_over_the_sides_no_code_changes_goes_through_records_made_once(more, shared):
+    # `enc.sides` gives new records each read; a `for` over them where no code changes them in place
+    # goes through the ones made at the set-up (SIDES), one where a rule pushes onto them does not
+    rules = ('fn pbem.pick_target(c, enc, plans) {\n    let foes = []\n'
+             '    for s in enc.sides { if s.name != c.side { for m in s.members { if m.status == "active" '
+             '{ push(foes, m) } } } }\n' + more +
+             '    if len(foes) == 0 { return none }\n    return foes[len(foes) - 1]\n}')
+    script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
+    assert ("SIDES if" in QuietFight(script).source) is shared
+    assert_same_fights(script, 100)
+
+
 def test_a_table_whose_lists_a_rule_changes_is_copied_for_each_run_and_one_left_alone_is_not():
     rules = ('table bonus { 1 => [0], else => [1] }\n'
              'table kept { 1 => [5], else => [6] }\n'

@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..interpreter import ast
 from ..interpreter.builtins import BUILTINS, NOT_ROLLED
 from .expressions import Expressions
+from .changes import may_change
 from .narration import PURE_BUILTINS, dropped_arguments, local_names
 from .writer import Unsupported, is_literal, roll_or_none
 
@@ -234,6 +235,14 @@ class Access(Expressions):
         if node.name == "characters" and self.surely(node.target, "encounter"):
             value = self.pure(node.target)
             return None if value is None else self.into(f"{value}.characters")
+        if node.name == "sides" and self.surely(node.target, "encounter") and \
+                not may_change(self.types.of(node), self.types, self.changed):
+            # the fought encounter's, made once (quiet.written_helpers): its sides never change, and
+            # no code changes their records or lists in place
+            value = self.pure(node.target)
+            return None if value is None else self.into(
+                f"SIDES if {value} is ENCOUNTER else [Record({{'name': side, 'members': list(members)}}) "
+                f"for side, members in {value}.sides]")
         target = self.types.of(node.target)
         kind = self.one_kind(target)
         if kind is None or node.name in self.state_of(kind) or node.name in ("name", "side", "kind") or \

@@ -174,6 +174,7 @@ def written_helpers(limits, encounter, members, rounds) -> dict:
         "binary": binary, "unary": unary, "power": power, "compare_values": compare_values, "equal": equal,
         "roll_dice": roll_dice, "repeat_count": running.repeat_count,
         "ENCOUNTER": encounter, "MEMBERS": members, "ROUNDS": rounds,
+        "SIDES": [Record({"name": side, "members": list(side_members)}) for side, side_members in encounter.sides],
         "get_field": running.get_field, "set_field": running.set_field,
         "get_index": get_index, "set_index": running.set_index, "show": running.show,
         "SMALL": small_whole(limits), "SMALL_FACTOR": 2 ** max(0, min(30, (limits.number_bits - 1) // 2)),
