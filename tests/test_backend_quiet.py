@@ -254,6 +254,19 @@ def test_a_one_line_rule_that_works_something_out_is_written_in_place_of_its_cal
     assert_same_fights(script, 150)
 
 
+def test_a_rule_that_calls_only_rules_that_end_by_themselves_counts_no_step():
+    # `weak` calls `half`, which calls nothing: both end after their last line, whatever they are
+    # given, so neither counts a step of its own (the callers' loops and calls count)
+    rules = ("fn half(x) = floor(x / 2)\n"
+             "fn weak(c) {\n    if c.hp < 5 { return half(c.firepower) }\n    return c.firepower\n}\n"
+             "fn pbem.damage_power(att, weapon) = weak(att)")
+    script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
+    weak = QuietFight(script).source
+    weak = weak[weak.index("def s_weak("):]
+    assert "next(STEP)" not in weak[:weak.index("\ndef ")]
+    assert_same_fights(script, 100)
+
+
 @pytest.mark.parametrize("n", [5, 2000])
 def test_a_short_loop_that_runs_no_more_counts_no_step_and_a_long_one_its_rounds(n):
     # `total` loops over a list with a body that calls nothing: over at most 8 items it counts nothing

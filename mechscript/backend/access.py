@@ -253,22 +253,23 @@ class Access(Expressions):
             return None
         return self.into(self.attr(value, node.name))
 
-    def ends_by_itself(self, node: ast.FnDef) -> bool:
+    def ends_by_itself(self, node: ast.FnDef, depth: int = 1) -> bool:
         """Whether `node` has no loop and calls no function of the script (nor a builtin that calls
-        one): each call of it ends after its last line, so it needs no step of its own. What it
-        does is bounded by its text (and its list and string work is counted where it is done);
-        a script calling it ever more often does so from a loop or a function that counts."""
+        one) but ones that end by themselves with no such call (`depth` 1): each call of it ends
+        after its last line, so it needs no step of its own. What it does is bounded by its text
+        and its callees' (and its list and string work is counted where it is done); a script
+        calling it ever more often does so from a loop or a function that counts."""
         nodes = self.purity.nodes(node)
         own = local_names(node, nodes)
         # a `for` of a body that runs no more counts its rounds past SHORT_LOOP alone (loops.py): its
         # work is bounded by the text and what it counts, as a caller's `for` would be
         loops = [n for n in nodes if type(n) is ast.For]
-        return all(self.runs_no_more(list(ast.walk(loop.body)), own) for loop in loops) and \
-            self.runs_no_more([n for n in nodes if type(n) is not ast.For], own)
+        return all(self.runs_no_more(list(ast.walk(loop.body)), own, depth) for loop in loops) and \
+            self.runs_no_more([n for n in nodes if type(n) is not ast.For], own, depth)
 
-    def runs_no_more(self, nodes, own: set, leaves: bool = False) -> bool:
+    def runs_no_more(self, nodes, own: set, depth: int = 0) -> bool:
         """Whether `nodes` (of a function whose locals are `own`) hold no loop and no call of a
-        function of the script (nor of a builtin that calls one), but, with `leaves`, of one that
+        function of the script (nor of a builtin that calls one) but, `depth` above 0, of one that
         surely ends by itself: their work is bounded by their text (and the callees')."""
         for n in nodes:
             kind = type(n)
@@ -279,13 +280,13 @@ class Access(Expressions):
                 # a name of the script (the function's own, an enclosing function's, a module's)
                 # may hold a function, a nested `fn len` that calls itself
                 if (type(callee) is not ast.Name or callee.id in own or self.resolve(callee.id) is not None
-                        or callee.id not in CALL_NO_SCRIPT) and not (leaves and self.calls_a_leaf(n)):
+                        or callee.id not in CALL_NO_SCRIPT) and not (depth > 0 and self.calls_a_leaf(n, depth - 1)):
                     return False
         return True
 
-    def calls_a_leaf(self, call: ast.Call) -> bool:
-        """Whether `call` surely calls a top-level `fn` that ends by itself (fights' `foes_of` calling
-        its `standing`: the rules' one-line `fn`)."""
+    def calls_a_leaf(self, call: ast.Call, depth: int) -> bool:
+        """Whether `call` surely calls a top-level `fn` that ends by itself (`ends_by_itself` at
+        `depth`): fights' `foes_of` calling its `standing`, the rules' one-line `fn`."""
         fn = self.types.callee(call)
         module = self.owners.get(id(fn)) if fn is not None else None
         if module is None:
@@ -293,7 +294,7 @@ class Access(Expressions):
         saved = self.module, self.scopes, self.function_base
         self.module, self.scopes, self.function_base = module, [{name: name for name in fn.params}], 0
         try:
-            return self.ends_by_itself(fn)
+            return self.ends_by_itself(fn, depth)
         finally:
             self.module, self.scopes, self.function_base = saved
 

@@ -22,7 +22,7 @@ class Loops(Access):
             self.line(f"if type({items}) is not list: bail()")
         # a short loop whose body runs no loop and calls no `fn` counts nothing: its work is bounded
         # by its text, as a `fn` that ends by itself is (docs/language.md, "What counts a step")
-        short = self.runs_no_more(list(ast.walk(node.body)), self.own_names, leaves=True)
+        short = self.runs_no_more(list(ast.walk(node.body)), self.own_names, depth=1)
         if short:
             self.line(f"if len({items}) > {min(SHORT_LOOP, self.limits.loop_iterations, self.limits.list_size)}:")
             self.depth += 1
