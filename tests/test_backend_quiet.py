@@ -300,6 +300,18 @@ def test_a_loop_over_the_sides_no_code_changes_goes_through_records_made_once(mo
     assert_same_fights(script, 100)
 
 
+def test_a_pool_and_a_number_are_added_in_the_written_code():
+    # transformers' `add(a, b) = a + b` is given pools and numbers: a pool plus a whole number adds
+    # to its flat bonus inline (as the closures' _pool_arithmetic does), not through `binary`
+    path = ROOT / "examples" / "transformers_duel.mech"
+    script = compile_script(path.read_text(), str(path), path.parent, Limits())
+    add = QuietFight(script).source
+    add = add[add.index("def m1_add("):]
+    add = add[:add.index("\ndef ")]
+    assert re.search(r"elif type\((v\w+)\) is Pool and type\((v\w+)\) is int: t\d+ = \1\.plus\(\2, k\d+\)", add)
+    assert_same_fights(script, 20)
+
+
 def test_a_table_whose_lists_a_rule_changes_is_copied_for_each_run_and_one_left_alone_is_not():
     rules = ('table bonus { 1 => [0], else => [1] }\n'
              'table kept { 1 => [5], else => [6] }\n'

@@ -110,6 +110,9 @@ class Arithmetic(Writer):
                 span = self.constant(self.constants[k].span)
                 self.line(f"elif type({a}) is Pool and type({b}) is Pool: "
                           f"{result} = {a}.combine({b}, {1 if op == '+' else -1}, {span})")
+                # a pool and a whole number: the number added to the pool's flat bonus (_pool_arithmetic)
+                self.line(f"elif type({a}) is Pool and type({b}) is int: "
+                          f"{result} = {a}.plus({b if op == '+' else '-' + b}, {span})")
             self.line(f"else: {result} = binary(EV, {op!r}, {a}, {b}, {k})")
         return result
 
