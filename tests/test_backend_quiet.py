@@ -300,15 +300,20 @@ def test_a_loop_over_the_sides_no_code_changes_goes_through_records_made_once(mo
     assert_same_fights(script, 100)
 
 
-def test_a_pool_and_a_number_are_added_in_the_written_code():
+def test_pools_are_made_and_added_to_numbers_in_the_written_code():
     # transformers' `add(a, b) = a + b` is given pools and numbers: a pool plus a whole number adds
-    # to its flat bonus inline (as the closures' _pool_arithmetic does), not through `binary`
+    # to its flat bonus inline (as the closures' _pool_arithmetic does), not through `binary`; its
+    # `own_pool` makes a pool of Tech Spec Dice that may be halves (Fractions) with Pool itself
     path = ROOT / "examples" / "transformers_duel.mech"
     script = compile_script(path.read_text(), str(path), path.parent, Limits())
-    add = QuietFight(script).source
-    add = add[add.index("def m1_add("):]
-    add = add[:add.index("\ndef ")]
-    assert re.search(r"elif type\((v\w+)\) is Pool and type\((v\w+)\) is int: t\d+ = \1\.plus\(\2, k\d+\)", add)
+    source = QuietFight(script).source
+
+    def written(name):
+        text = source[source.index(f"def {name}("):]
+        return text[:text.index("\ndef ")]
+    assert re.search(r"elif type\((v\w+)\) is Pool and type\((v\w+)\) is int: t\d+ = \1\.plus\(\2, k\d+\)",
+                     written("m1_add"))
+    assert "Pool(" in written("m1_own_pool") and "B_pool(" not in written("m1_own_pool")
     assert_same_fights(script, 20)
 
 

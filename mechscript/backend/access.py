@@ -370,11 +370,14 @@ class Access(Expressions):
                     return self.into(_PROVED[name, kind].format(a=a))
             return self.into(_ONE_ARGUMENT[name].format(a=a, general=general))
         if name == "pool" and len(args) == 2 and not node.kwargs:
-            # a pool of whole dice, as `pool` makes it (numbers that are ints need no converting)
+            # a pool as `pool` makes it: of numbers (an int, or a Fraction that Pool takes in halves),
+            # which need no converting; a roll's total, or anything else, by the builtin
             a, b = args
             ints = " and ".join(f"type({x}) is int" for x, arg in zip(args, node.args)
                                 if not is_literal(x) and not self.surely(arg, "int"))
             made = f"Pool({a}, {b}, 0, {self.constant(node.span)})"
+            if all(is_literal(x) or self.surely(arg, "number") for x, arg in zip(args, node.args)):
+                return self.into(made)
             return self.into(f"{made} if {ints} else {general}" if ints else made)
         if name in ("max", "min") and len(args) >= 2 and not node.kwargs:
             ints = " and ".join(f"type({a}) is int" for a, arg in zip(args, node.args)
