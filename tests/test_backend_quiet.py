@@ -303,7 +303,8 @@ def test_a_loop_over_the_sides_no_code_changes_goes_through_records_made_once(mo
 def test_pools_are_made_and_added_to_numbers_in_the_written_code():
     # transformers' `add(a, b) = a + b` is given pools and numbers: a pool plus a whole number adds
     # to its flat bonus inline (as the closures' _pool_arithmetic does), not through `binary`; its
-    # `own_pool` makes a pool of Tech Spec Dice that may be halves (Fractions) with Pool itself
+    # `own_pool` makes a pool of Tech Spec Dice that may be halves (Fractions) with Pool itself,
+    # and `roll_for` rolls one
     path = ROOT / "examples" / "transformers_duel.mech"
     script = compile_script(path.read_text(), str(path), path.parent, Limits())
     source = QuietFight(script).source
@@ -314,6 +315,8 @@ def test_pools_are_made_and_added_to_numbers_in_the_written_code():
     assert re.search(r"elif type\((v\w+)\) is Pool and type\((v\w+)\) is int: t\d+ = \1\.plus\(\2, k\d+\)",
                      written("m1_add"))
     assert "Pool(" in written("m1_own_pool") and "B_pool(" not in written("m1_own_pool")
+    # and `roll(p, explode: x)` of a pool rolls it as the builtin does, with no call of the builtin
+    assert re.search(r"EV\.roll_pool\((v\w+), (t\d+)\) if type\(\1\) is Pool else B_roll\(", written("m1_roll_for"))
     assert_same_fights(script, 20)
 
 

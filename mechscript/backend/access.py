@@ -335,11 +335,21 @@ class Access(Expressions):
             args = [self.read_list(node.args[0])]
         else:
             args = [self.expr(arg) for arg in node.args]
-        options = "{" + ", ".join(f"{key!r}: {self.expr(value)}" for key, value in node.kwargs.items()) + "}"
+        named = {key: self.expr(value) for key, value in node.kwargs.items()}
+        options = "{" + ", ".join(f"{key!r}: {text}" for key, text in named.items()) + "}"
         k = self.constant(node)
         general = f"B_{name}(EV, [{', '.join(args)}], {options}, {k})"
         if name == "ended":
             return self.into(f"ENDED({args[0]})")
+        if name == "roll" and len(args) == 1 and set(named) <= {"explode"}:
+            # a pool rolled as `roll` rolls it: tested to be a pool, and `explode` true or false,
+            # unless the types say so; anything else is the builtin's to refuse
+            explode = named.get("explode", "True")
+            tests = [] if self.surely(node.args[0], "pool") else [f"type({args[0]}) is Pool"]
+            if "explode" in named and not self.surely(node.kwargs["explode"], "bool"):
+                tests.append(f"({explode} is True or {explode} is False)")
+            made = f"EV.roll_pool({args[0]}, {explode})"
+            return self.into(f"{made} if {' and '.join(tests)} else {general}" if tests else made)
         if name == "len":
             a, = args
             if self.surely(node.args[0], "list") or self.surely(node.args[0], "str"):
