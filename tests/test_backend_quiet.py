@@ -267,6 +267,54 @@ def test_a_rule_that_calls_only_rules_that_end_by_themselves_counts_no_step():
     assert_same_fights(script, 100)
 
 
+@pytest.mark.parametrize("rules", [
+    # the argument, a global, is taken at the call, before the body's call of `inc` changes it
+    "let counter = 0\nfn inc() { counter += 1 }\nfn pair(x) = [inc(), x]\n"
+    "fn pbem.damage_power(att, weapon) {\n let p = pair(counter)\n return att.firepower + p[1]\n}",
+    # a parameter named as a builtin or a rule of the module is the written-in-place body's own
+    'fn roll6(c) = d6\nfn tell(t) { say "{t}" }\nfn g(standing, c) = tell(standing(c))\n'
+    "fn pbem.damage_power(att, weapon) {\n g(roll6, att)\n return att.firepower\n}",
+], ids=["argument-taken-at-the-call", "parameter-named-as-a-fn"])
+def test_a_rule_written_in_place_of_its_call_is_fought_as_the_call(rules):
+    assert_same_fights(compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"), 40)
+
+
+def test_an_option_of_thousands_of_digits_is_read_not_written_as_a_literal():
+    text = f"use pbem\nlet big = 2 ** 15000\nfn pbem.damage_power(att, weapon) {{\n if big == 1 {{ return 0 }}\n" \
+           f" return att.firepower\n}}\n{CHARACTERS}{encounter()}"
+    assert_same_fights(compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples",
+                                      Limits(number_bits=20000)), 20)
+
+
+def test_rules_that_do_much_work_without_a_long_loop_still_count_their_steps():
+    # `a` and `b` have only loops of 8 rounds, but 20 statements in them: each does more than a
+    # statement's work (Access.leaf_work), so it counts its steps, and the limit stops both ways
+    a = "\n".join("  x = x + i + c.hp" for _ in range(20))
+    b = "\n".join("  x = a(x, c)" for _ in range(20))
+    rules = (f"fn a(x, c) {{\n for i in [1, 2, 3, 4, 5, 6, 7, 8] {{\n{a}\n }}\n return x\n}}\n"
+             f"fn b(x, c) {{\n for j in [1, 2, 3, 4, 5, 6, 7, 8] {{\n{b}\n }}\n return x\n}}\n"
+             "fn pbem.damage_power(att, weapon) = att.firepower + b(1, att) * 0")
+    text = f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"
+    script = compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(steps=3000))
+    source = QuietFight(script).source
+    for name in ("s_a", "s_b"):
+        written = source[source.index(f"def {name}("):]
+        assert written.split("\n")[1] == "    next(STEP)"
+    assert_both_stop(script, "steps")
+
+
+def test_rules_written_in_place_of_their_calls_stay_as_small_as_their_work():
+    # each call of `b` would be 40 copies of `a`'s body, each of `a` 40 items: `b` does more than a
+    # statement's work, so it is called, and the written code grows with the text, not its cube
+    a = "fn a(x) = [" + ", ".join(["x"] * 40) + "]"
+    b = "fn b(x) = [" + ", ".join(["a(x.hp)"] * 40) + "]"
+    rule = "fn pbem.damage_power(att, weapon) {\n let l = [" + ", ".join(["b(att)"] * 40) + \
+        "]\n return att.firepower + len(l) - 40\n}"
+    script = compiled(f"use pbem\n{a}\n{b}\n{rule}\n{CHARACTERS}{encounter()}")
+    assert len(QuietFight(script).source) < 100_000
+    assert_same_fights(script, 20)
+
+
 @pytest.mark.parametrize("n", [5, 2000])
 def test_a_short_loop_that_runs_no_more_counts_no_step_and_a_long_one_its_rounds(n):
     # `total` loops over a list with a body that calls nothing: over at most 8 items it counts nothing

@@ -4,6 +4,8 @@ namespace's, a builtin's common case inline and the rest through its implementat
 
 from __future__ import annotations
 
+import re
+
 from ..interpreter import ast
 from ..interpreter.builtins import BUILTINS, NOT_ROLLED
 from .expressions import Expressions
@@ -14,6 +16,13 @@ from .writer import Unsupported, is_literal, roll_or_none
 
 # the builtins that call no function of the script (`ended` calls `standing`, `make` a kind's code)
 CALL_NO_SCRIPT = PURE_BUILTINS | {"pool", "fail", "push", "roll", "has", "is_a"}
+
+# The most work, in nodes of the text (its callees' and loops' included: Access.leaf_work), that a
+# call of a `fn` or a short `for` may do and count no step: about as much as a long statement
+LEAF_WORK = 400
+# the rounds of a `for` that does no more (Access.short_loop) counted as no step
+SHORT_LOOP = 8
+TEMPORARY = re.compile(r"t\d+")   # a temporary of the written code (Writer.temp): no code but its own line sets it
 
 
 class Access(Expressions):
@@ -253,57 +262,80 @@ class Access(Expressions):
             return None
         return self.into(self.attr(value, node.name))
 
-    def ends_by_itself(self, node: ast.FnDef, depth: int = 1) -> bool:
-        """Whether `node` has no loop and calls no function of the script (nor a builtin that calls
-        one) but ones that end by themselves with no such call (`depth` 1): each call of it ends
-        after its last line, so it needs no step of its own. What it does is bounded by its text
-        and its callees' (and its list and string work is counted where it is done); a script
-        calling it ever more often does so from a loop or a function that counts."""
+    def ends_by_itself(self, node: ast.FnDef) -> bool:
+        """Whether a call of `node` does at most LEAF_WORK work (`leaf_work`): it needs no step of
+        its own, like a statement. A script calling it ever more often does so from a loop or a
+        function that counts, each of whose steps so pays for at most LEAF_WORK work more."""
+        return self.leaf_work(node) is not None
+
+    def leaf_work(self, node: ast.FnDef, module=None) -> "int | None":
+        """The most work a call of `node` does, in nodes of its text and its callees' (a `for` of a
+        body that runs no loop, its body SHORT_LOOP times: past that many rounds the `for` counts
+        them, loops.py), when that is at most LEAF_WORK; None when it is more, or has no bound (a
+        `while`, a `repeat`, a longer `for`, a call of a `fn` that is no such leaf, itself
+        included). `module`: the top-level `fn`'s, whose names it sees (else the names as they are
+        seen where the writer is)."""
+        if module is not None:
+            if id(node) in self.leaf_works:
+                return self.leaf_works[id(node)]
+            self.leaf_works[id(node)] = None   # while it is worked out: a call of itself has no bound
+            saved = self.module, self.scopes, self.function_base
+            self.module, self.scopes, self.function_base = module, [{name: name for name in node.params}], 0
+            try:
+                work = self.leaf_work(node)
+            finally:
+                self.module, self.scopes, self.function_base = saved
+            self.leaf_works[id(node)] = work
+            return work
         nodes = self.purity.nodes(node)
         own = local_names(node, nodes)
-        # a `for` of a body that runs no more counts its rounds past SHORT_LOOP alone (loops.py): its
-        # work is bounded by the text and what it counts, as a caller's `for` would be
-        loops = [n for n in nodes if type(n) is ast.For]
-        return all(self.runs_no_more(list(ast.walk(loop.body)), own, depth) for loop in loops) and \
-            self.runs_no_more([n for n in nodes if type(n) is not ast.For], own, depth)
+        work = self.work(nodes, own)
+        for loop in (n for n in nodes if type(n) is ast.For):
+            body = self.work(list(ast.walk(loop.body)), own)
+            if work is None or body is None or any(type(n) is ast.For for n in ast.walk(loop.body)):
+                return None
+            work += (SHORT_LOOP - 1) * body   # its body is counted once in `work` already
+        return work if work is not None and work <= LEAF_WORK else None
 
-    def runs_no_more(self, nodes, own: set, depth: int = 0) -> bool:
-        """Whether `nodes` (of a function whose locals are `own`) hold no loop and no call of a
-        function of the script (nor of a builtin that calls one) but, `depth` above 0, of one that
-        surely ends by itself: their work is bounded by their text (and the callees')."""
+    def work(self, nodes, own: set) -> "int | None":
+        """The nodes, and the work of the leaves they call (`leaf_work`); None when they hold a
+        `while`, a `repeat`, a `fn`, or a call of anything but a builtin that calls no `fn` of the
+        script and a top-level `fn` that is a leaf (their `for`s are `leaf_work`'s)."""
+        work = len(nodes)
         for n in nodes:
             kind = type(n)
-            if kind is ast.For or kind is ast.While or kind is ast.Repeat or kind is ast.FnDef:
-                return False
-            if kind is ast.Call:
-                callee = n.callee
-                # a name of the script (the function's own, an enclosing function's, a module's)
-                # may hold a function, a nested `fn len` that calls itself
-                if (type(callee) is not ast.Name or callee.id in own or self.resolve(callee.id) is not None
-                        or callee.id not in CALL_NO_SCRIPT) and not (depth > 0 and self.calls_a_leaf(n, depth - 1)):
-                    return False
-        return True
+            if kind is ast.While or kind is ast.Repeat or kind is ast.FnDef:
+                return None
+            if kind is ast.Call and self.calls_a_fn(n, own):
+                fn = self.types.callee(n)
+                module = self.owners.get(id(fn)) if fn is not None else None
+                called = self.leaf_work(fn, module) if module is not None else None
+                if called is None:
+                    return None
+                work += called
+        return work
 
-    def calls_a_leaf(self, call: ast.Call, depth: int) -> bool:
-        """Whether `call` surely calls a top-level `fn` that ends by itself (`ends_by_itself` at
-        `depth`): fights' `foes_of` calling its `standing`, the rules' one-line `fn`."""
-        fn = self.types.callee(call)
-        module = self.owners.get(id(fn)) if fn is not None else None
-        if module is None:
-            return False
-        saved = self.module, self.scopes, self.function_base
-        self.module, self.scopes, self.function_base = module, [{name: name for name in fn.params}], 0
-        try:
-            return self.ends_by_itself(fn, depth)
-        finally:
-            self.module, self.scopes, self.function_base = saved
+    def calls_a_fn(self, call: ast.Call, own: set) -> bool:
+        """Whether `call` (in a function whose locals are `own`) may call a `fn` of the script: it is
+        no builtin that calls none. A name of the script (the function's own, an enclosing
+        function's, a module's) may hold a function, a nested `fn len` that calls itself."""
+        callee = call.callee
+        return not (type(callee) is ast.Name and callee.id not in own and self.resolve(callee.id) is None
+                    and callee.id in CALL_NO_SCRIPT)
+
+    def short_loop(self, node: ast.For) -> bool:
+        """Whether the `for` `node`, of at most SHORT_LOOP rounds, does at most LEAF_WORK work:
+        it runs no loop, calls only leaves, and does that little (loops.py counts it no step)."""
+        nodes = list(ast.walk(node.body))
+        body = self.work(nodes, self.own_names)
+        return body is not None and not any(type(n) is ast.For for n in nodes) and SHORT_LOOP * body <= LEAF_WORK
 
     def inlined(self, node: ast.Call, args: list) -> "str | None":
-        """A call of a one-line `fn` that ends by itself (no loop, no call of the script's), written as
-        its body with the arguments for its parameters: no Python call, and no step counted, as a
-        call of it counts none (neojove's `distance(a, b) = abs(a.place - b.place)`). A body that
-        only reads (`pure`) is one expression; any other is written here as the function writes it,
-        after the arguments, where the call would run it. None when the call is not one."""
+        """A call of a one-line `fn` that ends by itself (`leaf_work`), written as its body with the
+        arguments for its parameters: no Python call, and no step counted, as a call of it counts
+        none (neojove's `distance(a, b) = abs(a.place - b.place)`). A body that only reads (`pure`)
+        is one expression; any other is written here as the function writes it, after the
+        arguments, where the call would run it. None when the call is not one."""
         fn = self.types.callee(node)
         module = self.owners.get(id(fn)) if fn is not None else None
         if module is None or not fn.line_form or len(fn.params) != len(args) or id(fn) in self.remembered:
@@ -311,16 +343,23 @@ class Access(Expressions):
         # an argument that is more than a name is read once, into a temporary, when the body is written
         # in place (and not at all here when it is not: the call reads it)
         held = {arg: self.temp() for arg in args if not (arg.isidentifier() or arg.lstrip("-").isdigit())}
-        saved = self.module, self.scopes, self.function_base
+        saved = self.module, self.scopes, self.function_base, self.own_names
         self.module, self.scopes, self.function_base = module, [dict(zip(fn.params, (held.get(a, a) for a in args)))], 0
+        self.own_names = local_names(fn, self.purity.nodes(fn))   # the names the body sees as its own
         try:
             body = self.pure(fn.body)
-            if body is None and self.ends_by_itself(fn):
+            if body is None and self.leaf_work(fn, module) is not None:
+                if any(type(n) is ast.Call and self.calls_a_fn(n, self.own_names) for n in self.purity.nodes(fn)):
+                    # it calls a `fn`, which may assign a global or an enclosing function's local:
+                    # each argument is taken as it is now, as the call takes it
+                    held.update({arg: self.temp() for arg in args if arg not in held and not TEMPORARY.fullmatch(arg)
+                                 and not is_literal(arg)})
+                    self.scopes = [dict(zip(fn.params, (held.get(a, a) for a in args)))]
                 for arg, temp in held.items():
                     self.line(f"{temp} = {arg}")
                 return self.expr(fn.body)
         finally:
-            self.module, self.scopes, self.function_base = saved
+            self.module, self.scopes, self.function_base, self.own_names = saved
         if body is None:
             return None
         for arg, temp in held.items():

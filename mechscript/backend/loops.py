@@ -5,10 +5,8 @@ charged its length on entry, a `while` counted by Python's own `for` over the ro
 from __future__ import annotations
 
 from ..interpreter import ast
-from .access import Access
+from .access import SHORT_LOOP, Access
 from .writer import short_text
-
-SHORT_LOOP = 8   # rounds of a `for` that runs nothing more, counted as no step
 
 
 class Loops(Access):
@@ -20,9 +18,9 @@ class Loops(Access):
             items = self.expr(node.iterable)
         if not self.surely(node.iterable, "list"):
             self.line(f"if type({items}) is not list: bail()")
-        # a short loop whose body runs no loop and calls no `fn` counts nothing: its work is bounded
-        # by its text, as a `fn` that ends by itself is (docs/language.md, "What counts a step")
-        short = self.runs_no_more(list(ast.walk(node.body)), self.own_names, depth=1)
+        # a short loop that does little (Access.short_loop) counts nothing, as a call of a `fn` that
+        # ends by itself (docs/language.md, "What counts a step")
+        short = self.short_loop(node)
         if short:
             self.line(f"if len({items}) > {min(SHORT_LOOP, self.limits.loop_iterations, self.limits.list_size)}:")
             self.depth += 1

@@ -46,7 +46,7 @@ from .narration import Purity, has_pools
 from .peephole import merged
 from .runtime import Bail, WrittenRun, bail, exact, fresh, mutable
 from .unread import left_out, quiet_nodes, uncalled, unread_fields, unread_values
-from .writer import FROZEN, ModuleText, Unsupported, roll_or_none
+from .writer import ModuleText, Unsupported, roll_or_none
 
 
 PLAIN = frozenset([int, str, bool, type(None)])   # values `_numbers` keeps only when whole (int)
@@ -138,8 +138,13 @@ def frozen_options(texts, assigned: set, home: ModuleText, settings) -> dict:
     for text in texts:
         values = {**text.scope.vars, **({name: value for name, _, value in settings} if text is home else {})}
         for name, kind in text.names.items():
-            if kind == "let" and name not in assigned and name in values and type(values[name]) in FROZEN:
-                frozen[text.global_name(name)] = values[name]
+            value = values.get(name)
+            # a literal of a few characters: not a number of thousands of digits, nor a long text,
+            # whose comparison counts steps
+            small = type(value) is int and value.bit_length() <= 64 or type(value) is str and len(value) < TEXT_STEP \
+                or type(value) in (bool, type(None))
+            if kind == "let" and name not in assigned and name in values and small:
+                frozen[text.global_name(name)] = value
     return frozen
 
 
