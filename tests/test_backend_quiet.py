@@ -1006,15 +1006,21 @@ def test_no_read_is_written_into_a_temporary_nobody_uses(name):
     assert not unused, unused[:5]
 
 
-@pytest.mark.parametrize("count, tested", [("att.firepower % 3 + 1", False), ("att.firepower / 2", True)])
-def test_a_pool_of_numbers_is_made_inline_and_fought_the_same(count, tested):
-    # access.builtin: `pool(a, b)` of whole numbers is the Pool `pool` makes; what may be a fraction
-    # (half dice, or a count no pool has) is tested, and goes to the builtin for its answer or error
+@pytest.mark.parametrize("count", ["att.firepower % 3 + 1", "att.firepower / 2"])
+def test_a_pool_of_numbers_is_made_inline_and_fought_the_same(count):
+    # access.builtin: `pool(a, b)` of numbers is the Pool `pool` makes, of whole or half dice (a
+    # Fraction), which Pool takes as `pool` does
     rule = f"fn pbem.damage_power(att, weapon) = roll(pool({count}, 1)).total"
     script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
     body = _function_written(QuietFight(script), "s__pbem_damage_power")
-    assert "Pool(" in body and ("B_pool(" in body) is tested
+    assert "Pool(" in body and "B_pool(" not in body
     assert_same_fights(script, 40)
+
+
+def test_a_pool_of_a_count_no_pool_has_gives_the_closures_error():
+    # a third of a die: Pool refuses it as `pool` does, the run bails, and the batch gives the error
+    rule = "fn pbem.damage_power(att, weapon) = roll(pool(att.firepower / 3 + 1 / 3, 1)).total"
+    assert_both_stop(compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}"), "whole or half dice")
 
 
 RUNTIME_STANDING = '''
