@@ -37,7 +37,6 @@ from .narration import bounded_pushes, local_names, pushed_to
 from .writer import BOOLEAN, ModuleText, Unsupported, literal_value, short_text
 
 
-
 class Emitter(Loops):
     """Writes every function of a script and its modules, and the encounter's `until`."""
 

@@ -86,8 +86,9 @@ def literal_value(node):
 
 # the values an option no run changes is read as, written as a literal (Writer.frozen)
 FROZEN = (int, str, bool, type(None))
-_FOLDS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "is": lambda a, b: a is b,
-          "is not": lambda a, b: a is not b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+# (`is` of two values of one of these types, as the writer writes it of none, true and false, is `==`)
+_FOLDS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "is": lambda a, b: a == b,
+          "is not": lambda a, b: a != b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
           ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
 
