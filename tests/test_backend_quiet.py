@@ -249,8 +249,7 @@ def test_a_one_line_rule_that_works_something_out_is_written_in_place_of_its_cal
     rules = "fn edge(c) = c.firepower + floor(c.hp / 4)\nfn pbem.damage_power(att, weapon) = edge(att) + 1"
     script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
     quiet = QuietFight(script)
-    power = quiet.source[quiet.source.index("def s__pbem_damage_power("):]
-    assert "s_edge(" not in power[:power.index("\ndef ")] and "s_edge" not in quiet.remembered
+    assert "s_edge(" not in _function_written(quiet, "s__pbem_damage_power") and "s_edge" not in quiet.remembered
     assert_same_fights(script, 150)
 
 
@@ -261,9 +260,7 @@ def test_a_rule_that_calls_only_rules_that_end_by_themselves_counts_no_step():
              "fn weak(c) {\n    if c.hp < 5 { return half(c.firepower) }\n    return c.firepower\n}\n"
              "fn pbem.damage_power(att, weapon) = weak(att)")
     script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
-    weak = QuietFight(script).source
-    weak = weak[weak.index("def s_weak("):]
-    assert "next(STEP)" not in weak[:weak.index("\ndef ")]
+    assert "next(STEP)" not in _function_written(QuietFight(script), "s_weak")
     assert_same_fights(script, 100)
 
 
@@ -296,10 +293,9 @@ def test_rules_that_do_much_work_without_a_long_loop_still_count_their_steps():
              "fn pbem.damage_power(att, weapon) = att.firepower + b(1, att) * 0")
     text = f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"
     script = compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(steps=3000))
-    source = QuietFight(script).source
+    quiet = QuietFight(script)
     for name in ("s_a", "s_b"):
-        written = source[source.index(f"def {name}("):]
-        assert written.split("\n")[1] == "    next(STEP)"
+        assert _function_written(quiet, name).split("\n")[1] == "    next(STEP)"
     assert_both_stop(script, "steps")
 
 
@@ -325,9 +321,7 @@ def test_a_short_loop_that_runs_no_more_counts_no_step_and_a_long_one_its_rounds
              f'floor(total(range({n})) / 10 ** 9)')
     text = f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"
     script = compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(steps=4000))
-    total = QuietFight(script).source
-    total = total[total.index("def s_total("):]
-    total = total[:total.index("\ndef ")]
+    total = _function_written(QuietFight(script), "s_total")
     assert "next(STEP)" not in total and "    if len(v1_xs) > 8:\n        next(islice(STEP, len(v1_xs) - 1" in total
     if n > 8:
         assert_both_stop(script, "steps")
@@ -355,16 +349,12 @@ def test_pools_are_made_and_added_to_numbers_in_the_written_code():
     # and `roll_for` rolls one
     path = ROOT / "examples" / "transformers_duel.mech"
     script = compile_script(path.read_text(), str(path), path.parent, Limits())
-    source = QuietFight(script).source
-
-    def written(name):
-        text = source[source.index(f"def {name}("):]
-        return text[:text.index("\ndef ")]
+    quiet = QuietFight(script)
     assert re.search(r"elif type\((v\w+)\) is Pool and type\((v\w+)\) is int: t\d+ = \1\.plus\(\2, k\d+\)",
-                     written("m1_add"))
-    assert "Pool(" in written("m1_own_pool") and "B_pool(" not in written("m1_own_pool")
+                     _function_written(quiet, "m1_add"))
+    assert "Pool(" in _function_written(quiet, "m1_own_pool") and "B_pool(" not in _function_written(quiet, "m1_own_pool")
     # and `roll(p, explode: x)` of a pool rolls it as the builtin does, with no call of the builtin
-    assert re.search(r"EV\.roll_pool\((v\w+), (t\d+)\) if type\(\1\) is Pool else B_roll\(", written("m1_roll_for"))
+    assert re.search(r"EV\.roll_pool\((v\w+), (t\d+)\) if type\(\1\) is Pool else B_roll\(", _function_written(quiet, "m1_roll_for"))
     assert_same_fights(script, 20)
 
 
