@@ -266,7 +266,7 @@ class Access(Expressions):
         """Whether a call of `node` does at most LEAF_WORK work (`leaf_work`): it needs no step of
         its own, like a statement. A script calling it ever more often does so from a loop or a
         function that counts, each of whose steps so pays for at most LEAF_WORK work more."""
-        return self.leaf_work(node) is not None
+        return self.leaf_work(node, self.owners.get(id(node))) is not None
 
     def leaf_work(self, node: ast.FnDef, module=None) -> "int | None":
         """The most work a call of `node` does, in nodes of its text and its callees' (a `for` of a
@@ -291,11 +291,16 @@ class Access(Expressions):
         own = local_names(node, nodes)
         work = self.work(nodes, own)
         for loop in (n for n in nodes if type(n) is ast.For):
-            body = self.work(list(ast.walk(loop.body)), own)
-            if work is None or body is None or any(type(n) is ast.For for n in ast.walk(loop.body)):
+            body = self.loop_work(loop, own)
+            if work is None or body is None:
                 return None
             work += (SHORT_LOOP - 1) * body   # its body is counted once in `work` already
         return work if work is not None and work <= LEAF_WORK else None
+
+    def loop_work(self, loop: ast.For, own: set) -> "int | None":
+        """The work of one round of `loop` (`work`), or None when its body holds a loop."""
+        nodes = list(ast.walk(loop.body))
+        return None if any(type(n) is ast.For for n in nodes) else self.work(nodes, own)
 
     def work(self, nodes, own: set) -> "int | None":
         """The nodes, and the work of the leaves they call (`leaf_work`); None when they hold a
@@ -326,9 +331,8 @@ class Access(Expressions):
     def short_loop(self, node: ast.For) -> bool:
         """Whether the `for` `node`, of at most SHORT_LOOP rounds, does at most LEAF_WORK work:
         it runs no loop, calls only leaves, and does that little (loops.py counts it no step)."""
-        nodes = list(ast.walk(node.body))
-        body = self.work(nodes, self.own_names)
-        return body is not None and not any(type(n) is ast.For for n in nodes) and SHORT_LOOP * body <= LEAF_WORK
+        body = self.loop_work(node, self.own_names)
+        return body is not None and SHORT_LOOP * body <= LEAF_WORK
 
     def inlined(self, node: ast.Call, args: list) -> "str | None":
         """A call of a one-line `fn` that ends by itself (`leaf_work`), written as its body with the
@@ -345,11 +349,12 @@ class Access(Expressions):
         held = {arg: self.temp() for arg in args if not (arg.isidentifier() or arg.lstrip("-").isdigit())}
         saved = self.module, self.scopes, self.function_base, self.own_names
         self.module, self.scopes, self.function_base = module, [dict(zip(fn.params, (held.get(a, a) for a in args)))], 0
-        self.own_names = local_names(fn, self.purity.nodes(fn))   # the names the body sees as its own
+        nodes = self.purity.nodes(fn)
+        self.own_names = local_names(fn, nodes)   # the names the body sees as its own
         try:
             body = self.pure(fn.body)
             if body is None and self.leaf_work(fn, module) is not None:
-                if any(type(n) is ast.Call and self.calls_a_fn(n, self.own_names) for n in self.purity.nodes(fn)):
+                if any(type(n) is ast.Call and self.calls_a_fn(n, self.own_names) for n in nodes):
                     # it calls a `fn`, which may assign a global or an enclosing function's local:
                     # each argument is taken as it is now, as the call takes it
                     held.update({arg: self.temp() for arg in args if arg not in held and not TEMPORARY.fullmatch(arg)
