@@ -27,10 +27,7 @@ class Comparisons(Writer):
             a, b = self.values([node.left, node.right])
             if self.may_compare_long_text(node):   # the same answer; a long text's work is counted
                 a = a if a.isidentifier() else self.into(a)
-                # of a text the types say is one, its length alone (robomacs' `lower(a) == lower(b)`)
-                short = "" if self.surely(node.left, "str") else f"type({a}) is not str or "
-                return self.into(f"{a} {op} {b} if {short}len({a}) < {TEXT_STEP} "
-                                 f"else compare_values(EV, {k}, {a}, {b})")
+                return self.into(self.counted_text_compare(node, a, op, b, k))
             return self.into(f"{a} {op} {b}")   # Python's own comparison is the closures' here
         direct = direct and not self.may_compare_long_text(node)
         a = self.expr(node.left)
@@ -66,6 +63,14 @@ class Comparisons(Writer):
             return (f"{a} {op} {b} if {fast} else {fast_is} if type({a}) is Character and type({b}) is not Pool "
                     f"else {general}")
         return f"{a} {op} {b} if {fast} else {general}"
+
+    def counted_text_compare(self, node, a: str, op: str, b: str, k: str) -> str:
+        """`a op b` that may compare long texts (may_compare_long_text): Python's own when `a` is
+        no text or a short one, else compare_values, which counts the work (values.equal). Of a
+        text the types say is one, its length alone is tested (robomacs' `lower(a) == lower(b)`).
+        `a` is read twice: a name or a field of one."""
+        short = "" if self.surely(node.left, "str") else f"type({a}) is not str or "
+        return f"{a} {op} {b} if {short}len({a}) < {TEXT_STEP} else compare_values(EV, {k}, {a}, {b})"
 
     def scaled(self, node, op: str) -> "str | None":
         """`a < b / n` of numbers a and b and a whole literal n > 0 as `a * n < b` (and `b / n < a`

@@ -11,7 +11,6 @@ from ..dice.faces import ONE_DIE, face_table
 from ..dice.rollkeep import Pool
 from ..interpreter import ast
 from ..interpreter.operators import CONSTANTS
-from ..interpreter.values import TEXT_STEP
 from .arithmetic import Arithmetic
 from .comparisons import Comparisons
 from .writer import BOOLEAN, NOT_LITERAL, Unsupported, folded, literal_value
@@ -96,9 +95,7 @@ class Expressions(Arithmetic, Comparisons):
                 if not SIMPLE.fullmatch(a):   # read again below: only a name or a field of one
                     return None
                 # the same answer; a long text's work is counted (values.equal, compare_values)
-                short = "" if self.surely(node.left, "str") else f"type({a}) is not str or "
-                return f"({a} {node.op} {b} if {short}len({a}) < {TEXT_STEP} " \
-                       f"else compare_values(EV, {self.constant(node)}, {a}, {b}))"
+                return f"({self.counted_text_compare(node, a, node.op, b, self.constant(node))})"
             if self.may_compare_long_text(node):
                 return None
             if node.op in ("==", "!=") and (literal is None or type(literal) is bool):
