@@ -226,7 +226,8 @@ class QuietFight:
         if id(home) not in self.texts or any(c.kind.home is not home for c in encounter.characters):
             raise Unsupported("the encounter's rules")
         self.home = self.texts[id(home)]
-        self.namespace = self._namespace(script_text, ev, limits)
+        with ast.children_remembered():
+            self.namespace = self._namespace(script_text, ev, limits)
         self._keep(ev, home)
 
     # -- set-up --

@@ -51,22 +51,31 @@ def uncalled(functions: list, programs: list, dead: set) -> set[int]:
     it leaves out (`dead`, and the bodies of such `fn`s in turn; robomacs' `line`, which only texts
     for `say`s call). A name is matched as a word, whatever it names: one named anywhere else (a
     value, a house rule, a call a quiet run makes), or nowhere, stays; so do RUNTIME_CALLS."""
-    callees = {id(node.callee): node for program in programs for node in ast.walk(program) if type(node) is ast.Call}
+    nodes = [node for program in programs for node in ast.walk(program)]
+    callees = {id(node.callee): node for node in nodes if type(node) is ast.Call}
     names = {fn.name for _, fn in functions}
     calls: dict[str, list] = {}   # a name -> the calls it is the callee of (None: named otherwise)
-    for program in programs:
-        for node in ast.walk(program):
-            name = node.id if type(node) is ast.Name else node.name if type(node) is ast.Field else None
-            if name in names:
-                calls.setdefault(name, []).append(callees.get(id(node)))
+    for node in nodes:
+        name = node.id if type(node) is ast.Name else node.name if type(node) is ast.Field else None
+        if name in names:
+            calls.setdefault(name, []).append(callees.get(id(node)))
+    # id of each node a quiet run may work out -> the top-level statement it is in: the code of a
+    # `fn` gone is then left out too, without walking the programs again
+    home = {id(node): id(statement) for program in programs for statement in program.statements
+            for node in quiet_nodes([statement], dead, {})}
     gone: set[int] = set()
     while True:
-        live = {id(node) for node in quiet_nodes(programs, dead | gone, {})}
         more = {id(fn) for _, fn in functions if id(fn) not in gone and fn.name not in RUNTIME_CALLS and
-                calls.get(fn.name) and all(call is not None and id(call) not in live for call in calls[fn.name])}
+                calls.get(fn.name) and all(call is not None and _left_out(home, gone, call) for call in calls[fn.name])}
         if not more:
             return gone
         gone |= more
+
+
+def _left_out(home: dict, gone: set, node) -> bool:
+    """Whether a quiet run leaves out `node`: code left out (not in `home`), or in a `fn` gone."""
+    statement = home.get(id(node))
+    return statement is None or statement in gone
 
 
 def unread_values(programs: list, unread: dict) -> set[int]:

@@ -53,8 +53,11 @@ from .types import ANY, BOTTOM, T_NONE, Site, Type
 # ---- the result ----
 
 class Types:
+    """What the inference found, asked after it has run (the answers no longer change)."""
+
     def __init__(self, inference: "Inference"):
         self._i = inference
+        self._kind_fields: dict = {}   # kind -> kind_fields(kind), worked out once: the back end asks often
 
     def of(self, node) -> Type:
         return self._i.node_types.get(id(node), ANY)
@@ -90,8 +93,12 @@ class Types:
         return None if shape is None else {name: self._i.read_field(t, name) for name in shape}
 
     def kind_fields(self, kind: tuple) -> dict:
-        info = self._i.kinds[kind]
-        return {name: self._i.read_char_field(kind, name) for name in info.items}
+        """{name: Type} of each stat, derived value, state and gear item of a kind. Not to be changed."""
+        found = self._kind_fields.get(kind)
+        if found is None:
+            info = self._i.kinds[kind]
+            found = self._kind_fields[kind] = {name: self._i.read_char_field(kind, name) for name in info.items}
+        return found
 
     def functions(self) -> list:
         return [info.node for info in self._i.fns.values()]

@@ -6,6 +6,8 @@ Nothing here knows about lark; the builder makes these from the parse tree in on
 from __future__ import annotations
 
 import dataclasses
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -293,11 +295,35 @@ class EncounterDef(Node):  # encounter
 def children(node: Node) -> list:
     """The nodes right below `node`: in its fields, and in the lists, tuples, dicts and parts that
     are not nodes themselves (a match's arms, a table's rows) there. A list, gathered without
-    nested generators: the back end's set-up walks the tree many times."""
+    nested generators, which the caller must not change: within `children_remembered()` it is
+    gathered once for each node."""
+    table = getattr(_remembered, "table", None)
+    if table is not None:
+        entry = table.get(id(node))
+        if entry is not None and entry[0] is node:
+            return entry[1]
     found: list = []
     for name in _field_names(type(node)):
         _gather(getattr(node, name), found)
+    if table is not None:
+        table[id(node)] = (node, found)   # the node itself kept: its id is not another's while this lasts
     return found
+
+
+_remembered = threading.local()   # .table: id(node) -> (node, its children), within children_remembered()
+
+
+@contextmanager
+def children_remembered():
+    """Within this, `children` gathers each node's children once, in this thread: the back end's
+    set-up walks the same trees, which do not change, tens of times (backend/quiet.py)."""
+    outer = getattr(_remembered, "table", None)
+    if outer is None:
+        _remembered.table = {}
+    try:
+        yield
+    finally:
+        _remembered.table = outer
 
 
 # The field names of each dataclass, looked up once

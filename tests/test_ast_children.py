@@ -1,0 +1,65 @@
+"""ast.children and ast.walk: the nodes right below a node, gathered once a node within
+children_remembered() (the back end's set-up walks the same trees tens of times)."""
+
+from __future__ import annotations
+
+import threading
+
+from mechscript.interpreter import ast
+from mechscript.interpreter.parser import parse_program
+from mechscript.limits import Limits
+
+SCRIPT = """
+fn hit(a, b) {
+  let total = a + b * 2
+  if total > 3 { say "hit {total}" }
+  return [total, {x: a}]
+}
+"""
+
+
+def _program():
+    return parse_program(SCRIPT, "t.mech", Limits())
+
+
+def test_children_are_gathered_anew_outside_and_once_within():
+    program = _program()
+    fn = program.statements[0]
+    assert ast.children(fn) == ast.children(fn)
+    assert ast.children(fn) is not ast.children(fn)
+    with ast.children_remembered():
+        first = ast.children(fn)
+        assert ast.children(fn) is first
+        assert first == [fn.body]
+        walked = list(ast.walk(program))
+    assert ast.children(fn) is not first   # forgotten at the end
+    assert {id(n) for n in walked} == {id(n) for n in ast.walk(program)}
+
+
+def test_a_node_equal_to_another_gets_its_own_children():
+    """The table is by node, not by equality: two equal trees are told apart."""
+    one, two = _program(), _program()
+    with ast.children_remembered():
+        a, b = ast.children(one.statements[0].body), ast.children(two.statements[0].body)
+        assert a == b and a is not b
+        assert all(x is not y for x, y in zip(a, b))
+
+
+def test_the_table_is_of_one_thread():
+    program = _program()
+    seen = []
+    with ast.children_remembered():
+        first = ast.children(program)
+        thread = threading.Thread(target=lambda: seen.append(ast.children(program)))
+        thread.start()
+        thread.join()
+    assert seen[0] == first and seen[0] is not first
+
+
+def test_nested_use_keeps_the_outer_table():
+    program = _program()
+    with ast.children_remembered():
+        first = ast.children(program)
+        with ast.children_remembered():
+            assert ast.children(program) is first
+        assert ast.children(program) is first
