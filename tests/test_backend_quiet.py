@@ -219,6 +219,23 @@ def test_narration_that_builds_its_own_lists_is_left_out_but_not_one_that_change
     assert_same_fights(script, 40)
 
 
+def test_an_if_left_with_nothing_but_narration_to_do_is_left_out_whole():
+    # `why` is only said: the `if`s that only build it go, conditions and all (`grumble` is not
+    # called). An `if` holding a `say` stays (its line counts against output_lines), and so does the
+    # test of a condition that rolls a die.
+    rules = ('fn grumble(c) = c.hp < 3\n'
+             'fn pbem.wants_to_retreat(c) {\n let why = ""\n'
+             ' if grumble(c) { why = "hurt" } elif c.hp < 5 { if c.hp < 4 { why = "scared" } }\n'
+             ' if c.hp < 2 { say "low" }\n'
+             ' if d6 > 7 { why = "never" }\n'
+             ' say "{c.name} {why}"\n return c.hp * 3 <= c.hp_max\n}')
+    script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
+    retreat = _function_written(QuietFight(script), "s__pbem_wants_to_retreat")
+    assert "grumble" not in retreat and "< 3" not in retreat and "< 5" not in retreat and "< 4" not in retreat
+    assert "< 2" in retreat and retreat.count("next(SAY)") == 2 and retreat.count("next(DICE)") == 1
+    assert_same_fights(script, 40)
+
+
 def test_a_record_a_rule_changes_in_place_starts_each_run_as_written():
     # the checker finds `tally.hits += 1`: the record is copied afresh for each run (changes.py);
     # kept as it was, the second run would start from the first one's count
@@ -561,7 +578,7 @@ def test_the_written_code_counts_a_comparison_of_lists_a_step_an_item():
     # counts their items against the steps: 2,000 comparisons of 1,000 items pass the steps limit,
     # where they were 2,000 steps
     rule = "fn pbem.damage_power(att, weapon) {\n let a = range(1000)\n let b = range(1000)\n let n = 0\n" \
-           " repeat 2000 { if a == b { n += 1 } }\n return att.firepower\n}"
+           " repeat 2000 { if a == b { n += 1 } }\n return att.firepower + n * 0\n}"
     assert_stopped_by_steps(rule, ("repeat 2000", "repeat 20"))
 
 
@@ -570,7 +587,7 @@ def test_the_written_code_counts_a_comparison_of_long_strings(op):
     # issue 22, item 3: strings the checker knows were compared as Python's own `==`, uncounted;
     # two of 65,536 characters compared 20,000 times pass the steps limit (a step a 100 characters)
     rule = 'fn pbem.damage_power(att, weapon) {\n let a = "x"\n let b = "x"\n repeat 16 { a = a + a; b = b + b }\n' \
-           f" let n = 0\n repeat 20000 {{ if a {op} b {{ n += 1 }} }}\n return att.firepower\n}}"
+           f" let n = 0\n repeat 20000 {{ if a {op} b {{ n += 1 }} }}\n return att.firepower + n * 0\n}}"
     assert_stopped_by_steps(rule, ("repeat 20000", "repeat 2"))
 
 

@@ -54,7 +54,7 @@ class Emitter(Loops):
     def define(self, node: ast.FnDef, python_name: str) -> None:
         """The `def` of a function at this point of the text: at the top level, or inside another
         function's block (its names are then Python's closure cells of the enclosing function)."""
-        saved = self.assigned_globals, self.nonlocals, self.function_base, self.dropped_says, self.dropped_names, \
+        saved = self.assigned_globals, self.nonlocals, self.function_base, self.dropped_statements, self.dropped_names, \
             self.bounds, self.reassigned, self.own_names, self.function_nodes, self.not_none, self.kind_tested
         self.assigned_globals, self.nonlocals = set(), set()
         self.not_none = set()   # an enclosing function's tests do not hold when this one is called
@@ -63,7 +63,7 @@ class Emitter(Loops):
         self.reassigned = self.reassigned | {n.target.id for n in ast.walk(node.body)
                                              if type(n) is ast.Assign and type(n.target) is ast.Name}
         self.function_base = len(self.scopes)
-        self.dropped_says, self.dropped_names = self.purity.narration(self.module, node)
+        self.dropped_statements, self.dropped_names = self.purity.narration(self.module, node)
         self.own_names = local_names(node, self.purity.nodes(node))
         self.function_nodes = self.purity.nodes(node)
         bounded = bounded_pushes(node, self.purity.nodes(node), lambda n: self.surely(n, "list"))
@@ -95,7 +95,7 @@ class Emitter(Loops):
             self.depth -= 1
         finally:
             del self.scopes[self.function_base:]
-            self.assigned_globals, self.nonlocals, self.function_base, self.dropped_says, self.dropped_names, \
+            self.assigned_globals, self.nonlocals, self.function_base, self.dropped_statements, self.dropped_names, \
                 self.bounds, self.reassigned, self.own_names, self.function_nodes, self.not_none, \
                 self.kind_tested = saved
 
@@ -107,7 +107,7 @@ class Emitter(Loops):
         self.scopes = [{}]
         self.assigned_globals = set()
         self.function_base = 0
-        self.dropped_says, self.dropped_names = set(), set()
+        self.dropped_statements, self.dropped_names = set(), set()
         self.own_names = set()
         played, one_side_left, sides_left = (self.local(name) for name in ("round", "one_side_left", "sides_left"))
         self.line("def ENDED(encounter):")
@@ -196,6 +196,8 @@ class Emitter(Loops):
                 kind is ast.Assign and type(node.target) is ast.Name and node.target.id in self.dropped_names or \
                 pushed_to(node) in self.dropped_names:
             return   # a value only narration reads (narration.py)
+        if kind is ast.If and id(node) in self.dropped_statements:
+            return   # it does nothing but what narration reads (narration.emptied_ifs)
         if kind is ast.Let:
             value = self.value(node.value)
             local = self.local(node.name)
@@ -231,7 +233,7 @@ class Emitter(Loops):
         # as showing it would, and spends a line of `output_lines` (the run's budget SAY).
         value = node.value
         parts = [p for p in value.parts if type(p) is not str] if type(value) is ast.String else [value]
-        if id(node) in self.dropped_says:
+        if id(node) in self.dropped_statements:
             parts = []
         for part in parts:
             if self.pure(part) is not None and not self.can_be_pool(part):

@@ -8,9 +8,12 @@ a pool (showing a pool rolls it). A `say` whose parts are droppable is left out,
 counted against `output_lines`; a function's local `let` that only such `say`s and other
 narration-only values read, with droppable values, is left out with them; so is a parameter only
 they read, and each call of that `fn` leaves out a droppable argument for it (dropped_arguments).
+An `if` left with nothing else to do, whose conditions are droppable, is left out whole
+(emptied_ifs: robomacs' `if shift.text != "" { text = ... }`).
 
-What changes: a quiet run no longer meets the errors those texts would raise (a batch reports
-the errors of the fight, `mech run` still shows every line), and it counts fewer steps.
+What changes: a quiet run no longer meets the errors those texts (and such conditions) would raise
+(a batch reports the errors of the fight, `mech run` still shows every line), and it counts fewer
+steps.
 """
 
 from __future__ import annotations
@@ -137,7 +140,8 @@ _STATEMENTS = (ast.Block, ast.Program, ast.Let, ast.Assign, ast.FnDef, ast.If, a
 
 
 def narration_only(module, fn: ast.FnDef, purity: Purity) -> tuple[set, set]:
-    """The `say`s (by id) a quiet run leaves out, and the local names only they (and each other) read."""
+    """The `say`s and emptied `if`s (by id) a quiet run leaves out, and the local names only they
+    (and each other) read."""
     nodes = purity.nodes(fn)
     local = local_names(fn, nodes)
     lets = [n for n in nodes if type(n) is ast.Let]
@@ -162,13 +166,50 @@ def narration_only(module, fn: ast.FnDef, purity: Purity) -> tuple[set, set]:
     read = {n.id for n in nodes if type(n) is ast.Name}
     candidates |= {name for name in fn.params if name in read and name not in counts and name not in fors
                    and all(purity.tree_droppable(module, w, local) for w in writes.get(name, ()))}
-    says = {id(n): n for n in nodes if type(n) is ast.Say and purity.tree_droppable(module, n.value, local)}
+    says = {id(n) for n in nodes if type(n) is ast.Say and purity.tree_droppable(module, n.value, local)}
     while True:
-        live = _live_reads(fn.body, candidates, says.keys() | purity.skipped)
+        emptied = emptied_ifs(fn.body, candidates, lambda node: purity.tree_droppable(module, node, local))
+        live = _live_reads(fn.body, candidates, says | emptied | purity.skipped)
         dropped = candidates - live
         if dropped == candidates:
-            return set(says), candidates
+            return says | emptied, candidates
         candidates = dropped
+
+
+def emptied_ifs(body: ast.Block, names: set, droppable) -> set:
+    """The `if`s (by id) of `body` with nothing left to do once the lets and assignments of `names`
+    (narration's) are left out: every branch holds only those, pushes onto those names and such
+    `if`s, and every condition only gives a value (`droppable(node)`). A `say` keeps its `if`:
+    its line counts against `output_lines` when the condition holds."""
+    ifs = []   # every `if` of the body, each one before those inside it
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is ast.Block:
+            stack.extend(node.statements)
+        elif kind is ast.If:
+            ifs.append(node)
+            stack.extend(_branch_blocks(node))
+        elif kind in (ast.For, ast.While, ast.Repeat):
+            stack.append(node.body)
+    emptied: set = set()
+    for node in reversed(ifs):   # the inner ones first
+        if all(droppable(condition) for condition, _ in node.branches) and \
+                all(_left_out(s, names, emptied) for block in _branch_blocks(node) for s in block.statements):
+            emptied.add(id(node))
+    return emptied
+
+
+def _branch_blocks(node: ast.If) -> list:
+    return [block for _, block in node.branches] + ([node.otherwise] if node.otherwise is not None else [])
+
+
+def _left_out(node, names: set, emptied: set) -> bool:
+    kind = type(node)
+    return kind is ast.Let and node.name in names or \
+        kind is ast.Assign and type(node.target) is ast.Name and node.target.id in names or \
+        pushed_to(node) in names or id(node) in emptied
 
 
 def dropped_arguments(purity: Purity, module, call: ast.Call, local) -> set:
