@@ -387,6 +387,125 @@ def test_a_table_whose_lists_a_rule_changes_is_copied_for_each_run_and_one_left_
     assert "s_kept" in quiet.namespace   # written once: no run changes it
 
 
+def test_a_rule_shown_in_a_text_reads_as_the_closures_show_it():
+    # a written function, a remembered one, a house rule and a nested one each show as `<fn name>`,
+    # as the closures' functions do (a text may be compared: here it decides the damage)
+    rules = ('fn helper(x) = x + 1\n'
+             'fn power(c) {\n let p = 0\n for s in [c.firepower, c.strength] { p += s }\n return p\n}\n'
+             'fn pbem.damage_power(att, weapon) {\n fn inner(y) = y\n'
+             ' let shown = "{helper} {power} {pbem.damage_power} {[inner]}"\n'
+             ' if shown == "<fn helper> <fn power> <fn pbem.damage_power> [<fn inner>]" { return power(att) - 5 }\n'
+             ' return 0\n}')
+    script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
+    assert "s_power" in QuietFight(script).remembered
+    assert_same_fights(script, 30)
+
+
+# ---- the depth of calls: counted by the fns that may reach themselves (depth.py) ----
+
+DEEP = ('fn depth(n) {\n if n <= 0 { return 0 }\n return 1 + depth(n - 1)\n}\n'
+        'fn through(f, n) = f(n)\n'
+        'fn pbem.damage_power(att, weapon) = att.firepower + CALL * 0\n')
+
+
+@pytest.mark.parametrize("call", ["depth(300)", "through(depth, 300)"], ids=["named", "as-a-value"])
+def test_recursion_past_the_limit_stops_the_written_code_where_it_stops_the_closures(call):
+    # 300 calls deep (through a function value too) is past the default limit of 200: the
+    # recursive fn counts its depth and the run bails, for the closures' error
+    script = compiled(f"use pbem\n{DEEP.replace('CALL', call)}{CHARACTERS}{encounter()}")
+    assert "EV.depth += 1" in _function_written(QuietFight(script), "s_depth")
+    assert_both_stop(script, "recursion")
+
+
+def test_recursion_within_the_limit_is_fought_by_the_written_code_and_a_batch_reports_the_limit(tmp_path):
+    script = compiled(f"use pbem\n{DEEP.replace('CALL', 'depth(150)')}{CHARACTERS}{encounter()}")
+    assert_same_fights(script, 20)
+    # a batch fails as `mech run` does, with the limit named, the run to replay given
+    path = tmp_path / "deep.mech"
+    path.write_text(f"use pbem\n{DEEP.replace('CALL', 'depth(300)')}{CHARACTERS}{encounter()}")
+    with pytest.raises(MechError, match="run 1 of the batch failed(.|\n)*the limit `recursion` is 200"):
+        mechscript.simulate(str(path), 5, seed=1, jobs=1)
+
+
+def test_only_the_rules_that_may_reach_themselves_count_the_depth_of_calls():
+    # pbem's `settle` (the roll-off of ties) calls itself: it counts the depth, and no other
+    # rule of the ambush does
+    quiet = QuietFight(compiled(AMBUSH))
+    counting = {written[:written.index("(")] for written in quiet.source.split("\ndef ") if "EV.depth += 1" in written}
+    assert counting == {"m1_settle"}
+    assert quiet.depth == 10   # the other rules nest 10 deep at most: each run's depth starts there
+
+
+def test_calls_that_nest_past_the_limit_without_recursion_are_left_to_the_closures():
+    chain = "".join(f"fn f{i}(x) = f{i + 1}(x) + 1\n" for i in range(12)) + "fn f12(x) = x\n"
+    text = f"use pbem\n{chain}fn pbem.damage_power(att, weapon) = f0(att.firepower) - 12\n{CHARACTERS}{encounter()}"
+    fits = compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(recursion=40))
+    assert_same_fights(fits, 5)
+    too_deep = compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(recursion=15))
+    with pytest.raises(Unsupported, match="recursion"):
+        QuietFight(too_deep)
+
+
+OWN_RULES = """kind Mech {
+    stat skill 0..20
+    state hp = 3
+    FORMULA
+}
+let bonus = 0
+fn deep(n) {
+    if n <= 0 { return 0 }
+    return 1 + deep(n - 1)
+}
+RULES
+fn fight(enc) {
+    let a = enc.sides[0].members[0]
+    let b = enc.sides[1].members[0]
+    FIRST
+    while not ended(enc) {
+        enc.round += 1
+        if d10 + a.skill + bonus > d10 + b.skill + 1 { b.hp -= 1 } else { a.hp -= 1 }
+    }
+    if a.hp > 0 { return enc.sides[0].name }
+    return enc.sides[1].name
+}
+character Lance is Mech { skill 6 }
+character Shield is Mech { skill 4 }
+encounter "One shot" {
+    side attacker: Lance
+    side defender: Shield
+}
+"""
+
+
+def own_rules(rules: str = "fn standing(m) = m.hp > 0", first: str = "", formula: str = ""):
+    return compiled(OWN_RULES.replace("RULES", rules).replace("FIRST", first).replace("FORMULA", formula))
+
+
+@pytest.mark.parametrize("rules, first, formula", [
+    # `ended` calls the rules' `standing`: fight, standing and 199 calls of deep are 201 deep
+    ("fn standing(m) = m.hp > deep(198) - 198", "", ""),
+    # `hop` is go's parameter, not the rule named `hop`: go, c1, c2 and deep's calls are 201 deep
+    ("fn c1(n) = c2(n)\nfn c2(n) = deep(n)\nfn hop(n) = 0\nfn go(hop, n) = hop(n)\nfn standing(m) = m.hp > 0",
+     "let z = go(c1, 196)", ""),
+    # `make` works out the kind's formulas by the closures, on from the written calls' depth
+    ("fn standing(m) = m.hp > 0", 'let x = make(Mech, "X", skill: 3)', "derived depthy = deep(199)"),
+], ids=["ended-calls-standing", "a-parameter-named-as-a-fn", "make-works-out-formulas"])
+def test_recursion_past_the_limit_by_any_way_of_calling_stops_the_written_code(rules, first, formula):
+    assert_both_stop(own_rules(rules, first, formula), "recursion")
+
+
+@pytest.mark.parametrize("rules", [
+    # comparing a pool rolls it: the `if` that only builds narration is worked out all the same
+    'fn note(a) {\n let t = ""\n if 2k1 > 9 { t = "lucky" }\n say "{a.hp}{t}"\n}\nfn standing(m) = m.hp > 0',
+    'fn note(a) {\n let t = 2k1 > 9\n say "{a.hp}{t}"\n}\nfn standing(m) = m.hp > 0',
+    # the `bonus` narration reads is another variable than the global the rule sets first
+    'fn note(a) {\n bonus = 5\n if a.hp > 100 {\n  let bonus = "big"\n  say "{bonus}"\n }\n}\n'
+    'fn standing(m) = m.hp > 0',
+], ids=["if-comparing-a-pool", "let-comparing-a-pool", "a-let-hiding-a-global"])
+def test_narration_left_out_keeps_what_the_fight_sees(rules):
+    assert_same_fights(own_rules(rules, "note(a)"), 30)
+
+
 def _smallest_limit(fits) -> int:
     low, high = 1, 10 ** 6
     while low < high:

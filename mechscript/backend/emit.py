@@ -78,10 +78,20 @@ class Emitter(Loops):
             self.line("")   # the function's `global` and `nonlocal` names, once known
             if not self.ends_by_itself(node):
                 self.line("next(STEP)")   # a call counts a step (the closures' count): runtime.Budget
+            counted = id(node) in self.recursive
+            if counted:   # it may reach itself: it counts the depth of calls (depth.py)
+                self.line("EV.depth += 1")
+                self.line("if EV.depth > DEEPEST: bail()")
+                self.line("try:")
+                self.depth += 1
             if node.line_form:
                 self.line(f"return {self.expr(node.body)}")
             else:
                 self.block(node.body, shares_parent=True)
+            if counted:
+                self.depth -= 1
+                self.line("finally:")
+                self.line("    EV.depth -= 1")
             declared = []
             self.every_assigned |= self.assigned_globals
             if self.assigned_globals:
@@ -153,6 +163,7 @@ class Emitter(Loops):
             named = [(fn, self.local(fn.name)) for fn in functions]
             for fn, python in named:
                 self.define(fn, python)
+                self.line(f"{python}.mech_fn = {fn.name!r}")   # shown as `<fn name>` (values.format_value)
             tested = set(self.not_none)
             for statement in node.statements:
                 if type(statement) is not ast.FnDef:

@@ -103,6 +103,8 @@ class Purity:
         if kind is ast.String and self.pools and any(type(part) is not str and self._may_be_pool(part)
                                                      for part in node.parts):
             return False   # showing a pool rolls it
+        if self.pools and kind in _ROLLING and any(self._may_be_pool(part) for part in _ROLLING[kind](node)):
+            return False   # working a pool out as a number rolls it (as checker/infer_expressions marks)
         if kind is ast.Call:
             callee = node.callee
             if type(callee) is ast.Name and callee.id in local:
@@ -110,11 +112,19 @@ class Purity:
             target = self.callee(module, node)
             if target is not None:
                 return id(target[1]) in self.pure
-            return type(callee) is ast.Name and callee.id in PURE_BUILTINS and self._not_shadowed(module, callee.id)
+            return type(callee) is ast.Name and callee.id in PURE_BUILTINS and self._not_shadowed(module, callee.id) \
+                and not (self.pools and any(self._may_be_pool(arg) or self._may_be_pool_list(arg) for arg in node.args))
         return True
 
     def _may_be_pool(self, node) -> bool:
         return self.types is None or self.types.of(node).maybe("pool")
+
+    def _may_be_pool_list(self, node) -> bool:
+        """Whether `node` may be a list holding a pool (`max(pools)` rolls them)."""
+        if self.types is None:
+            return True
+        found = self.types.of(node)
+        return found.maybe("list") and self.types.elements(found).maybe("pool")
 
     def _not_shadowed(self, module, name: str) -> bool:
         return module.lookup(name) is None
@@ -128,6 +138,11 @@ class Purity:
 
     def tree_droppable(self, module, node, local=frozenset()) -> bool:
         return all(self.droppable(module, n, local) for n in ast.walk(node) if _is_expression(n))
+
+
+# the operations that work out a pool operand as a number, rolling it: the parts that may be one
+_ROLLING = {ast.BinOp: lambda n: (n.left, n.right), ast.Compare: lambda n: (n.left, n.right),
+            ast.Power: lambda n: (n.base, n.exponent)}
 
 
 def _is_expression(node) -> bool:
@@ -161,6 +176,7 @@ def narration_only(module, fn: ast.FnDef, purity: Purity) -> tuple[set, set]:
     candidates = {name for name, n in counts.items()
                   if n == 1 and name not in fn.params and name not in fors
                   and all(purity.tree_droppable(module, w, local) for w in writes[name])}
+    candidates -= written_elsewhere(fn.body, candidates)
     # a parameter only such `say`s read (`fn say_line(text) { say text }`): its callers may leave out
     # the argument (dropped_arguments)
     read = {n.id for n in nodes if type(n) is ast.Name}
@@ -174,6 +190,26 @@ def narration_only(module, fn: ast.FnDef, purity: Purity) -> tuple[set, set]:
         if dropped == candidates:
             return says | emptied, candidates
         candidates = dropped
+
+
+def written_elsewhere(body: ast.Block, names: set) -> set:
+    """The names of `names` (each with one `let` in `body`) assigned or pushed onto outside the
+    block of their `let`: there the name is another variable (a global, an enclosing function's)."""
+    homes: dict = {}   # a name -> the id of the block of its `let`
+    writes: list = []   # (a name, the ids of the blocks around a write of it)
+    stack = [(body, (id(body),))]
+    while stack:
+        node, blocks = stack.pop()
+        kind = type(node)
+        if kind is ast.Let and node.name in names:
+            homes[node.name] = blocks[-1]
+        elif kind is ast.Assign and type(node.target) is ast.Name and node.target.id in names:
+            writes.append((node.target.id, blocks))
+        elif (pushed := pushed_to(node)) in names:
+            writes.append((pushed, blocks))
+        inner = blocks + (id(node),) if kind is ast.Block and node is not body else blocks
+        stack.extend((child, inner) for child in ast.children(node))
+    return {name for name, blocks in writes if homes.get(name) not in blocks}
 
 
 def emptied_ifs(body: ast.Block, names: set, droppable) -> set:

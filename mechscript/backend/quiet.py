@@ -40,6 +40,7 @@ from ..interpreter.values import (TEXT_STEP, Character, Encounter, Function, Kin
 from ..limits import CpuTime
 from .access import builtin_impls
 from .changes import changed_sites, may_change
+from .depth import call_depth
 from .emit import Emitter
 from .memo import REMEMBERING, Remembered, remembering
 from .narration import Purity, has_pools
@@ -309,8 +310,17 @@ class QuietFight:
         remembered = Remembered(list(defs.values()), callee, types, writer.states, writer.changed,
                                 {text.global_name(name) for text in self.texts.values() for name in assigned},
                                 purity.nodes)
+        # the depth of calls, counted by the fns that may reach themselves alone (depth.py); a known
+        # answer of one that reaches them would skip the depth they count: it is not remembered
+        depth = call_depth(self.texts.values(), callee, types)
+        if depth.others > limits.recursion - (1 if depth.recursive else 0):
+            raise Unsupported("calls that may nest past the `recursion` limit")
+        self.depth = depth.others   # each run's depth to start with
+        writer.recursive = depth.recursive
+        remembered.ids -= depth.reaching
         writer.remembered = remembered.ids
         bound = {}   # global name -> the function's python name (a house rule: the script's function)
+        shown = {}   # python name -> the name a text shows the function by, as the closures do
         for text in self.texts.values():
             for statement in text.program.statements:
                 if type(statement) is not ast.FnDef:
@@ -320,13 +330,18 @@ class QuietFight:
                     python = python_name(text, statement)
                     writer.function(text, statement, python)
                     bound[target.global_name(statement.name)] = python
+                    shown[python] = f"{statement.module}.{statement.name}"
                 else:
                     writer.function(text, statement, text.global_name(statement.name))
+                    shown[text.global_name(statement.name)] = statement.name
         writer.ended(script_text, self._until_node(script_text), self.home.global_name("standing"))
         source = "\n".join(merged(writer.lines)) + "\n"
         namespace = written_helpers(limits, self.encounter, self.members, self.rounds)
+        namespace["DEEPEST"] = limits.recursion   # the depth the recursive fns may reach (depth.py)
         namespace.update(writer.constants)
         exec(compile(source, f"<mechscript quiet {self.script.filename}>", "exec"), namespace)
+        for python, name in shown.items():
+            namespace[python].mech_fn = name   # "{f}" shows `<fn name>` (values.format_value)
         for name, python in bound.items():
             namespace[name] = namespace[python]
         self.remembered = {name for name, (_, fn) in defs.items() if id(fn) in remembered.ids}
@@ -465,6 +480,7 @@ class QuietFight:
         ev = WrittenRun(faces, self.script.limits, self.namespace, self.setup_steps, self.setup_dice,
                         self.setup_lines)
         self.namespace["BITS"] = faces.getrandbits
+        ev.depth = self.depth   # the most calls of fns that count no depth (depth.py)
         try:
             with CpuTime(self.script.limits, ev):   # the `seconds` of a run, as Script.run times it
                 return self._fight(ev), self.encounter.name, self.sides

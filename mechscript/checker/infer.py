@@ -77,6 +77,12 @@ class Types:
             return None
         return next(iter(found)).node
 
+    def called(self, call) -> "list | None":
+        """The `fn`s (FnDef nodes) a call of a function value may reach, None among them when it
+        may reach any; None for a call of a builtin (or of nothing the inference looked at)."""
+        found = self._i.callees.get(id(call))
+        return None if found is None else [None if info is None else info.node for info in found]
+
     def elements(self, t: Type) -> Type:
         return self._i.elements(t)
 

@@ -208,6 +208,9 @@ def format_value(value, limits=None) -> str:
         return value.name
     if kind is Kind:
         return f"<kind {value.name}>"
+    shown = getattr(value, "mech_fn", None)   # a `fn` written as Python by the back end (backend/quiet.py)
+    if type(shown) is str:
+        return f"<fn {shown}>"
     return str(value)
 
 
