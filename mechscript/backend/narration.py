@@ -176,15 +176,25 @@ def narration_only(module, fn: ast.FnDef, purity: Purity) -> tuple[set, set]:
     candidates = {name for name, n in counts.items()
                   if n == 1 and name not in fn.params and name not in fors
                   and all(purity.tree_droppable(module, w, local) for w in writes[name])}
-    candidates -= written_elsewhere(fn.body, candidates)
+    rewritten = {name for name in candidates if len(writes[name]) > 1}   # assigned or pushed onto besides
+    if rewritten:
+        candidates -= written_elsewhere(fn.body, rewritten)
     # a parameter only such `say`s read (`fn say_line(text) { say text }`): its callers may leave out
     # the argument (dropped_arguments)
     read = {n.id for n in nodes if type(n) is ast.Name}
     candidates |= {name for name in fn.params if name in read and name not in counts and name not in fors
                    and all(purity.tree_droppable(module, w, local) for w in writes.get(name, ()))}
     says = {id(n) for n in nodes if type(n) is ast.Say and purity.tree_droppable(module, n.value, local)}
+    conditions: dict[int, bool] = {}   # id of a condition -> whether it only gives a value, asked once
+
+    def droppable(node) -> bool:
+        found = conditions.get(id(node))
+        if found is None:
+            found = conditions[id(node)] = purity.tree_droppable(module, node, local)
+        return found
+
     while True:
-        emptied = emptied_ifs(fn.body, candidates, lambda node: purity.tree_droppable(module, node, local))
+        emptied = emptied_ifs(fn.body, candidates, droppable)
         live = _live_reads(fn.body, candidates, says | emptied | purity.skipped)
         dropped = candidates - live
         if dropped == candidates:
