@@ -446,6 +446,14 @@ def test_calls_that_nest_past_the_limit_without_recursion_are_left_to_the_closur
         QuietFight(too_deep)
 
 
+# two characters of a kind of the script's own (no module): OWN_RULES, RUNTIME_STANDING
+MECHS = """character Lance is Mech { skill 6 }
+character Shield is Mech { skill 4 }
+encounter "One shot" {
+    side attacker: Lance
+    side defender: Shield
+}
+"""
 OWN_RULES = """kind Mech {
     stat skill 0..20
     state hp = 3
@@ -468,13 +476,7 @@ fn fight(enc) {
     if a.hp > 0 { return enc.sides[0].name }
     return enc.sides[1].name
 }
-character Lance is Mech { skill 6 }
-character Shield is Mech { skill 4 }
-encounter "One shot" {
-    side attacker: Lance
-    side defender: Shield
-}
-"""
+""" + MECHS
 
 
 def own_rules(rules: str = "fn standing(m) = m.hp > 0", first: str = "", formula: str = ""):
@@ -1169,13 +1171,7 @@ fn fight(enc) {
     if a.hp > 0 { return enc.sides[0].name }
     return enc.sides[1].name
 }
-character Lance is Mech { skill 6 }
-character Shield is Mech { skill 4 }
-encounter "One shot" {
-    side attacker: Lance
-    side defender: Shield
-}
-'''
+''' + MECHS
 
 
 def test_a_rule_the_runtime_calls_keeps_what_it_reads_though_only_left_out_code_names_it():
