@@ -427,6 +427,16 @@ def test_recursion_within_the_limit_is_fought_by_the_written_code_and_a_batch_re
         mechscript.simulate(str(path), 5, seed=1, jobs=1)
 
 
+def test_recursion_past_python_s_stack_under_a_raised_limit_is_left_to_the_closures():
+    # with `recursion` raised to 10,000, 6,000 calls deep run the closures out of Python's stack
+    # (several frames a call) before the limit: the written code, a frame a call, bails past the
+    # default limit, and the closures give that error
+    text = OWN_RULES.replace("RULES", "fn standing(m) = m.hp > 0").replace("FORMULA", "") \
+        .replace("FIRST", "let p = deep(6000 + d6)")
+    script = compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(recursion=10_000))
+    assert_both_stop(script, "more than Python's stack allows")
+
+
 def test_only_the_rules_that_may_reach_themselves_count_the_depth_of_calls():
     # pbem's `settle` (the roll-off of ties) calls itself: it counts the depth, and no other
     # rule of the ambush does

@@ -1,8 +1,9 @@
 """How deep a run's calls can nest, worked out from the text. The written code (quiet.py) counts
 the depth of calls only in the `fn`s that may reach themselves (pbem's `settle`): each call of one
 adds one to the run's depth, which starts at the most calls of other `fn`s any chain of calls can
-hold (a number known from the text), and a run bails when it passes the `recursion` limit. The
-closures then play it, and give the limit's error where they reach it. A `fn` that may reach a
+hold (a number known from the text), and a run bails when it passes the `recursion` limit (or
+the default one, when it is raised: the closures, several Python frames a call, may run out of
+Python's stack first). The closures then play it, and give the error where they reach it. A `fn` that may reach a
 recursive one is not remembered (memo.py): a known answer would skip the depth its calls reach.
 
 A call of a `fn` the text names reaches that `fn` (`callee`, house rules included); a call of a

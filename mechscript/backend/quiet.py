@@ -37,7 +37,7 @@ from ..interpreter.parser import parse_program
 from ..interpreter.lookup import ROLL_FIELDS, get_index
 from ..interpreter.values import (TEXT_STEP, Character, Encounter, Function, Kind, Module, Record, Scope, Table,
                                   TableRow, equal, to_json)
-from ..limits import CpuTime
+from ..limits import CpuTime, Limits
 from .access import builtin_impls
 from .changes import changed_sites, may_change
 from .depth import call_depth
@@ -337,7 +337,9 @@ class QuietFight:
         writer.ended(script_text, self._until_node(script_text), self.home.global_name("standing"))
         source = "\n".join(merged(writer.lines)) + "\n"
         namespace = written_helpers(limits, self.encounter, self.members, self.rounds)
-        namespace["DEEPEST"] = limits.recursion   # the depth the recursive fns may reach (depth.py)
+        # the depth the recursive fns may reach (depth.py); past the default limit, whatever the
+        # limit, the closures decide: with a raised one, Python's stack may end their run first
+        namespace["DEEPEST"] = min(limits.recursion, Limits().recursion)
         namespace.update(writer.constants)
         exec(compile(source, f"<mechscript quiet {self.script.filename}>", "exec"), namespace)
         for python, name in shown.items():
