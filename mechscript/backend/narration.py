@@ -70,9 +70,12 @@ class Purity:
 
     def skip(self, values: set) -> None:
         """Counts `values` (ids) as read by nobody, as a left-out `say` is: a local only they and
-        narration read is left out too (narration_only, worked out again)."""
+        narration read is left out too (narration_only, worked out again for each function whose
+        body holds one of them: no other function's answer reads them)."""
+        values = values - self.skipped
         self.skipped |= values
-        self._narration.clear()
+        for key in [key for key in self._narration if not values.isdisjoint(map(id, self._nodes[key]))]:
+            del self._narration[key]
 
     def nodes(self, fn: ast.FnDef) -> list:
         """Every node of `fn`'s body."""

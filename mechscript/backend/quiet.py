@@ -46,7 +46,7 @@ from .memo import REMEMBERING, Remembered, remembering
 from .narration import Purity, has_pools
 from .peephole import merged
 from .runtime import Bail, WrittenRun, bail, exact, fresh, mutable
-from .unread import left_out, quiet_nodes, uncalled, unread_fields, unread_values
+from .unread import left_out, named_calls, quiet_nodes, uncalled, unread_fields, unread_values
 from .writer import ModuleText, Unsupported, roll_or_none
 
 
@@ -285,9 +285,10 @@ class QuietFight:
         purity = Purity(every_fn, callee, pools, types)
         functions = {id(fn): python_name(text, fn) for text in self.texts.values()
                      for fn in text.program.statements if type(fn) is ast.FnDef}
+        named = named_calls(every_fn, programs)
         while True:   # a local only unread fields read is left out too, and then more may be unread
             dead = left_out(every_fn, purity)
-            dead |= uncalled(every_fn, programs, dead)
+            dead |= uncalled(every_fn, named, dead)
             unread = unread_fields(every_fn, programs, purity, types, dead)
             values = unread_values(programs, unread)
             if values <= purity.skipped:

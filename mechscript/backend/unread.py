@@ -46,36 +46,55 @@ def left_out(functions: list, purity: Purity) -> set[int]:
 RUNTIME_CALLS = frozenset({"fight", "standing"})
 
 
-def uncalled(functions: list, programs: list, dead: set) -> set[int]:
+def named_calls(functions: list, programs: list) -> dict[str, list]:
+    """What `uncalled` asks of the text, the same in every round: the name of each top-level `fn`
+    -> for each place it is written, the ids of the nodes from its top-level statement down to the
+    call it is the callee of (the statement first), or None where it is named otherwise."""
+    names = {fn.name for _, fn in functions}
+    above: dict[int, int] = {}   # id of a node -> id of the node right above it, within a statement
+    callees: dict[int, ast.Call] = {}
+    written: list = []   # the nodes that write a name of `names`
+    for program in programs:
+        for statement in program.statements:
+            stack = [statement]
+            while stack:
+                node = stack.pop()
+                kind = type(node)
+                if kind is ast.Call:
+                    callees[id(node.callee)] = node
+                name = node.id if kind is ast.Name else node.name if kind is ast.Field else None
+                if name in names:
+                    written.append((name, node))
+                for child in ast.children(node):
+                    above[id(child)] = id(node)
+                    stack.append(child)
+    named: dict[str, list] = {}
+    for name, node in written:
+        call = callees.get(id(node))
+        path = None
+        if call is not None:
+            path = [id(call)]
+            while path[-1] in above:
+                path.append(above[path[-1]])
+            path.reverse()
+        named.setdefault(name, []).append(path)
+    return named
+
+
+def uncalled(functions: list, named: dict, dead: set) -> set[int]:
     """The `fn`s (ids) a quiet run never calls: each one named only as the callee of calls in code
     it leaves out (`dead`, and the bodies of such `fn`s in turn; robomacs' `line`, which only texts
     for `say`s call). A name is matched as a word, whatever it names: one named anywhere else (a
-    value, a house rule, a call a quiet run makes), or nowhere, stays; so do RUNTIME_CALLS."""
-    nodes = [node for program in programs for node in ast.walk(program)]
-    callees = {id(node.callee): node for node in nodes if type(node) is ast.Call}
-    names = {fn.name for _, fn in functions}
-    calls: dict[str, list] = {}   # a name -> the calls it is the callee of (None: named otherwise)
-    for node in nodes:
-        name = node.id if type(node) is ast.Name else node.name if type(node) is ast.Field else None
-        if name in names:
-            calls.setdefault(name, []).append(callees.get(id(node)))
-    # id of each node a quiet run may work out -> the top-level statement it is in: the code of a
-    # `fn` gone is then left out too, without walking the programs again
-    home = {id(node): id(statement) for program in programs for statement in program.statements
-            for node in quiet_nodes([statement], dead, {})}
+    value, a house rule, a call a quiet run makes), or nowhere, stays; so do RUNTIME_CALLS.
+    `named`: named_calls'."""
     gone: set[int] = set()
-    while True:
+    while True:   # a call is left out when a node on its path is, or its statement is a `fn` gone
         more = {id(fn) for _, fn in functions if id(fn) not in gone and fn.name not in RUNTIME_CALLS and
-                calls.get(fn.name) and all(call is not None and _left_out(home, gone, call) for call in calls[fn.name])}
+                named.get(fn.name) and all(path is not None and (path[0] in gone or not dead.isdisjoint(path))
+                                           for path in named[fn.name])}
         if not more:
             return gone
         gone |= more
-
-
-def _left_out(home: dict, gone: set, node) -> bool:
-    """Whether a quiet run leaves out `node`: code left out (not in `home`), or in a `fn` gone."""
-    statement = home.get(id(node))
-    return statement is None or statement in gone
 
 
 def unread_values(programs: list, unread: dict) -> set[int]:
