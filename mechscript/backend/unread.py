@@ -132,8 +132,9 @@ def unread_fields(functions: list, programs: list, purity: Purity, types, dead: 
                 droppable = {name for name, value in node.fields if purity.tree_droppable(module, value, local)}
                 if droppable:
                     candidates[id(node)], literals[id(node)] = droppable, node
+    nodes = _walked(programs, dead, candidates)
     while True:
-        live = _live(programs, dead, candidates, literals, types)
+        live = _live(nodes, candidates, literals, types)
         kept = {key: names - live.get(key, set()) for key, names in candidates.items()}
         kept = {key: names for key, names in kept.items() if names}
         if kept == candidates:
@@ -141,8 +142,28 @@ def unread_fields(functions: list, programs: list, purity: Purity, types, dead: 
         candidates = kept
 
 
-def _live(programs, dead: set, candidates: dict, literals: dict, types) -> dict[int, set]:
-    """For each candidate literal, the candidate names some code a quiet run runs may read."""
+def _walked(programs, dead: set, candidates: dict) -> list:
+    """(node, the ids of the values of `candidates`' fields it lies in) of every node a quiet run
+    may work out but those `dead`: the walk of quiet_nodes, made once for the rounds of
+    unread_fields, each of which leaves out what lies in a value of a field still unread."""
+    found = []
+    stack = [(program, ()) for program in programs]
+    while stack:
+        node, within = stack.pop()
+        if id(node) in dead:
+            continue
+        found.append((node, within))
+        if type(node) is ast.Record and id(node) in candidates:
+            names = candidates[id(node)]
+            stack.extend((value, within + (id(value),) if name in names else within) for name, value in node.fields)
+        else:
+            stack.extend((child, within) for child in ast.children(node))
+    return found
+
+
+def _live(walked: list, candidates: dict, literals: dict, types) -> dict[int, set]:
+    """For each candidate literal, the candidate names some code a quiet run runs may read.
+    `walked`: _walked's, for these candidates or more."""
     names = {name for fields in candidates.values() for name in fields}
     sites = {}   # a literal's site (the checker's) -> its id
     for key in candidates:
@@ -151,7 +172,10 @@ def _live(programs, dead: set, candidates: dict, literals: dict, types) -> dict[
                 sites[atom.site] = key
     read: dict[int, set] = {}   # literal -> the candidate names code may read of it
     whole: set = set()   # literals looked at whole
-    for node in quiet_nodes(programs, dead, candidates):
+    unread = {id(value) for key, fields in candidates.items() for name, value in literals[key].fields if name in fields}
+    for node, within in walked:
+        if within and not unread.isdisjoint(within):
+            continue
         kind = type(node)
         if kind is ast.Field and node.name in names:
             _read(node, types, sites, read)
