@@ -60,6 +60,11 @@ def assert_size_limit_stops_where_the_closures_stop(text: str, limit: str, fits:
             assert QuietFight(script).fight(seed) == fight_once(script, seed)
 
 
+def ruled(rules: str):
+    """The ambush's characters under pbem with `rules` (house rules, and what they call)."""
+    return compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
+
+
 def encounter(settings: str = "") -> str:
     return f'encounter "x" {{\n side autobots: Punch\n side decepticons: Triggerhappy, Ransack\n{settings}\n' \
            " until one_side_left or round > 20\n}\n"
@@ -89,7 +94,7 @@ def test_the_ambush_is_fought_the_same_for_every_seed():
     "fn pbem.wants_to_retreat(c) = false",
 ], ids=["damage", "target", "retreat"])
 def test_house_rules_are_fought_the_same(rules):
-    assert_same_fights(compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"), 200)
+    assert_same_fights(ruled(rules), 200)
 
 
 @pytest.mark.parametrize("settings", ['tie: "attacker"', 'tie: "reroll"', 'penalty_counts: "hits"',
@@ -102,7 +107,7 @@ def test_an_option_a_rule_changes_is_back_to_its_value_for_the_next_run():
     # the first resist of each run switches pbem to "hp" resistance for the rest of that run only
     rules = ('fn pbem.resist_power(def) {\n let r = def.endurance\n if pbem.resist_with == "hp" { r = max(def.hp, 0) }\n'
              ' pbem.resist_with = "hp"\n return r\n}')
-    script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
+    script = ruled(rules)
     assert_same_fights(script, 100)
     quiet = QuietFight(script)
     quiet.fight(run_seed(1, 0))
@@ -129,7 +134,7 @@ def test_an_option_no_run_changes_is_tested_as_the_literal_it_is(top, settings, 
 
 def test_a_list_option_a_rule_changes_starts_each_run_as_written():
     rules = 'fn pbem.wants_to_retreat(c) {\n push(pbem.rank_rolls, "attack")\n return len(pbem.rank_rolls) > 60\n}'
-    assert_same_fights(compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"), 60)
+    assert_same_fights(ruled(rules), 60)
 
 
 @pytest.mark.parametrize("top, why", [
@@ -138,7 +143,7 @@ def test_a_list_option_a_rule_changes_starts_each_run_as_written():
     ("fn pbem.damage_power(att, weapon) = att.firepower + floor(mean(d4))", "exact odds"),
 ])
 def test_a_script_the_back_end_does_not_write_is_fought_by_the_closures(top, why):
-    script = compiled(f"use pbem\n{top}\n{CHARACTERS}{encounter()}")
+    script = ruled(top)
     with pytest.raises(Unsupported, match=why):
         QuietFight(script)
     assert not isinstance(prepared_for(script), QuietFight)
@@ -211,7 +216,7 @@ def test_narration_that_builds_its_own_lists_is_left_out_but_not_one_that_change
              'fn noted(c, into) {\n push(into, c.name)\n return "{len(into)}"\n}\n'
              'fn pbem.wants_to_retreat(c) {\n say "{listed(c)}"\n say "{noted(c, seen)}"\n'
              ' return c.hp * 3 <= c.hp_max\n}')
-    script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
+    script = ruled(rules)
     quiet = QuietFight(script)
     retreat = quiet.source[quiet.source.index("def s__pbem_wants_to_retreat("):]
     retreat = retreat[:retreat.index("\ndef ")]
@@ -229,7 +234,7 @@ def test_an_if_left_with_nothing_but_narration_to_do_is_left_out_whole():
              ' if c.hp < 2 { say "low" }\n'
              ' if d6 > 7 { why = "never" }\n'
              ' say "{c.name} {why}"\n return c.hp * 3 <= c.hp_max\n}')
-    script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
+    script = ruled(rules)
     retreat = _function_written(QuietFight(script), "s__pbem_wants_to_retreat")
     assert "grumble" not in retreat and "< 3" not in retreat and "< 5" not in retreat and "< 4" not in retreat
     assert "< 2" in retreat and retreat.count("next(SAY)") == 2 and retreat.count("next(DICE)") == 1
@@ -241,7 +246,7 @@ def test_a_record_a_rule_changes_in_place_starts_each_run_as_written():
     # kept as it was, the second run would start from the first one's count
     rules = ('let tally = {hits: 0}\n'
              'fn pbem.damage_power(att, weapon) {\n tally.hits += 1\n return att.firepower + tally.hits % 3\n}')
-    script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
+    script = ruled(rules)
     assert_same_fights(script, 60)
     quiet = QuietFight(script)
     assert [copy for name, _, copy in quiet.kept if name == "s_tally"] == [True]
@@ -264,7 +269,7 @@ def test_a_one_line_rule_that_works_something_out_is_written_in_place_of_its_cal
     # `edge` adds and calls a builtin, and reads the state (so it is not remembered): its body is
     # written where damage_power calls it, and the fights are the closures'
     rules = "fn edge(c) = c.firepower + floor(c.hp / 4)\nfn pbem.damage_power(att, weapon) = edge(att) + 1"
-    script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
+    script = ruled(rules)
     quiet = QuietFight(script)
     assert "s_edge(" not in _function_written(quiet, "s__pbem_damage_power") and "s_edge" not in quiet.remembered
     assert_same_fights(script, 150)
@@ -276,7 +281,7 @@ def test_a_rule_that_calls_only_rules_that_end_by_themselves_counts_no_step():
     rules = ("fn half(x) = floor(x / 2)\n"
              "fn weak(c) {\n    if c.hp < 5 { return half(c.firepower) }\n    return c.firepower\n}\n"
              "fn pbem.damage_power(att, weapon) = weak(att)")
-    script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
+    script = ruled(rules)
     assert "next(STEP)" not in _function_written(QuietFight(script), "s_weak")
     assert_same_fights(script, 100)
 
@@ -290,7 +295,7 @@ def test_a_rule_that_calls_only_rules_that_end_by_themselves_counts_no_step():
     "fn pbem.damage_power(att, weapon) {\n g(roll6, att)\n return att.firepower\n}",
 ], ids=["argument-taken-at-the-call", "parameter-named-as-a-fn"])
 def test_a_rule_written_in_place_of_its_call_is_fought_as_the_call(rules):
-    assert_same_fights(compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"), 40)
+    assert_same_fights(ruled(rules), 40)
 
 
 def test_an_option_of_thousands_of_digits_is_read_not_written_as_a_literal():
@@ -354,7 +359,7 @@ def test_a_loop_over_the_sides_no_code_changes_goes_through_records_made_once(mo
              '    for s in enc.sides { if s.name != c.side { for m in s.members { if m.status == "active" '
              '{ push(foes, m) } } } }\n' + more +
              '    if len(foes) == 0 { return none }\n    return foes[len(foes) - 1]\n}')
-    script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
+    script = ruled(rules)
     assert ("SIDES if" in QuietFight(script).source) is shared
     assert_same_fights(script, 100)
 
@@ -380,7 +385,7 @@ def test_a_table_whose_lists_a_rule_changes_is_copied_for_each_run_and_one_left_
              'table kept { 1 => [5], else => [6] }\n'
              'fn pbem.damage_power(att, weapon) {\n let b = bonus[1]\n push(b, 1)\n'
              ' return att.firepower + len(b) % 2 + kept[1][0] - 5\n}')
-    script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
+    script = ruled(rules)
     assert_same_fights(script, 60)   # kept as it was, `bonus`'s list would grow from run to run
     quiet = QuietFight(script)
     assert {name: copy for name, _, copy in quiet.kept if name in ("s_bonus", "s_kept")} == {"s_bonus": True}
@@ -396,7 +401,7 @@ def test_a_rule_shown_in_a_text_reads_as_the_closures_show_it():
              ' let shown = "{helper} {power} {pbem.damage_power} {[inner]}"\n'
              ' if shown == "<fn helper> <fn power> <fn pbem.damage_power> [<fn inner>]" { return power(att) - 5 }\n'
              ' return 0\n}')
-    script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
+    script = ruled(rules)
     assert "s_power" in QuietFight(script).remembered
     assert_same_fights(script, 30)
 
@@ -561,12 +566,12 @@ def test_the_written_code_spends_its_steps_and_dice_against_the_limits(limit):
 def test_a_run_the_written_code_leaves_to_python_gives_the_closures_error(rule):
     # the written code indexes a list, reads a field and spends its budgets as Python does; what
     # Python refuses (or a limit stops) bails, and the batch fights the run whole for the closures' error
-    assert_both_stop(compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}"))
+    assert_both_stop(ruled(rule))
 
 
 def _pushes_written(rule: str) -> str:
     """The written lines of the house rule `pbem.pick_target`'s pushes."""
-    source = QuietFight(compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")).source
+    source = QuietFight(ruled(rule)).source
     function = source[source.index("def s__pbem_pick_target"):]
     return function[:function.index("\ndef ", 1)]
 
@@ -608,7 +613,7 @@ def test_lists_joined_by_the_written_code_count_their_items_and_stop_at_list_siz
     # as binary's _concatenate counts; 2,000 joins of 1,000 items pass the steps limit
     rule = "fn pbem.damage_power(att, weapon) {\n let a = range(1000)\n let n = []\n" \
            " repeat 2000 { n = a + [] }\n return att.firepower + len(n) - 1000\n}"
-    source = QuietFight(compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")).source
+    source = QuietFight(ruled(rule)).source
     rule_text = source[:source.index("\ndef ")]
     assert "> LIST_SIZE: bail()" in rule_text and "binary(EV, '+'" not in rule_text
     assert_stopped_by_steps(rule, ("repeat 2000", "repeat 20"))
@@ -620,7 +625,7 @@ def test_lists_joined_by_the_written_code_count_their_items_and_stop_at_list_siz
 
 def _rule_written(rule: str, name: str = "damage_power") -> str:
     """The written Python of the house rule `pbem.<name>` of `rule`."""
-    return _function_written(QuietFight(compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")), f"s__pbem_{name}")
+    return _function_written(QuietFight(ruled(rule)), f"s__pbem_{name}")
 
 
 def _function_written(quiet: QuietFight, name: str) -> str:
@@ -651,7 +656,7 @@ def test_a_negation_and_a_builtin_of_a_value_the_types_prove_are_written_without
     written = _rule_written(rule)
     for general in ("unary(", "B_abs", "B_floor", "B_ceil", "B_round", "B_lower", "type(1)"):
         assert general not in written, general
-    assert_same_fights(compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}"), 40)
+    assert_same_fights(ruled(rule), 40)
 
 
 @pytest.mark.parametrize("grow", ["x = x * 3 / 2", "x = x / 3 + x", "x = x * x / 2"])
@@ -661,7 +666,7 @@ def test_a_fraction_past_number_bits_gives_the_closures_error(grow):
     rule = f"fn pbem.damage_power(att, weapon) {{\n let x = att.firepower / 7\n repeat 20000 {{ {grow} }}\n" \
            " return floor(x)\n}"
     assert "exact(" in _rule_written(rule)
-    assert_both_stop(compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}"), "number_bits")
+    assert_both_stop(ruled(rule), "number_bits")
 
 
 def test_strings_joined_by_the_written_code_count_their_characters_and_stop_at_string_size():
@@ -688,7 +693,7 @@ def test_tables_looked_up_by_name_are_written_as_dict_look_ups_and_fought_the_sa
             ' if chart[row][c.name] + chart.slow[c.name] > 4 { return none }\n'
             ' if len(c.weapon) > 0 { return c.weapon[0] }\n'
             ' return none\n}')
-    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    script = ruled(rule)
     source = QuietFight(script).source
     assert ".rows[None].keyed[" in source and ".keyed[" in source.replace(".rows[None].keyed[", "")
     assert_same_fights(script, 30)
@@ -819,7 +824,7 @@ def test_a_remembered_rule_that_fails_gives_the_closures_error(rule, tmp_path):
 
 def _record_written(rules: str) -> str:
     """The written Python of the record literal in the house rule `damage_power` of `rules`."""
-    quiet = QuietFight(compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"))
+    quiet = QuietFight(ruled(rules))
     body = quiet.source[quiet.source.index("def s__pbem_damage_power("):]
     body = body[:body.index("\ndef ")]
     return body[body.index("Record({"):].split("\n")[0]
@@ -852,7 +857,7 @@ def test_a_record_field_named_as_a_state_the_fight_reads_is_still_left_out():
     rules = ('fn pbem.damage_power(att, weapon) {\n let r = {power: att.firepower, status: "{att} fires"}\n'
              ' say "  {r.status}"\n return r.power\n}')
     assert "'status': None" in _record_written(rules)
-    assert_same_fights(compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"), 40)
+    assert_same_fights(ruled(rules), 40)
 
 
 @pytest.mark.parametrize("more", [
@@ -878,14 +883,14 @@ def test_a_text_passed_to_a_fn_that_only_says_it_is_not_worked_out_in_a_quiet_ru
     written = _record_written(rules)
     assert "'shown': None" in written and "'power': None" not in written
     assert "s_tell(None, None)" in _rule_written(rules)   # `c` too is only said
-    assert_same_fights(compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"), 60)
+    assert_same_fights(ruled(rules), 60)
 
 
 def test_a_text_a_fn_also_uses_otherwise_is_worked_out():
     rules = TOLD.replace("{more}", ' if len(text) > 500 { fail("long") }\n')
     assert "'shown': None" not in _record_written(rules)
     assert "None)" not in _rule_written(rules)
-    assert_same_fights(compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"), 40)
+    assert_same_fights(ruled(rules), 40)
 
 
 def test_in_rules_with_pools_a_say_of_no_pool_is_left_out_and_one_of_a_pool_is_not():
@@ -893,7 +898,7 @@ def test_in_rules_with_pools_a_say_of_no_pool_is_left_out_and_one_of_a_pool_is_n
     # the checker knows are no pools is left out, its halving with it
     said = '"  {att} hits for {floor(att.firepower / 2)}"\n say "  {att} rolls {pool(2, 1)}"'
     rules = f"fn pbem.damage_power(att, weapon) {{\n say {said}\n return att.firepower\n}}"
-    quiet = QuietFight(compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"))
+    quiet = QuietFight(ruled(rules))
     body = quiet.source[quiet.source.index("def s__pbem_damage_power("):]
     body = body[:body.index("\ndef ")]
     assert "// 2" not in body and "roll_pool" in body
@@ -927,7 +932,7 @@ def test_sides_are_compared_as_python_compares_them_and_unknown_strings_by_their
     # a character's side is none or a side name of the encounter, all short: no long text's work to
     # count; two strings the checker knows nothing more of are tested for their length first
     rules = 'fn pbem.wants_to_retreat(c) = lower(c.name) == lower(c.weapon[0].name)'
-    quiet = QuietFight(compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"))
+    quiet = QuietFight(ruled(rules))
     foes = quiet.source[quiet.source.index("def m2_foes_of("):]
     foes = foes[:foes.index("\ndef ")]
     assert ".side != " in foes and "compare_values" not in foes
@@ -940,7 +945,7 @@ def test_a_gear_list_no_code_changes_in_place_is_read_as_it_is_and_one_pushed_on
     read = "fn pbem.damage_power(att, weapon) {\n let w = att.weapon\n return att.firepower + len(w) - 1\n}"
     pushed = read.replace("let w = att.weapon\n", "let w = att.weapon\n push(w, weapon)\n").replace("- 1", "- 2")
     for rule, copied in ((read, False), (pushed, True)):
-        script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+        script = ruled(rule)
         quiet = QuietFight(script)
         body = quiet.source[quiet.source.index("def s__pbem_damage_power("):]
         assert ("get_field(" in body[:body.index("\ndef ")]) is copied
@@ -994,7 +999,7 @@ def test_a_call_s_step_is_spent_with_its_first_loop_s_when_nothing_comes_between
 def test_rolls_are_sampled_as_numbers_when_only_narration_shows_their_breakdown(shown, sampled):
     # quiet.rolls_as_numbers looks only at the code a quiet run works out (unread.quiet_nodes)
     rules = f"fn pbem.damage_power(att, weapon) {{\n let r = 2d6\n {shown}\n return att.firepower + r - 7\n}}"
-    script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
+    script = ruled(rules)
     quiet = QuietFight(script)
     assert ("roll_dice(EV.source, " not in quiet.source) is sampled
     assert_same_fights(script, 40)
@@ -1008,7 +1013,7 @@ def test_rolls_are_sampled_as_numbers_when_only_narration_shows_their_breakdown(
 def test_a_field_named_by_a_text_is_read_inline_and_fought_the_same(rule):
     # access.e_Index: `c[name]` of what is surely a character or record reads its fields, as
     # lookup.get_index does; a gear list (a copy), a missing name and the rest go to get_index
-    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    script = ruled(rule)
     body = _function_written(QuietFight(script), "s__pbem_damage_power")
     assert ".__dict__[" in body and "get_index(EV" in body
     assert_same_fights(script, 40)
@@ -1020,7 +1025,7 @@ def test_a_row_looked_up_by_what_may_be_a_text_tests_it_for_one_inline():
     rules = ('table power { "gun" => 1, "fists" => 2, else => 0 }\n'
              'fn pick(w) { if w.uses == "gun" { return "gun" }\n return none }\n'
              'fn pbem.damage_power(att, weapon) = att.firepower + power[pick(weapon)]')
-    script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
+    script = ruled(rules)
     body = _function_written(QuietFight(script), "s__pbem_damage_power")
     assert " is str and " in body and ".keyed[" in body
     assert_same_fights(script, 40)
@@ -1035,7 +1040,7 @@ def test_a_row_looked_up_by_what_may_be_a_text_tests_it_for_one_inline():
 ])
 def test_a_repeat_count_is_taken_inline_when_whole_and_within_the_limit(count, error):
     rule = f"fn pbem.damage_power(att, weapon) {{\n let n = 0\n repeat {count} {{ n += 1 }}\n return n + 2\n}}"
-    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    script = ruled(rule)
     body = _function_written(QuietFight(script), "s__pbem_damage_power")
     assert "<= LOOP_ITERATIONS else repeat_count(EV, " in body
     if error is None:
@@ -1049,7 +1054,7 @@ def test_a_value_of_a_few_kinds_is_shown_inline_and_fought_the_same():
     # anything else (a list here) by `show`
     rule = ('fn pick(att, k) = match k { 0 => att.firepower; 1 => "x"; 2 => true; 3 => none; 4 => att; else => [k] }\n'
             'fn pbem.damage_power(att, weapon) = att.firepower + len("{pick(att, att.skill % 6)}") % 2')
-    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    script = ruled(rule)
     body = _function_written(QuietFight(script), "s__pbem_damage_power")
     assert "'true' if " in body and "'none' if " in body and ".name if type(" in body and "show(EV, " in body
     assert_same_fights(script, 40)
@@ -1083,7 +1088,7 @@ def test_a_fn_also_called_from_code_a_quiet_run_works_out_keeps_what_it_reads():
     rules = ATTEMPT.replace(" return a.power\n", " if len(told(att, a)) > 400 { fail(\"long\") }\n return a.power\n")
     assert "'text': None" not in _record_written(rules)
     assert "roll_dice(" in _rule_written(rules)
-    assert_same_fights(compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"), 40)
+    assert_same_fights(ruled(rules), 40)
 
 
 LOOKED_UP = '''use pbem
@@ -1127,7 +1132,7 @@ NONE_TESTED = ('fn bonus(att) {\n let b = none\n if att.skill > 3 { b = att.skil
 def test_a_local_tested_for_none_before_a_return_is_not_none_after(more, narrowed):
     # emit.returns_if_none and writer.Narrowed: `b + att.firepower` needs no test of b's type
     rules = NONE_TESTED.replace("{more}", more)
-    script = compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
+    script = ruled(rules)
     body = _function_written(QuietFight(script), "s_bonus")
     assert ("if type(v" not in body.split("return 0", 1)[1]) is narrowed, body
     assert_same_fights(script, 40)
@@ -1149,7 +1154,7 @@ def test_a_pool_of_numbers_is_made_inline_and_fought_the_same(count):
     # access.builtin: `pool(a, b)` of numbers is the Pool `pool` makes, of whole or half dice (a
     # Fraction), which Pool takes as `pool` does
     rule = f"fn pbem.damage_power(att, weapon) = roll(pool({count}, 1)).total"
-    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    script = ruled(rule)
     body = _function_written(QuietFight(script), "s__pbem_damage_power")
     assert "Pool(" in body and "B_pool(" not in body
     assert_same_fights(script, 40)
@@ -1158,7 +1163,7 @@ def test_a_pool_of_numbers_is_made_inline_and_fought_the_same(count):
 def test_a_pool_of_a_count_no_pool_has_gives_the_closures_error():
     # a third of a die: Pool refuses it as `pool` does, the run bails, and the batch gives the error
     rule = "fn pbem.damage_power(att, weapon) = roll(pool(att.firepower / 3 + 1 / 3, 1)).total"
-    assert_both_stop(compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}"), "whole or half dice")
+    assert_both_stop(ruled(rule), "whole or half dice")
 
 
 RUNTIME_STANDING = '''
@@ -1200,7 +1205,7 @@ def test_a_function_without_loops_or_calls_counts_no_step_and_the_limit_still_ho
     rule = ("fn leaf(c) {\n let b = c.hp + c.defenses\n if b > 3 { b = b - 1 }\n return b\n}\n"
             "fn tree(c, n) {\n if n == 0 { return leaf(c) }\n return tree(c, n - 1) + tree(c, n - 1) - leaf(c)\n}\n"
             "fn pbem.damage_power(att, weapon) {\n let x = tree(att, 22)\n return att.firepower + x - x\n}")
-    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    script = ruled(rule)
     quiet = QuietFight(script)
     leaf, tree = _function_written(quiet, "s_leaf"), _function_written(quiet, "s_tree")
     assert not leaf.split("\n")[1].strip().startswith("next(")
@@ -1223,7 +1228,7 @@ def test_a_record_of_mostly_fixed_fields_is_a_copy_of_them():
             ' let r = {a: 1, b: 2, hit: att.firepower, c: "x", d: none, e: false}\n'
             " r.a = r.a + 1\n r.e = true\n"
             " return r.a + r.hit + r.b\n}")
-    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    script = ruled(rule)
     assert "Record({**k" in _function_written(QuietFight(script), "s__pbem_damage_power")
     assert_same_fights(script, 30)
 
@@ -1239,7 +1244,7 @@ def test_a_text_compared_with_a_loop_over_short_literals_needs_no_length_test(lo
     # compare at once, and two of the same length are short
     rule = (f"fn pbem.damage_power(att, weapon) {{\n let n = 0\n {loop}\n  if att.status == s {{ n = n + 1 }}\n }}\n"
             " return att.firepower + n\n}")
-    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    script = ruled(rule)
     power = _function_written(QuietFight(script), "s__pbem_damage_power")
     assert ("compare_values(" in power) == guarded
     assert_same_fights(script, 30)
@@ -1254,7 +1259,7 @@ def test_a_test_of_a_kind_narrows_the_character_and_one_the_types_settle_is_not_
             ' if x.kind == "Transformer" { return x.firepower }\n'
             ' return 1\n}\n'
             "fn pbem.damage_power(att, weapon) {\n let x = bonus(att) + bonus(weapon)\n return att.firepower + x - x\n}")
-    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    script = ruled(rule)
     bonus = _function_written(QuietFight(script), "s_bonus")
     assert "pilot" not in bonus and "Robo" not in bonus
     assert "try:" not in bonus and "get_field" not in bonus
@@ -1272,7 +1277,7 @@ def test_a_roll_and_keep_s_dice_are_read_as_they_are():
     assert "if type(v" in made and "is KeepRoll else get_field(" in made and "list(" not in made
     rule = ("fn pbem.damage_power(att, weapon) {\n let r = roll(pool(3, 2))\n let dice = r.kept\n"
             " push(dice, 1)\n return att.firepower + len(dice) - len(r.kept) - 1 + len(r.dropped)\n}")
-    kept = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    kept = ruled(rule)
     assert "list(" in QuietFight(kept).source   # kept and changed: a copy, the roll's own dice untouched
     assert_same_fights(kept, 30)
 
@@ -1283,7 +1288,7 @@ def test_a_comparison_with_a_number_divided_by_a_literal_makes_no_fraction(test)
     # issue 17: transformers' `fatigued` (`c.major > courage_limit(c) / 2`) made a Fraction for every
     # odd limit; `a > b / n` is written `a * n > b`, exactly the same answer
     rule = f"fn pbem.damage_power(att, weapon) {{\n if {test} {{ return att.firepower + 1 }}\n return att.firepower\n}}"
-    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    script = ruled(rule)
     power = _function_written(QuietFight(script), "s__pbem_damage_power")
     assert "Fraction(" not in power and " * " in power
     assert_same_fights(script, 30)
@@ -1296,7 +1301,7 @@ def test_an_index_of_what_is_surely_a_table_or_a_character_tests_no_type():
             "fn pbem.damage_power(att, weapon) {\n"
             ' let name = "firepower"\n if att.hp < 3 { name = "strength" }\n'
             " return att[name] + extra[att.kind]\n}")
-    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    script = ruled(rule)
     power = _function_written(QuietFight(script), "s__pbem_damage_power")
     assert ".rows[" in power and ".__dict__[" in power
     assert "is Table" not in power and "is Character" not in power
@@ -1308,7 +1313,7 @@ def test_a_comparison_of_texts_the_types_know_tests_their_length_alone():
     # of any length: the written code tests the length (a long text's work is counted), not the type
     rule = ("fn pbem.damage_power(att, weapon) {\n if lower(att.name) == lower(att.status) { return 0 }\n"
             " return att.firepower\n}")
-    script = compiled(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}")
+    script = ruled(rule)
     power = _function_written(QuietFight(script), "s__pbem_damage_power")
     assert "< 100 else compare_values(" in power and "is not str or len(" not in power
     assert_same_fights(script, 30)
