@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from ..interpreter import ast
 from ..interpreter.builtins import BUILTINS
+from .narration import local_names
 
 RUNS_RULES = frozenset({"make", "ended"})   # builtins that run rules: a kind's formulas, the `until`
 _ANY, _RULES = -1, -2   # a call that may reach any `fn`; one of `make` or `ended`
@@ -52,8 +53,8 @@ def call_depth(texts, callee, types) -> CallDepth:
             if kind is ast.FnDef:
                 calls[id(node)] = set()
                 owner = id(node)
-                local = local | set(node.params) | {n.name for n in ast.walk(node.body)
-                                                    if type(n) in (ast.Let, ast.For, ast.FnDef)}
+                nodes = list(ast.walk(node.body))
+                local = local | local_names(node, nodes) | {n.name for n in nodes if type(n) is ast.FnDef}
             elif kind is ast.Call:
                 reached = _reached(text, node, callee, types, local)
                 (calls[owner] if owner is not None else outside).update(reached)
