@@ -1,7 +1,7 @@
 """The import-linter contract of pyproject.toml: mechscript's layers import downward only (cli, repl,
 api and odds, rolling, sim, backend, checker, interpreter, grammar, dice, limits, errors and
 numbers), and an import upward breaks it; no imports inside functions but the known ones, no
-`_private` names imported, no import cycle."""
+`_private` names imported, no import cycle, no class over 300 lines."""
 
 from __future__ import annotations
 
@@ -101,3 +101,30 @@ def test_no_two_modules_import_each_other():
               for imported in graph.find_modules_directly_imported_by(module)
               if graph.find_shortest_chain(importer=imported, imported=module)}
     assert cycles == set()
+
+
+# the compiler design's limit (shared/design/compiler.md): a class that grows past it is split into
+# parts named for what each does (backend/emit.py's chain: work.py, calls.py, access.py, ...)
+LONGEST_CLASS = 300
+
+
+def long_classes(root: Path) -> dict:
+    """{"file:Class": its lines} of the classes of the package under `root` longer than LONGEST_CLASS."""
+    import ast
+    found = {}
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if type(node) is ast.ClassDef:
+                lines = node.end_lineno - node.lineno + 1
+                if lines > LONGEST_CLASS:
+                    found[f"{path.relative_to(root.parent)}:{node.name}"] = lines
+    return found
+
+
+def test_no_class_is_over_300_lines(tmp_path):
+    assert long_classes(ROOT / "mechscript") == {}
+    # and the check finds one that is
+    package = tmp_path / "mechscript"
+    package.mkdir()
+    (package / "big.py").write_text("class Big:\n" + "    x = 1\n" * LONGEST_CLASS)
+    assert long_classes(package) == {"mechscript/big.py:Big": LONGEST_CLASS + 1}

@@ -24,20 +24,22 @@ A program this writer does not handle (a `match` arm that is a block, exact odds
 `table` or `kind` inside a `fn`) raises `Unsupported` while
 it is written: such a script's batches run on the closures, as before.
 
-The parts: writer.py (the text, names, what the types tell), expressions.py, access.py (fields,
-indexes, calls, builtins) and this module (functions and statements).
+The parts, each a class the next one extends: writer.py (the text, names, what the types tell),
+arithmetic.py and comparisons.py, expressions.py, work.py (what a call or a `for` costs), calls.py
+(calls and builtins), access.py (fields, indexes), loops.py, assign.py, and this module (functions
+and statements).
 """
 
 from __future__ import annotations
 
 from ..interpreter import ast
 from ..interpreter.script import declared_name
-from .loops import Loops
+from .assign import Assignments
 from .narration import bounded_pushes, local_names, pushed_to
 from .writer import BOOLEAN, ModuleText, Unsupported, literal_value, short_text
 
 
-class Emitter(Loops):
+class Emitter(Assignments):
     """Writes every function of a script and its modules, and the encounter's `until`."""
 
 
@@ -278,73 +280,6 @@ class Emitter(Loops):
                     self.if_(branches[1:], otherwise)
                 else:
                     self.block(otherwise)
-
-    def assign(self, node: ast.Assign) -> None:
-        target = node.target
-        k = self.constant(node)
-        if type(target) is ast.Name:
-            place = self.resolve(target.id)
-            if place is None or place[0] in ("unset", "module"):
-                self.line("bail()")
-                return
-            name = place[1]
-            if place[0] == "global":
-                self.assigned_globals.add(name)
-            elif place[2] < self.function_base:   # a name of the enclosing function
-                self.nonlocals.add(name)
-            ints = self.surely(target, "int") and self.surely(node.value, "int")
-            bounds = (None, self.bound(node.value))
-            if node.op == "=":
-                self.line(f"{name} = {self.value(node.value)}")
-            elif place[0] == "local" and self.pure(node.value) is not None:
-                # nothing runs between reading the local and adding to it: no copy of it is needed
-                self.line(f"{name} = {self.arithmetic(node.op[0], name, self.value(node.value), k, ints, bounds)}")
-            else:
-                old = self.temp()
-                self.line(f"{old} = {name}")
-                self.line(f"{name} = {self.arithmetic(node.op[0], old, self.expr(node.value), k, ints, bounds)}")
-            return
-        if type(target) is ast.Field and self.module_of(target.target) is not None:
-            name = self.module_of(target.target).global_name(target.name)
-            self.assigned_globals.add(name)
-            if node.op == "=":
-                self.line(f"{name} = {self.expr(node.value)}")
-            else:
-                old = self.temp()
-                self.line(f"{old} = {name}")
-                self.line(f"{name} = {self.arithmetic(node.op[0], old, self.expr(node.value), k)}")
-            return
-        holder = self.expr(target.target)
-        if not holder.startswith(("t", "v")):   # a local or temporary holds as it is
-            holder = self.into(holder)
-        if type(target) is ast.Field:
-            field, span = repr(target.name), self.constant(target.name_span)
-            if node.op == "=":
-                new = self.expr(node.value)
-            else:
-                old = self.field_of(holder, target)
-                new = self.arithmetic(node.op[0], old, self.expr(node.value), k)
-            kinds = self.kinds(self.types.of(target.target))
-            if kinds is not None and self.state_everywhere(kinds, target.name):
-                self.line(f"{self.attr(holder, target.name)} = {new}")   # the state of one kind of character
-            elif self.surely(target.target, "encounter") and target.name == "round":
-                self.line(f"if type({new}) is int and {new} >= 0: {holder}.round = {new}")
-                self.line(f"else: set_field({holder}, {field}, {new}, {span})")
-            else:
-                self.line(f"if type({holder}) is Character and {field} in {holder}.kind.schema.changes: "
-                          f"{self.attr(holder, target.name)} = {new}")
-                self.line(f"else: set_field({holder}, {field}, {new}, {span})")
-            return
-        key = self.temp()
-        self.line(f"{key} = {self.expr(target.key)}")
-        span = self.constant(target.key.span)
-        if node.op == "=":
-            new = self.expr(node.value)
-        else:
-            old = self.temp()
-            self.line(f"{old} = get_index(EV, {holder}, {key}, {span})")
-            new = self.arithmetic(node.op[0], old, self.expr(node.value), k)
-        self.line(f"set_index(EV, {holder}, {key}, {new}, {span})")
 
     # -- expressions: each gives a Python expression that is a literal, a local or a temporary, the
     # work before it written as lines (so the order of evaluation is the closures') --

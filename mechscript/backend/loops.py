@@ -5,7 +5,8 @@ charged its length on entry, a `while` counted by Python's own `for` over the ro
 from __future__ import annotations
 
 from ..interpreter import ast
-from .access import SHORT_LOOP, Access
+from .access import Access
+from .work import SHORT_LOOP
 from .writer import short_text
 
 
@@ -18,7 +19,7 @@ class Loops(Access):
             items = self.expr(node.iterable)
         if not self.surely(node.iterable, "list"):
             self.line(f"if type({items}) is not list: bail()")
-        # a short loop that does little (Access.short_loop) counts nothing, as a call of a `fn` that
+        # a short loop that does little (Work.short_loop) counts nothing, as a call of a `fn` that
         # ends by itself (docs/language.md, "What counts a step")
         short = self.short_loop(node)
         if short:

@@ -163,5 +163,5 @@ def remembering(function):
     return lru_cache(maxsize=SIZE)(function)
 
 
-# the type of a remembering function (a function value the written code may call: access.py)
+# the type of a remembering function (a function value the written code may call: calls.py)
 REMEMBERING = type(remembering(lambda: None))

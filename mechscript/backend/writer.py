@@ -237,7 +237,7 @@ class Writer:
         # the options no run changes, by global name: their values (quiet.frozen_options)
         self.frozen: dict[str, object] = {}
         self.remembered: set[int] = set()    # the `fn`s (by id) whose answers a run remembers (memo.py)
-        self.leaf_works: dict[int, "int | None"] = {}   # id(FnDef) -> its Access.leaf_work
+        self.leaf_works: dict[int, "int | None"] = {}   # id(FnDef) -> its Work.leaf_work
 
     # -- text --
 

@@ -1,0 +1,77 @@
+"""Assignments written as Python (a part of emit.Emitter): to a name (a local, an enclosing
+function's, a global, a module's option), to a field (a character's state straight, the rest
+through `set_field`) and to an index (through `set_index`)."""
+
+from __future__ import annotations
+
+from ..interpreter import ast
+from .loops import Loops
+
+
+class Assignments(Loops):
+    def assign(self, node: ast.Assign) -> None:
+        target = node.target
+        k = self.constant(node)
+        if type(target) is ast.Name:
+            place = self.resolve(target.id)
+            if place is None or place[0] in ("unset", "module"):
+                self.line("bail()")
+                return
+            name = place[1]
+            if place[0] == "global":
+                self.assigned_globals.add(name)
+            elif place[2] < self.function_base:   # a name of the enclosing function
+                self.nonlocals.add(name)
+            ints = self.surely(target, "int") and self.surely(node.value, "int")
+            bounds = (None, self.bound(node.value))
+            if node.op == "=":
+                self.line(f"{name} = {self.value(node.value)}")
+            elif place[0] == "local" and self.pure(node.value) is not None:
+                # nothing runs between reading the local and adding to it: no copy of it is needed
+                self.line(f"{name} = {self.arithmetic(node.op[0], name, self.value(node.value), k, ints, bounds)}")
+            else:
+                old = self.temp()
+                self.line(f"{old} = {name}")
+                self.line(f"{name} = {self.arithmetic(node.op[0], old, self.expr(node.value), k, ints, bounds)}")
+            return
+        if type(target) is ast.Field and self.module_of(target.target) is not None:
+            name = self.module_of(target.target).global_name(target.name)
+            self.assigned_globals.add(name)
+            if node.op == "=":
+                self.line(f"{name} = {self.expr(node.value)}")
+            else:
+                old = self.temp()
+                self.line(f"{old} = {name}")
+                self.line(f"{name} = {self.arithmetic(node.op[0], old, self.expr(node.value), k)}")
+            return
+        holder = self.expr(target.target)
+        if not holder.startswith(("t", "v")):   # a local or temporary holds as it is
+            holder = self.into(holder)
+        if type(target) is ast.Field:
+            field, span = repr(target.name), self.constant(target.name_span)
+            if node.op == "=":
+                new = self.expr(node.value)
+            else:
+                old = self.field_of(holder, target)
+                new = self.arithmetic(node.op[0], old, self.expr(node.value), k)
+            kinds = self.kinds(self.types.of(target.target))
+            if kinds is not None and self.state_everywhere(kinds, target.name):
+                self.line(f"{self.attr(holder, target.name)} = {new}")   # the state of one kind of character
+            elif self.surely(target.target, "encounter") and target.name == "round":
+                self.line(f"if type({new}) is int and {new} >= 0: {holder}.round = {new}")
+                self.line(f"else: set_field({holder}, {field}, {new}, {span})")
+            else:
+                self.line(f"if type({holder}) is Character and {field} in {holder}.kind.schema.changes: "
+                          f"{self.attr(holder, target.name)} = {new}")
+                self.line(f"else: set_field({holder}, {field}, {new}, {span})")
+            return
+        key = self.temp()
+        self.line(f"{key} = {self.expr(target.key)}")
+        span = self.constant(target.key.span)
+        if node.op == "=":
+            new = self.expr(node.value)
+        else:
+            old = self.temp()
+            self.line(f"{old} = get_index(EV, {holder}, {key}, {span})")
+            new = self.arithmetic(node.op[0], old, self.expr(node.value), k)
+        self.line(f"set_index(EV, {holder}, {key}, {new}, {span})")

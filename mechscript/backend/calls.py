@@ -1,0 +1,206 @@
+"""Calls written as Python (a part of emit.Emitter): a known `fn` called directly, or written in
+place of its call when it is one line that ends by itself; a function value checked to be one of
+the namespace's; a builtin's common case inline and the rest through its implementation."""
+
+from __future__ import annotations
+
+import re
+
+from ..interpreter import ast
+from ..interpreter.builtins import BUILTINS, NOT_ROLLED
+from .narration import dropped_arguments, local_names
+from .work import Work
+from .writer import Unsupported, is_literal
+
+TEMPORARY = re.compile(r"t\d+")   # a temporary of the written code (Writer.temp): no code but its own line sets it
+
+
+class Calls(Work):
+    def e_Call(self, node):
+        callee = node.callee
+        if type(callee) is ast.Name and self.resolve(callee.id) is None:
+            if callee.id in NOT_ROLLED:
+                raise Unsupported("exact odds")
+            return self.builtin(callee.id, node)
+        if node.kwargs:
+            raise Unsupported("named options of a script function")
+        if type(callee) is ast.Name and self.resolve(callee.id)[0] == "global" \
+                and self.resolve(callee.id)[2] == "fn":
+            function = self.resolve(callee.id)[1]
+            args = self.arguments(node)
+            return self.inlined(node, args) or self.into(f"{function}({', '.join(args)})")
+        if type(callee) is ast.Field and self.module_of(callee.target) is not None:
+            module = self.module_of(callee.target)
+            if module.names.get(callee.name) == "fn":
+                args = self.arguments(node)
+                return self.inlined(node, args) or self.into(f"{module.global_name(callee.name)}({', '.join(args)})")
+        # a function value (a parameter, a field): the one function it surely is, called directly;
+        # else a Python function of this namespace, or the closures' business
+        target = self.types.callee(node)
+        if target is not None and id(target) in self.functions:
+            self.expr(callee)   # read as the closures read it (a name with no value yet bails)
+            args = self.values(node.args)
+            return self.inlined(node, args) or self.into(f"{self.functions[id(target)]}({', '.join(args)})")
+        function = self.expr(callee)
+        args = [self.expr(arg) for arg in node.args]
+        return self.into(f"{function}({', '.join(args)}) if type({function}) is FunctionType and "
+                         f"{function}.__code__.co_argcount == {len(args)} or type({function}) is REMEMBERING and "
+                         f"{function}.__wrapped__.__code__.co_argcount == {len(args)} else bail()")
+
+    def arguments(self, node: ast.Call) -> list[str]:
+        """The arguments of a call of a known `fn`, as values; none for each one only the function's
+        narration reads, which a quiet run leaves out (narration.dropped_arguments)."""
+        dropped = dropped_arguments(self.purity, self.module, node, self.own_names)
+        if not dropped:
+            return self.values(node.args)
+        kept = self.values([arg for arg in node.args if id(arg) not in dropped])[::-1]
+        return ["None" if id(arg) in dropped else kept.pop() for arg in node.args]
+
+    def whole_division(self, name: str, node: ast.Call) -> "str | None":
+        """`floor(a / b)` and `ceil(a / b)` of whole numbers, as Python's `//` (which floors): no
+        fraction made. None for any other call."""
+        if name not in ("floor", "ceil") or len(node.args) != 1 or node.kwargs:
+            return None
+        division = node.args[0]
+        while type(division) is ast.Group:
+            division = division.inner
+        if type(division) is not ast.BinOp or division.op != "/" or \
+                not (self.surely(division.left, "int") and self.surely(division.right, "int")):
+            return None
+        a, b = self.values([division.left, division.right])
+        if not a.isidentifier() and not a.lstrip("-").isdigit():
+            a = self.into(a)
+        if not b.isidentifier() and not b.lstrip("-").isdigit():
+            b = self.into(b)
+        whole = f"{a} // {b}" if name == "floor" else f"-(-{a} // {b})"
+        if is_literal(b) and int(b.strip("()")) != 0:
+            return self.into(whole)
+        return self.into(f"{whole} if {b} != 0 else binary(EV, '/', {a}, {b}, {self.constant(division)})")
+
+    def inlined(self, node: ast.Call, args: list) -> "str | None":
+        """A call of a one-line `fn` that ends by itself (`leaf_work`), written as its body with the
+        arguments for its parameters: no Python call, and no step counted, as a call of it counts
+        none (neojove's `distance(a, b) = abs(a.place - b.place)`). A body that only reads (`pure`)
+        is one expression; any other is written here as the function writes it, after the
+        arguments, where the call would run it. None when the call is not one."""
+        fn = self.types.callee(node)
+        module = self.owners.get(id(fn)) if fn is not None else None
+        if module is None or not fn.line_form or len(fn.params) != len(args) or id(fn) in self.remembered:
+            return None
+        # an argument that is more than a name is read once, into a temporary, when the body is written
+        # in place (and not at all here when it is not: the call reads it)
+        held = {arg: self.temp() for arg in args if not (arg.isidentifier() or arg.lstrip("-").isdigit())}
+        saved = self.module, self.scopes, self.function_base, self.own_names
+        self.module, self.scopes, self.function_base = module, [dict(zip(fn.params, (held.get(a, a) for a in args)))], 0
+        nodes = self.purity.nodes(fn)
+        self.own_names = local_names(fn, nodes)   # the names the body sees as its own
+        try:
+            body = self.pure(fn.body)
+            if body is None and self.leaf_work(fn, module) is not None:
+                if any(type(n) is ast.Call and self.calls_a_fn(n, self.own_names) for n in nodes):
+                    # it calls a `fn`, which may assign a global or an enclosing function's local:
+                    # each argument is taken as it is now, as the call takes it
+                    held.update({arg: self.temp() for arg in args if arg not in held and not TEMPORARY.fullmatch(arg)
+                                 and not is_literal(arg)})
+                    self.scopes = [dict(zip(fn.params, (held.get(a, a) for a in args)))]
+                for arg, temp in held.items():
+                    self.line(f"{temp} = {arg}")
+                return self.expr(fn.body)
+        finally:
+            self.module, self.scopes, self.function_base, self.own_names = saved
+        if body is None:
+            return None
+        for arg, temp in held.items():
+            self.line(f"{temp} = {arg}")
+        return self.into(body)
+
+    def builtin(self, name: str, node: ast.Call):
+        halves = self.whole_division(name, node)
+        if halves is not None:
+            return halves
+        if name == "len" and len(node.args) == 1 and not node.kwargs:
+            args = [self.read_list(node.args[0])]
+        else:
+            args = [self.expr(arg) for arg in node.args]
+        named = {key: self.expr(value) for key, value in node.kwargs.items()}
+        options = "{" + ", ".join(f"{key!r}: {text}" for key, text in named.items()) + "}"
+        k = self.constant(node)
+        general = f"B_{name}(EV, [{', '.join(args)}], {options}, {k})"
+        if name == "ended":
+            return self.into(f"ENDED({args[0]})")
+        if name == "roll" and len(args) == 1 and set(named) <= {"explode"}:
+            # a pool rolled as `roll` rolls it: tested to be a pool, and `explode` true or false,
+            # unless the types say so; anything else is the builtin's to refuse
+            explode = named.get("explode", "True")
+            tests = [] if self.surely(node.args[0], "pool") else [f"type({args[0]}) is Pool"]
+            if "explode" in named and not self.surely(node.kwargs["explode"], "bool"):
+                tests.append(f"({explode} is True or {explode} is False)")
+            made = f"EV.roll_pool({args[0]}, {explode})"
+            return self.into(f"{made} if {' and '.join(tests)} else {general}" if tests else made)
+        if name == "len":
+            a, = args
+            if self.surely(node.args[0], "list") or self.surely(node.args[0], "str"):
+                return self.into(f"len({a})")
+            return self.into(f"len({a}) if type({a}) is list or type({a}) is str else {general}")
+        if name == "push":
+            a, b = args
+            if id(node) in self.bounded_pushes:
+                self.line(f"{a}.append({b})")
+                return "None"
+            is_list = "" if self.surely(node.args[0], "list") else f"type({a}) is list and "
+            self.line(f"if {is_list}len({a}) < LIST_SIZE: {a}.append({b})")
+            self.line(f"else: {general}")
+            return "None"
+        if name == "contains" and not node.kwargs:
+            a, b = args
+            is_list = "" if self.surely(node.args[0], "list") else f"type({a}) is list and "
+            # a string, or a character (equal to itself alone), is in a list as Python's `in` finds it
+            is_plain = "" if self.surely(node.args[1], "str") or self.surely(node.args[1], "character") \
+                else f"type({b}) is str and "
+            return self.into(f"{b} in {a} if {is_list}{is_plain}len({a}) < SHORT_LIST else {general}")
+        # the common cases of the numeric builtins and `lower`, as their implementations work them out
+        if len(args) == 1 and not node.kwargs and name in _ONE_ARGUMENT:
+            a, = args
+            found = self.types.of(node.args[0])   # a roll is no int here, though it may be written as one
+            for kind in ("int", "number", "str"):   # the types prove the common case: no test
+                if (name, kind) in _PROVED and found.surely(kind):
+                    return self.into(_PROVED[name, kind].format(a=a))
+            return self.into(_ONE_ARGUMENT[name].format(a=a, general=general))
+        if name == "pool" and len(args) == 2 and not node.kwargs:
+            # a pool as `pool` makes it: of numbers (an int, or a Fraction that Pool takes in halves),
+            # which need no converting; a roll's total, or anything else, by the builtin
+            a, b = args
+            ints = " and ".join(f"type({x}) is int" for x, arg in zip(args, node.args)
+                                if not is_literal(x) and not self.surely(arg, "int"))
+            made = f"Pool({a}, {b}, 0, {self.constant(node.span)})"
+            if all(is_literal(x) or self.surely(arg, "number") for x, arg in zip(args, node.args)):
+                return self.into(made)
+            return self.into(f"{made} if {ints} else {general}" if ints else made)
+        if name in ("max", "min") and len(args) >= 2 and not node.kwargs:
+            ints = " and ".join(f"type({a}) is int" for a, arg in zip(args, node.args)
+                                if not is_literal(a) and not self.surely(arg, "int"))
+            return self.into(f"{name}({', '.join(args)}) if {ints} else {general}" if ints
+                             else f"{name}({', '.join(args)})")
+        return self.into(general)
+
+
+_ONE_ARGUMENT = {
+    "floor": "{a} if type({a}) is int else floor({a}) if type({a}) is Fraction else {general}",
+    "ceil": "{a} if type({a}) is int else ceil({a}) if type({a}) is Fraction else {general}",
+    "round": "{a} if type({a}) is int else {general}",
+    "abs": "abs({a}) if type({a}) is int else {general}",
+    "lower": "{a}.lower() if type({a}) is str else {general}",
+}
+
+
+# the same where the checker's types prove the argument's kind
+_PROVED = {
+    ("floor", "int"): "{a}", ("ceil", "int"): "{a}", ("round", "int"): "{a}", ("abs", "int"): "abs({a})",
+    ("floor", "number"): "{a} if type({a}) is int else floor({a})",
+    ("ceil", "number"): "{a} if type({a}) is int else ceil({a})",
+    ("abs", "number"): "abs({a})", ("lower", "str"): "{a}.lower()",
+}
+
+
+def builtin_impls() -> dict:
+    return {f"B_{name}": builtin.impl for name, builtin in BUILTINS.items()}

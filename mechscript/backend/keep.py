@@ -1,0 +1,161 @@
+"""What each quiet run restores (a part of quiet.QuietFight, worked out once in its set-up): the
+variables a run may change, by global name; each character's state, with the lists and records a
+run may change in place copied anew; the encounter's settings; and what each run reports of each
+character."""
+
+from __future__ import annotations
+
+from operator import itemgetter
+from pathlib import Path
+
+from ..errors import MechError
+from ..interpreter import ast, characters
+from ..interpreter.values import Character, Function, Kind, Module, Record, Scope, Table
+from .changes import may_change
+from .runtime import fresh, mutable
+from .writer import ModuleText, Unsupported
+
+
+def refuse_sharing(kept, states, settings) -> None:
+    """A list or record reachable from two kept places would be two after copying."""
+    seen: set[int] = set()
+
+    def visit(value):
+        kind = type(value)
+        if kind is list or kind is Record:
+            if id(value) in seen:
+                raise Unsupported("kept values share a list or record")
+            seen.add(id(value))
+            for item in (value if kind is list else value.fields.values()):
+                visit(item)
+        elif kind is Table:
+            for row in value.rows.values():
+                for item in [entry for _, entry in row.entries] + [row.default]:
+                    visit(item)
+    for _, value, _ in kept:
+        visit(value)
+    for _, state in states:
+        for _, value in state:
+            visit(value)
+    for _, value, _ in settings:
+        visit(value)
+
+
+class Keeping:
+    """QuietFight's set-up of what its runs restore; it reads the fight's texts, encounter, types
+    and namespace."""
+
+    def _keep(self, ev, home: Scope) -> None:
+        """What each run restores: variables by global name, each character's state, the settings."""
+        self.kept: list[tuple[str, object, bool]] = []
+        for text in self.texts.values():
+            for name, value in text.scope.vars.items():
+                kind = text.names.get(name)
+                if kind in ("fn", "module") or kind is None:
+                    continue
+                if type(value) is Function:
+                    raise Unsupported("a function kept in a variable")
+                copy = self._table_may_change(text, name) if type(value) is Table else \
+                    mutable(value) and self._may_change(text, name)
+                self.kept.append((text.global_name(name), value, copy))
+        for side_name, members in self.encounter.sides:   # as `characters.fight` does, once
+            for character in members:
+                character.side = side_name
+        # every character a run can reach: the encounter's, their gear, any kept in a variable, a list,
+        # a record or a table
+        found: dict[int, Character] = {}
+        pending = list(self.encounter.characters) + [value for _, value, _ in self.kept]
+        while pending:
+            value = pending.pop()
+            if type(value) is list:
+                pending.extend(value)
+            elif type(value) is Record:
+                pending.extend(value.fields.values())
+            elif type(value) is Table:
+                pending.extend(entry for row in value.rows.values() for _, entry in row.entries)
+                pending.extend(row.default for row in value.rows.values())
+            elif type(value) is Character and id(value) not in found:
+                found[id(value)] = value
+                pending.extend(value.fields.values())
+        # what a run restores of each: its state, and any list or record a run could change in place
+        self.states = []
+        for character in found.values():
+            changes = character.kind.schema.changes
+            kept = [(name, value) for name, value in character.fields.items()
+                    if name in changes or type(value) is Record
+                    or type(value) is list and any(mutable(item) for item in value)]
+            self.states.append((character, kept))
+        # per run: the values no code changes in place written back at once, the others copied
+        self.restores, self.copies = [], []
+        for character, kept in self.states:
+            copied = [(name, value) for name, value in kept if mutable(value) and self._field_may_change(character, name)]
+            names = {name for name, _ in copied}
+            self.restores.append((character.fields, {name: v for name, v in kept if name not in names}))
+            # a list of numbers, strings... is copied by `list`, in C: what `fresh` gives of it
+            self.copies.extend((character.fields, name, list if type(value) is list and not any(map(mutable, value))
+                                else fresh, value) for name, value in copied)
+        settings = []
+        for name, _, value in self.encounter.settings:
+            if name not in home.vars or type(home.vars[name]) in (Function, Kind, Table, Module):
+                raise Unsupported("a setting that is no option")
+            settings.append((self.home.global_name(name), value, mutable(value) and self._may_change(self.home, name)))
+        self.settings = settings
+        refuse_sharing(self.kept, self.states, self.settings)
+        # what no run assigns nor changes in place is written once; each run restores the rest
+        for name, value, _ in self.kept + self.settings:
+            self.namespace[name] = value
+        self.kept = [item for item in self.kept if item[2] or item[0] in self.assigned]
+        self.settings = [item for item in self.settings if item[2] or item[0] in self.assigned]
+        self.globals_reset = self.kept + self.settings   # in this order: a setting wins
+        # the closures check the options' choices each run; the values are the same every run
+        for name, _, value in self.encounter.settings:
+            home.vars[name] = value
+        try:
+            characters.check_choices(ev, home, self.encounter)
+        except Exception as error:
+            raise Unsupported("an option outside its choices") from error
+        self.report = self.home.global_name("report") if "report" in home.vars else None
+        self._plan_report(home)
+        self.standing_name = self.home.global_name("standing")
+        self.fight_name = self.home.global_name("fight")
+        if self.home.names.get("fight") != "fn" or self.home.names.get("standing") != "fn":
+            raise Unsupported("the rules' fight")
+
+    def _may_change(self, text: ModuleText, name: str) -> bool:
+        """Whether a run may change in place what the top-level variable `name` holds (changes.py)."""
+        lets = [s for s in text.program.statements if type(s) is ast.Let and s.name == name]
+        return len(lets) != 1 or may_change(self.types.variable(lets[0]), self.types, self.changed)
+
+    def _table_may_change(self, text: ModuleText, name: str) -> bool:
+        """Whether a run may change in place a list or record the table `name` holds: what each of its
+        entries is written as tells (the set-up made them from those very expressions)."""
+        tables = [s for s in text.program.statements if type(s) is ast.TableDef and s.name == name]
+        return len(tables) != 1 or any(may_change(self.types.of(value), self.types, self.changed)
+                                       for row in tables[0].rows for _, value in row.entries)
+
+    def _field_may_change(self, character: Character, name: str) -> bool:
+        """Whether a run may change in place what a field of a character of its kind holds."""
+        text = self.texts.get(id(character.kind.home))
+        if text is None:
+            return True
+        path = str(Path(text.path if text.path is not None else self.script.filename).resolve())
+        fields = self.types.kind_fields((path, character.kind.name)) if (path, character.kind.name) in self.kinds \
+            else {}
+        return name not in fields or may_change(fields[name], self.types, self.changed)
+
+    def _plan_report(self, home: Scope) -> None:
+        """What each run reports of each character (end_states), worked out once for the report the
+        set-up left: a run whose fight leaves another report goes the closures' way."""
+        report = home.vars.get("report")
+        self.reported = fresh(report)
+        try:
+            states = characters.end_states(self.encounter, report)
+        except MechError as error:   # every run's error: the closures' to give
+            raise Unsupported("the rules' report") from error
+        self.reporting = []
+        for character, (name, state) in zip(self.encounter.characters, states.items()):
+            names = tuple(key for key in state if key != "side")
+            # the fields' values as one tuple, read in C (itemgetter of one name gives the value alone)
+            values_of = itemgetter(*names) if len(names) > 1 else \
+                (lambda fields, key=names[0]: (fields[key],)) if names else (lambda fields: ())
+            self.reporting.append((character, name, names, values_of))
