@@ -286,6 +286,26 @@ def test_a_rule_that_calls_only_rules_that_end_by_themselves_counts_no_step():
     assert_same_fights(script, 100)
 
 
+def test_a_rule_that_only_hands_on_to_rules_that_count_counts_no_step_of_its_own():
+    # `hand_on` runs no loop and calls `busy`, which counts its steps (its `while`): each call of
+    # `hand_on` comes from code that counts, so it needs no step of its own. `both` calls it, a rule
+    # that counts none, twice: `both` counts its own (a chain of such rules could otherwise grow)
+    rules = ("fn busy(c) {\n let n = 0\n while n < 3 { n += 1 }\n return c.firepower\n}\n"
+             "fn hand_on(c) = busy(c) + 0\n"
+             "fn both(c) = hand_on(c) + hand_on(c) - busy(c)\n"
+             "fn pbem.damage_power(att, weapon) = both(att)")
+    script = ruled(rules)
+    quiet = QuietFight(script)
+    assert "next(STEP)" not in _function_written(quiet, "s_hand_on")
+    for name in ("s_busy", "s_both"):
+        assert "next(STEP)" in _function_written(quiet, name)
+    assert_same_fights(script, 60)
+    # and a `while` that runs long behind them is stopped by the `steps` limit both ways
+    text = f"use pbem\n{rules.replace('n < 3', 'n < 100000')}\n{CHARACTERS}{encounter()}"
+    assert_both_stop(compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(steps=5000)),
+                     "steps")
+
+
 @pytest.mark.parametrize("rules", [
     # the argument, a global, is taken at the call, before the body's call of `inc` changes it
     "let counter = 0\nfn inc() { counter += 1 }\nfn pair(x) = [inc(), x]\n"

@@ -78,7 +78,7 @@ class Emitter(Assignments):
             self.depth += 1
             header = len(self.lines)
             self.line("")   # the function's `global` and `nonlocal` names, once known
-            if not self.ends_by_itself(node):
+            if not self.ends_by_itself(node) and not self.forwards(node):
                 self.line("next(STEP)")   # a call counts a step (the closures' count): runtime.Budget
             counted = id(node) in self.recursive
             if counted:   # it may reach itself: it counts the depth of calls (depth.py)

@@ -27,6 +27,52 @@ class Work(Expressions):
         function that counts, each of whose steps so pays for at most LEAF_WORK work more."""
         return self.leaf_work(node, self.owners.get(id(node))) is not None
 
+    def forwards(self, node: ast.FnDef) -> bool:
+        """Whether a call of the top-level `node`, no leaf, needs no step of its own all the same: it
+        runs no loop, does at most LEAF_WORK work of its own and its leaves', and each other `fn` it
+        calls counts a step of its own (robomacs' `plan_for(c, enc) = sample_plan(c, enc)`). No
+        leaf, short loop nor such `fn` calls it: each of its calls comes from code that counts
+        (a `fn`'s step, a loop's rounds), which so pays for at most LEAF_WORK work more, as for a
+        leaf; the steps of the `fn`s it calls pay for theirs."""
+        callees = self.forwarded(node)
+        return callees is not None and all(self.forwarded(fn) is None for fn in callees)
+
+    def forwarded(self, node: ast.FnDef) -> "list | None":
+        """The `fn`s, no leaves, that the top-level `node` calls, when it may forward to them
+        (`forwards`): it is no leaf, may not reach itself (depth.py), holds no loop nor `fn`, calls
+        only `fn`s the types know, and does at most LEAF_WORK work but theirs. None when not."""
+        if id(node) in self.forwardings:
+            return self.forwardings[id(node)]
+        module = self.owners.get(id(node))
+        if module is None or id(node) in self.recursive or self.leaf_work(node, module) is not None:
+            self.forwardings[id(node)] = None
+            return None
+        self.forwardings[id(node)] = None   # while it is worked out
+        saved = self.module, self.scopes, self.function_base
+        self.module, self.scopes, self.function_base = module, [{name: name for name in node.params}], 0
+        try:
+            nodes = self.purity.nodes(node)
+            own = local_names(node, nodes)
+            work, callees = len(nodes), []
+            for n in nodes:
+                kind = type(n)
+                if kind is ast.While or kind is ast.Repeat or kind is ast.FnDef or kind is ast.For:
+                    return None
+                if kind is ast.Call and self.calls_a_fn(n, own):
+                    fn = self.types.callee(n)
+                    owner = self.owners.get(id(fn)) if fn is not None else None
+                    if owner is None:
+                        return None
+                    called = self.leaf_work(fn, owner)
+                    if called is None:
+                        callees.append(fn)
+                    else:
+                        work += called
+        finally:
+            self.module, self.scopes, self.function_base = saved
+        self.forwardings[id(node)] = callees if work <= LEAF_WORK else None
+        return self.forwardings[id(node)]
+
     def leaf_work(self, node: ast.FnDef, module=None) -> "int | None":
         """The most work a call of `node` does, in nodes of its text and its callees' (a `for` of a
         body that runs no loop, its body SHORT_LOOP times: past that many rounds the `for` counts

@@ -238,6 +238,7 @@ class Writer:
         self.frozen: dict[str, object] = {}
         self.remembered: set[int] = set()    # the `fn`s (by id) whose answers a run remembers (memo.py)
         self.leaf_works: dict[int, "int | None"] = {}   # id(FnDef) -> its Work.leaf_work
+        self.forwardings: dict[int, "list | None"] = {}   # id(FnDef) -> its Work.forwarded
 
     # -- text --
 
