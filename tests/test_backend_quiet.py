@@ -318,6 +318,22 @@ def test_a_rule_written_in_place_of_its_call_is_fought_as_the_call(rules):
     assert_same_fights(ruled(rules), 40)
 
 
+@pytest.mark.parametrize("above", [0, 100])
+def test_lower_of_a_text_or_none_is_python_s_and_fails_on_none_as_the_closures_do(above):
+    # `word` gives a string or none: `lower` of it is Python's `.lower()` with no test of the type;
+    # on none, Python fails where the closures do, and the run is theirs
+    rules = (f'fn word(c) {{\n if c.hp > {above} {{ return "Hit" }}\n return none\n}}\n'
+             'fn pbem.damage_power(att, weapon) {\n if lower(word(att)) == "hit" { return att.firepower }\n'
+             ' return 0\n}')
+    script = ruled(rules)
+    written = _function_written(QuietFight(script), "s__pbem_damage_power")
+    assert ".lower()" in written and "B_lower" not in written
+    if above == 0:   # an attacker is standing: always a string
+        assert_same_fights(script, 60)
+    else:
+        assert_both_stop(script, "`lower` takes a string")
+
+
 def test_an_option_of_thousands_of_digits_is_read_not_written_as_a_literal():
     text = f"use pbem\nlet big = 2 ** 15000\nfn pbem.damage_power(att, weapon) {{\n if big == 1 {{ return 0 }}\n" \
            f" return att.firepower\n}}\n{CHARACTERS}{encounter()}"

@@ -165,6 +165,10 @@ class Calls(Work):
             for kind in ("int", "number", "str"):   # the types prove the common case: no test
                 if (name, kind) in _PROVED and found.surely(kind):
                     return self.into(_PROVED[name, kind].format(a=a))
+            if name == "lower" and not found.is_any and not any(found.maybe(kind) for kind in _ATTRIBUTED):
+                # a string, or a value of no type with an attribute `lower` (none, a number, a list):
+                # Python fails on the latter where the closures do (the run bails, for their error)
+                return self.into(_PROVED[name, "str"].format(a=a))
             return self.into(_ONE_ARGUMENT[name].format(a=a, general=general))
         if name == "pool" and len(args) == 2 and not node.kwargs:
             # a pool as `pool` makes it: of numbers (an int, or a Fraction that Pool takes in halves),
@@ -191,6 +195,11 @@ _ONE_ARGUMENT = {
     "abs": "abs({a}) if type({a}) is int else {general}",
     "lower": "{a}.lower() if type({a}) is str else {general}",
 }
+
+
+# the kinds of values that may have an attribute of any name (a record's or a character's fields are
+# attributes), or that the written code must not ask for one (a function's, a table's)
+_ATTRIBUTED = ("record", "character", "encounter", "function", "table", "row", "module", "kind")
 
 
 # the same where the checker's types prove the argument's kind
