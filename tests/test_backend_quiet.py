@@ -334,6 +334,16 @@ def test_lower_of_a_text_or_none_is_python_s_and_fails_on_none_as_the_closures_d
         assert_both_stop(script, "`lower` takes a string")
 
 
+def test_pools_a_call_surely_gives_are_added_as_pools_without_a_test():
+    # transformers' `sub(a, b) = a - b` is given numbers and pools, but attack_pool_with gives it a
+    # pool (own_pool's) and a whole number (penalty's): written in place of the call, its body takes
+    # its parameters as what that call gives, and the pool adds them with no test of their types
+    script = compiled((ROOT / "examples" / "transformers_duel.mech").read_text())
+    written = _function_written(QuietFight(script), "m1_attack_pool_with")
+    assert ".combine(" in written and "is Pool" not in written and "binary(" not in written
+    assert_same_fights(script, 30)
+
+
 def test_an_option_of_thousands_of_digits_is_read_not_written_as_a_literal():
     text = f"use pbem\nlet big = 2 ** 15000\nfn pbem.damage_power(att, weapon) {{\n if big == 1 {{ return 0 }}\n" \
            f" return att.firepower\n}}\n{CHARACTERS}{encounter()}"

@@ -61,11 +61,18 @@ class Arithmetic(Writer):
         return None
 
     def arithmetic(self, op: str, a: str, b: str, k: str, ints: bool = False, bounds=(None, None),
-                   numbers: bool = False) -> str:
+                   numbers: bool = False, pooled: "str | None" = None) -> str:
         """`a op b` of whole numbers inline, its result's size tested against `number_bits` unless no
         result can outgrow them (a small literal, or an operand whose `bound` is below SMALL, or
         SMALL_FACTOR for a product, with another such); of numbers (`numbers`: the types say both
-        are) with a Fraction, Python's exact arithmetic and `runtime.exact`; anything else by `binary`."""
+        are) with a Fraction, Python's exact arithmetic and `runtime.exact`; of a pool and a pool or
+        a whole number (`pooled`: "pool" or "int", what the types say `b` is when `a` is surely a
+        pool), as the pool adds them; anything else by `binary`."""
+        if pooled is not None and op in "+-" and self.pools:
+            span = self.constant(self.constants[k].span)
+            if pooled == "pool":
+                return self.into(f"{a}.combine({b}, {1 if op == '+' else -1}, {span})")
+            return self.into(f"{a}.plus({b if op == '+' else '-' + b}, {span})")
         if op == "/" and is_literal(a) and is_literal(b) and int(b.strip("()")) != 0:
             return self.e_Number(ast.Number(None, normal(Fraction(int(a.strip("()")), int(b.strip("()"))))))
         if op in ("/", "//", "%"):   # no result is larger than its operands
@@ -156,6 +163,12 @@ class Arithmetic(Writer):
         test = f"{operand} < SMALL" if up else f"{operand} > -SMALL"
         return self.into(f"{a} {op} {b} if {test} else binary(EV, {op!r}, {a}, {b}, {k})")
 
+    def pooled(self, left, right) -> "str | None":
+        """What `right` surely is, "pool" or "int", when `left` is surely a pool (`arithmetic`)."""
+        if not self.surely(left, "pool"):
+            return None
+        return "pool" if self.surely(right, "pool") else "int" if self.surely(right, "int") else None
+
     def e_BinOp(self, node):
         chain = pool_chain(node) if node.op in ("+", "-") else None
         if chain is None:
@@ -169,7 +182,8 @@ class Arithmetic(Writer):
             ints = self.surely(node.left, "int") and self.surely(node.right, "int")
             numbers = self.surely(node.left, "number") and self.surely(node.right, "number")
             return self.arithmetic(node.op, a, b, self.constant(node), ints,
-                                   (self.bound(node.left), self.bound(node.right)), numbers)
+                                   (self.bound(node.left), self.bound(node.right)), numbers,
+                                   self.pooled(node.left, node.right))
         # A sum that may hold a pool: terms left to right; the closures make a term that may roll dice
         # wait while the sum so far is a pool (the pool rolls first): that case is theirs.
         total = None
@@ -198,6 +212,6 @@ class Arithmetic(Writer):
                 total = self.joined_lists(total, value, self.constant(binop), surely_lists)
             else:
                 total = self.arithmetic(binop.op, total, value, self.constant(binop), ints, (total_bound, term_bound),
-                                        numbers)
+                                        numbers, self.pooled(binop.left, term))
                 total_bound = None if total_bound is None or term_bound is None else total_bound + term_bound
         return total

@@ -90,8 +90,12 @@ class Calls(Work):
         # an argument that is more than a name is read once, into a temporary, when the body is written
         # in place (and not at all here when it is not: the call reads it)
         held = {arg: self.temp() for arg in args if not (arg.isidentifier() or arg.lstrip("-").isdigit())}
-        saved = self.module, self.scopes, self.function_base, self.own_names
+        # each parameter is what its argument is, which may be less than what every call gives it
+        # (a dropped argument, None, is not what its node would give)
+        given = {param: self.types.of(arg) for param, arg, text in zip(fn.params, node.args, args) if text != "None"}
+        saved = self.module, self.scopes, self.function_base, self.own_names, self.argument_types
         self.module, self.scopes, self.function_base = module, [dict(zip(fn.params, (held.get(a, a) for a in args)))], 0
+        self.argument_types = {self.scopes[0][param]: found for param, found in given.items()}
         nodes = self.purity.nodes(fn)
         self.own_names = local_names(fn, nodes)   # the names the body sees as its own
         try:
@@ -103,11 +107,12 @@ class Calls(Work):
                     held.update({arg: self.temp() for arg in args if arg not in held and not TEMPORARY.fullmatch(arg)
                                  and not is_literal(arg)})
                     self.scopes = [dict(zip(fn.params, (held.get(a, a) for a in args)))]
+                    self.argument_types = {self.scopes[0][param]: found for param, found in given.items()}
                 for arg, temp in held.items():
                     self.line(f"{temp} = {arg}")
                 return self.expr(fn.body)
         finally:
-            self.module, self.scopes, self.function_base, self.own_names = saved
+            self.module, self.scopes, self.function_base, self.own_names, self.argument_types = saved
         if body is None:
             return None
         for arg, temp in held.items():

@@ -40,8 +40,10 @@ class Narrowed:
     """The checker's types, but for a local the function being written has tested: past `if x ==
     none { return ... }`, a name `x` that no assignment can make none again is not none (Emitter
     `not_none`); past `x.kind == "Robo" and`, or inside `if x.kind == "Robo" { ... }`, it is a
-    character of that kind (`kind_tested`). The checker's types are the same at every point of a
-    function."""
+    character of that kind (`kind_tested`); in the body of a one-line `fn` written in place of a call
+    (Calls.inlined), a parameter is what the call's argument is (`argument_types`). The checker's
+    types are the same at every point of a function, and a parameter's are those of every call's
+    argument."""
 
     def __init__(self, types, writer: "Writer"):
         self._types, self._writer = types, writer
@@ -49,6 +51,11 @@ class Narrowed:
     def of(self, node) -> Type:
         found = self._types.of(node)
         writer = self._writer
+        if writer.argument_types and type(node) is ast.Name:
+            place = writer.resolve(node.id)
+            given = writer.argument_types.get(place[1]) if place is not None and place[0] == "local" else None
+            if given is not None:
+                found = narrower(found, given)
         if writer.not_none and type(node) is ast.Name and not found.top and NONE in found.atoms:
             place = writer.resolve(node.id)
             if place is not None and place[0] == "local" and place[1] in writer.not_none:
@@ -63,6 +70,16 @@ class Narrowed:
 
     def __getattr__(self, name):
         return getattr(self._types, name)
+
+
+def narrower(found: Type, given: Type) -> Type:
+    """What both types allow (a value both say it may be), or `found` when they share nothing."""
+    if found.top:
+        return given
+    if given.top:
+        return found
+    common = found.atoms & given.atoms
+    return Type(common) if common else found
 
 
 def roll_or_none(found) -> bool:
@@ -224,6 +241,7 @@ class Writer:
         self.not_none: set[str] = set()      # locals past an `if x == none { return }` (Narrowed)
         self.short_texts: set[str] = set()   # locals never reassigned from short literal strings alone
         self.kind_tested: dict[str, str] = {}  # local -> the name of its kind, where a test says (Narrowed)
+        self.argument_types: dict[str, Type] = {}  # a parameter's Python name -> its argument's type (Narrowed)
         self.function_nodes: list = []       # every node of the function being written
         self.reassigned: set[str] = set()    # the names the function's assignments assign
         self.nonlocals: set[str] = set()     # names of enclosing functions a nested one assigns
