@@ -797,10 +797,14 @@ fn power(c) {                 # from the sheet alone: remembered
     for s in [c.firepower, c.strength] { p += s }
     return p
 }
-fn health(c) {                # reads state: each call works it out
+fn health(c) {                # reads its character's state: remembered, its hp part of the key
     let h = 0
     for s in [c.hp, c.endurance] { h += s }
     return h
+}
+fn leader() {                 # reads the state of a character that is no parameter: worked out each call
+    if Punch.hp > 3 { return 1 }
+    return 0
 }
 fn lucky(c) {                 # rolls: never remembered
     if d6 > 5 { return 1 }
@@ -816,19 +820,39 @@ fn either(x) {                # a parameter that may be true or a number (True =
 }
 fn pbem.damage_power(att, weapon) {
     boost = (boost + 1) % 3
-    return floor((power(att) + health(att)) / 4) + lucky(att) + boosted(att) - either(true) + either(1) - 1
+    return floor((power(att) + health(att)) / 4) + lucky(att) + boosted(att) - either(true) + either(1) - 1 + leader() * 0
 }
 '''
 
 
 def test_a_rule_that_works_out_the_same_from_the_sheet_is_remembered_and_fought_the_same():
-    # memo.py: `power` is worked out once per character; the others read what a fight changes
-    # (state, an option a rule assigns), roll, or take a key a dict would mix up
+    # memo.py: `power` is worked out once per character, `health` once per character and hp; the
+    # others read what a fight changes (another character's state, an option a rule assigns), roll,
+    # or take a key a dict would mix up
     script = compiled(REMEMBERING + CHARACTERS + encounter())
     quiet = QuietFight(script)
-    assert "s_power" in quiet.remembered
-    assert not {"s_health", "s_lucky", "s_boosted", "s_either", "s__pbem_damage_power"} & quiet.remembered
+    assert {"s_power", "s_health"} <= quiet.remembered
+    assert not {"s_leader", "s_lucky", "s_boosted", "s_either", "s__pbem_damage_power"} & quiet.remembered
     assert_same_fights(script, 150)
+
+
+def test_a_remembered_rule_that_reads_its_character_s_state_answers_for_the_state_of_the_call():
+    # `health` reads the hp of the character it is given, itself or through `hp_of`: the hp at the
+    # call is part of the key, so a changed hp gets its own answer, and a known one is not worked out again
+    rules = REMEMBERING.replace("for s in [c.hp, c.endurance]", "for s in [hp_of(c), c.endurance]") + \
+        "fn hp_of(c) = c.hp\n"
+    quiet = QuietFight(compiled(rules + CHARACTERS + encounter()))
+    assert "s_health" in quiet.remembered
+    health, punch = quiet.namespace["s_health"], quiet.encounter.characters[0]
+    endurance, memo = punch.fields["endurance"], health.__globals__["answer"]   # memo.remembering's
+    before = memo.cache_info()
+    answers = []
+    for hp in (5, 2, 5):
+        punch.fields["hp"] = hp
+        answers.append(health(punch))
+    assert answers == [5 + endurance, 2 + endurance, 5 + endurance]
+    after = memo.cache_info()
+    assert (after.misses - before.misses, after.hits - before.hits) == (2, 1)
 
 
 def test_a_remembered_rule_answers_from_its_memo_without_running_again():

@@ -4,16 +4,19 @@ character's sheet (transformers' `level(c, "dodge")`, `tech_spec(c, "speed")`) i
 A function is remembered when its answer can depend on nothing but its arguments, in every run of
 the process: it rolls no dice and says nothing, assigns only its own locals and pushes only onto
 lists it made; it reads of a character only what no fight changes (stats, derived values, gear:
-never the kind's state, nor the encounter); it reads no list, record or table that some code
+never the encounter), or the state of a character it is given (a parameter no `let` takes over),
+itself or through the functions it calls; it reads no list, record or table that some code
 changes in place (changes.py), and no option that a function assigns; and it calls only such
 functions (whose own arguments need not be keys: robomacs' `position(degrees, name)` takes a list)
 and the builtins that give a value from their arguments alone. The options a run
 restores are the same every run and characters keep their sheets, so the answer stays right
-from one run to the next as well.
+from one run to the next as well. The state it reads is read at the call, before it runs, and
+joins the key (`keyed`): transformers' `tech_spec(c, "speed")` reads `c`'s Mode, and has an answer
+for each Mode. Nothing it runs assigns, so the state stays what it was at the call.
 
-Its arguments must be keys of a dict that tell apart what the function tells apart: numbers,
-strings, none, pools and characters (by identity); a parameter that may be both a number and
-true/false is not (Python has True == 1). Its answer must be a value no caller can change: not a
+Its arguments, and the state it reads, must be keys of a dict that tell apart what the function
+tells apart: numbers, strings, none, pools and characters (by identity); a parameter that may be
+both a number and true/false is not (Python has True == 1). Its answer must be a value no caller can change: not a
 list or record that some code changes in place.
 
 A remembered call counts no step when its answer is known, like the one-line reads a quiet run
@@ -23,12 +26,13 @@ a limit) is never remembered: the run bails, and the closures play it.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, update_wrapper
 
 from ..checker import types as T
 from ..interpreter import ast
 from .changes import may_change
 from .narration import PURE_BUILTINS, local_names, narrow, own_lists, pushed_onto
+from .writer import Writer
 
 # the builtins whose value comes from their arguments alone (`fail` never gives one)
 BUILTINS = PURE_BUILTINS | {"pool", "fail"}
@@ -56,10 +60,17 @@ class Remembered:
         # whose answers depend on their arguments alone: they may be called by a remembered function,
         # even with arguments that are no keys (robomacs' `position(degrees, name)`)
         self.ids = {id(fn) for module, fn in functions}
-        narrow(self.ids, functions, self._body)
+        # id(FnDef) -> the state fields of its character parameters it reads, itself or through the
+        # functions it calls, as (parameter's index, field name): their values join its answer's key
+        self.keyed: dict[int, frozenset] = {id(fn): frozenset() for module, fn in functions}
+        self.grew = True
+        while self.grew:   # a function reads more state once a function it calls is seen to
+            self.grew = False
+            narrow(self.ids, functions, self._body)
         # remembered: such a function whose arguments can be keys, that does some work (a loop, a
         # choice, a call); a field read or a sum costs less than the look-up
-        self.ids = {id(fn) for module, fn in functions if id(fn) in self.ids and self._signature(fn) and self._busy(fn)}
+        self.ids = {id(fn) for module, fn in functions if id(fn) in self.ids and self._signature(fn) and self._busy(fn)
+                    and (not self.keyed[id(fn)] or self._worth_a_key(module, fn))}
 
     def _tables_change(self, functions) -> bool:
         for _, fn in functions:
@@ -88,27 +99,64 @@ class Remembered:
         nodes = self.nodes(fn)
         local = local_names(fn, nodes)
         own = own_lists(fn, nodes)
+        # the parameters that stay what the call gave: no `let`, loop or assignment takes the name
+        declared = [n.name for n in nodes if type(n) in (ast.Let, ast.For)] + \
+            [n.target.id for n in nodes if type(n) is ast.Assign and type(n.target) is ast.Name]
+        kept = {name: index for index, name in enumerate(fn.params) if name not in declared}
+        reads = set()
         for node in nodes:
             kind = type(node)
             if kind in _NEVER:
                 return False
             if kind is ast.Assign and not (type(node.target) is ast.Name and node.target.id in local):
                 return False
-            if kind is ast.Call and not self._call(module, node, local, own):
+            if kind is ast.Call and not self._call(module, node, local, own, kept, reads):
                 return False
             if kind in (ast.Field, ast.Index) and not self._read(node):
-                return False
+                state = self._state(node, kept)
+                if state is None:
+                    return False
+                reads.add(state)
             if kind is ast.Name and node.id not in local and not self._global(module, node):
                 return False
+        if reads != self.keyed[id(fn)]:
+            self.keyed[id(fn)] = frozenset(reads)
+            self.grew = True
         return True
 
-    def _call(self, module, node: ast.Call, local: set, own: set) -> bool:
+    def _state(self, node, kept: dict) -> "tuple | None":
+        """(the parameter's index, the field) when `node` reads a state field of a character
+        parameter that stays what the call gave (`kept`), every kind it may be has that field, and its
+        value is a key (a number, a string, none, true/false or a character); else None."""
+        if type(node) is not ast.Field or type(node.target) is not ast.Name or node.target.id not in kept:
+            return None
+        found, value = self.types.of(node.target), self.types.of(node)
+        if found.is_any or value.is_any or value.is_empty:
+            return None
+        kinds = [atom.kind for atom in found if type(atom) is T.CharT]
+        if not kinds or any(atom != T.NONE and type(atom) is not T.CharT for atom in found) or \
+                any(node.name not in self.types.kind_fields(kind) for kind in kinds):
+            return None
+        if not all(atom in _KEYS or type(atom) is T.CharT for atom in value) or \
+                (T.BOOL in value and (T.INT in value or T.FRACTION in value)):
+            return None
+        return kept[node.target.id], node.name
+
+    def _call(self, module, node: ast.Call, local: set, own: set, kept: dict, reads: set) -> bool:
         callee = node.callee
         if type(callee) is ast.Name and callee.id in local:
             return False
         target = self.callee(module, node)
         if target is not None:
-            return id(target[1]) in self.ids
+            if id(target[1]) not in self.ids:
+                return False
+            # the state it reads of its parameters, read of ours: each such argument is one of them
+            for index, field in self.keyed[id(target[1])]:
+                arg = node.args[index] if index < len(node.args) and not node.kwargs else None
+                if type(arg) is not ast.Name or arg.id not in kept:
+                    return False
+                reads.add((kept[arg.id], field))
+            return True
         if type(callee) is not ast.Name or module.lookup(callee.id) is not None:
             return type(callee) is ast.Field and self._module_field(module, callee) is False
         if callee.id == "push":
@@ -153,14 +201,30 @@ class Remembered:
             return False
         return not may_change(self.types.of(node), self.types, self.changed)
 
+    def _worth_a_key(self, module, fn: ast.FnDef) -> bool:
+        """Whether `fn` does more than a look-up whose key reads state, in Python, costs: a loop, or a
+        call of a `fn` (neojove's `distance(a, b) = abs(a.place - b.place)` is written in place of
+        its calls instead, pbem's `rank_spend` is a few tests)."""
+        return any(type(node) in (ast.For, ast.While, ast.Repeat) or
+                   type(node) is ast.Call and self.callee(module, node) is not None for node in self.nodes(fn))
+
     def _busy(self, fn: ast.FnDef) -> bool:
         return any(type(node) in (ast.For, ast.While, ast.Repeat, ast.Match, ast.If, ast.Call) for node in self.nodes(fn))
 
 
-def remembering(function):
+def remembering(function, keyed=()):
     """`function` remembering its answers: functools' lru_cache, whose look-up of a known answer is
-    all in C (no Python runs), keyed as a dict is by the arguments (one alone by itself)."""
-    return lru_cache(maxsize=SIZE)(function)
+    all in C (no Python runs), keyed as a dict is by the arguments (one alone by itself). `keyed`:
+    the state fields of its character parameters it reads (Remembered.keyed), whose values, read at
+    the call (none for a parameter that is none), join the key."""
+    if not keyed:
+        return lru_cache(maxsize=SIZE)(function)
+    params = ", ".join(f"a{i}" for i in range(function.__code__.co_argcount))
+    states = "".join(f", {Writer.attr(f'a{i}', field)} if a{i} is not None else None" for i, field in sorted(keyed))
+    namespace = {"function": function, "lru_cache": lru_cache, "SIZE": SIZE}
+    exec(f"@lru_cache(maxsize=SIZE)\ndef answer({params}, *state):\n    return function({params})\n"
+         f"def remembering({params}):\n    return answer({params}{states})\n", namespace)
+    return update_wrapper(namespace["remembering"], function)
 
 
 # the type of a remembering function (a function value the written code may call: calls.py)

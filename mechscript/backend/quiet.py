@@ -322,8 +322,9 @@ class QuietFight(Keeping):
         for name, python in bound.items():
             namespace[name] = namespace[python]
         self.remembered = {name for name, (_, fn) in defs.items() if id(fn) in remembered.ids}
+        keyed = {name: remembered.keyed[id(fn)] for name, (_, fn) in defs.items() if id(fn) in remembered.ids}
         for name in self.remembered:
-            namespace[name] = remembering(namespace[name])
+            namespace[name] = remembering(namespace[name], keyed[name])
         self.source = source
         self.assigned = writer.every_assigned
         return namespace
