@@ -344,6 +344,14 @@ def test_pools_a_call_surely_gives_are_added_as_pools_without_a_test():
     assert_same_fights(script, 30)
 
 
+def test_the_total_of_a_roll_is_read_as_the_roll_keeps_it():
+    # transformers reads its rolls' dice as well (no roll is its total alone): `r.total` of what is
+    # surely a roll is the roll's own, with no look-up by name
+    script = compiled((ROOT / "examples" / "transformers_duel.mech").read_text())
+    written = _function_written(QuietFight(script), "m1_energon_roll_pool")
+    assert ".total" in written and not re.search(r"get_field\(\w+, 'total'", written)
+
+
 def test_an_option_of_thousands_of_digits_is_read_not_written_as_a_literal():
     text = f"use pbem\nlet big = 2 ** 15000\nfn pbem.damage_power(att, weapon) {{\n if big == 1 {{ return 0 }}\n" \
            f" return att.firepower\n}}\n{CHARACTERS}{encounter()}"

@@ -28,6 +28,13 @@ class Access(Calls):
                 return self.into(f"{value} if {value} is not None else get_field({value}, 'total', {span}, EV)")
             return self.into(f"{value} if type({value}) is int else {value}.total if {value} is not None "
                              f"else get_field({value}, 'total', {span}, EV)")
+        if node.name == "total" and not self.rolls_as_numbers:
+            # every roll keeps its total (roll_field): transformers' `roll_for(c, p).total`
+            if self.surely(node.target, "roll"):
+                return self.into(f"{value}.total")
+            if roll_or_none(self.types.of(node.target)):
+                span = self.constant(node.name_span)
+                return self.into(f"{value}.total if {value} is not None else get_field({value}, 'total', {span}, EV)")
         if not value.startswith(("t", "v")):
             value = self.into(value)
         return self.field_of(value, node)
