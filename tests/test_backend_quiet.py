@@ -863,6 +863,17 @@ def test_a_remembered_rule_that_reads_its_character_s_state_answers_for_the_stat
     assert (after.misses - before.misses, after.hits - before.hits) == (2, 1)
 
 
+def test_a_remembered_rule_that_reads_a_list_of_its_character_s_state_answers_for_its_items():
+    # pbem's `done` (the actions a character has done this battle) grows with each hit here:
+    # `done_count`, remembered, has an answer for each character and each list of actions done
+    rules = ("fn done_count(c) {\n let n = 0\n for act in c.done { n += 1 }\n return n\n}\n"
+             "fn pbem.damage_power(att, weapon) {\n let bonus = done_count(att) % 3\n push(att.done, \"hit\")\n"
+             " return att.firepower + bonus\n}")
+    script = ruled(rules)
+    assert "s_done_count" in QuietFight(script).remembered
+    assert_same_fights(script, 150)
+
+
 def test_a_remembered_rule_answers_from_its_memo_without_running_again():
     quiet = QuietFight(compiled(REMEMBERING + CHARACTERS + encounter()))
     assert quiet.fight(run_seed(1, 0)) is not None   # a run: its answers are kept for the next

@@ -11,8 +11,10 @@ functions (whose own arguments need not be keys: robomacs' `position(degrees, na
 and the builtins that give a value from their arguments alone. The options a run
 restores are the same every run and characters keep their sheets, so the answer stays right
 from one run to the next as well. The state it reads is read at the call, before it runs, and
-joins the key (`keyed`): transformers' `tech_spec(c, "speed")` reads `c`'s Mode, and has an answer
-for each Mode. Nothing it runs assigns, so the state stays what it was at the call.
+joins the key (`keyed`; a list of keys as a tuple of its items): transformers' `tech_spec(c,
+"speed")` reads `c`'s Mode, and has an answer for each Mode; robomacs' `system(c, sort)` one for
+each list of systems `c` has lost. Nothing it runs assigns, so the state stays what it was at the
+call.
 
 Its arguments, and the state it reads, must be keys of a dict that tell apart what the function
 tells apart: numbers, strings, none, pools and characters (by identity); a parameter that may be
@@ -61,7 +63,8 @@ class Remembered:
         # even with arguments that are no keys (robomacs' `position(degrees, name)`)
         self.ids = {id(fn) for module, fn in functions}
         # id(FnDef) -> the state fields of its character parameters it reads, itself or through the
-        # functions it calls, as (parameter's index, field name): their values join its answer's key
+        # functions it calls, as (parameter's index, field name, whether it holds a list): their
+        # values join its answer's key
         self.keyed: dict[int, frozenset] = {id(fn): frozenset() for module, fn in functions}
         self.grew = True
         while self.grew:   # a function reads more state once a function it calls is seen to
@@ -125,9 +128,10 @@ class Remembered:
         return True
 
     def _state(self, node, kept: dict) -> "tuple | None":
-        """(the parameter's index, the field) when `node` reads a state field of a character
-        parameter that stays what the call gave (`kept`), every kind it may be has that field, and its
-        value is a key (a number, a string, none, true/false or a character); else None."""
+        """(the parameter's index, the field, whether it is a list) when `node` reads a state field
+        of a character parameter that stays what the call gave (`kept`), every kind it may be has that
+        field, and its value is a key (a number, a string, none, true/false or a character) or a list
+        of keys (robomacs' `c.lost`: its items, as a tuple, are the key); else None."""
         if type(node) is not ast.Field or type(node.target) is not ast.Name or node.target.id not in kept:
             return None
         found, value = self.types.of(node.target), self.types.of(node)
@@ -137,10 +141,15 @@ class Remembered:
         if not kinds or any(atom != T.NONE and type(atom) is not T.CharT for atom in found) or \
                 any(node.name not in self.types.kind_fields(kind) for kind in kinds):
             return None
+        listed = all(type(atom) is T.ListT for atom in value)
+        if listed:
+            value = self.types.elements(value)
+            if value.is_any:
+                return None
         if not all(atom in _KEYS or type(atom) is T.CharT for atom in value) or \
                 (T.BOOL in value and (T.INT in value or T.FRACTION in value)):
             return None
-        return kept[node.target.id], node.name
+        return kept[node.target.id], node.name, listed
 
     def _call(self, module, node: ast.Call, local: set, own: set, kept: dict, reads: set) -> bool:
         callee = node.callee
@@ -151,11 +160,11 @@ class Remembered:
             if id(target[1]) not in self.ids:
                 return False
             # the state it reads of its parameters, read of ours: each such argument is one of them
-            for index, field in self.keyed[id(target[1])]:
+            for index, field, listed in self.keyed[id(target[1])]:
                 arg = node.args[index] if index < len(node.args) and not node.kwargs else None
                 if type(arg) is not ast.Name or arg.id not in kept:
                     return False
-                reads.add((kept[arg.id], field))
+                reads.add((kept[arg.id], field, listed))
             return True
         if type(callee) is not ast.Name or module.lookup(callee.id) is not None:
             return type(callee) is ast.Field and self._module_field(module, callee) is False
@@ -216,11 +225,12 @@ def remembering(function, keyed=()):
     """`function` remembering its answers: functools' lru_cache, whose look-up of a known answer is
     all in C (no Python runs), keyed as a dict is by the arguments (one alone by itself). `keyed`:
     the state fields of its character parameters it reads (Remembered.keyed), whose values, read at
-    the call (none for a parameter that is none), join the key."""
+    the call (a list's items as a tuple; none for a parameter that is none), join the key."""
     if not keyed:
         return lru_cache(maxsize=SIZE)(function)
     params = ", ".join(f"a{i}" for i in range(function.__code__.co_argcount))
-    states = "".join(f", {Writer.attr(f'a{i}', field)} if a{i} is not None else None" for i, field in sorted(keyed))
+    states = "".join(f", {'tuple(' if listed else ''}{Writer.attr(f'a{i}', field)}{')' if listed else ''} "
+                     f"if a{i} is not None else None" for i, field, listed in sorted(keyed))
     namespace = {"function": function, "lru_cache": lru_cache, "SIZE": SIZE}
     exec(f"@lru_cache(maxsize=SIZE)\ndef answer({params}, *state):\n    return function({params})\n"
          f"def remembering({params}):\n    return answer({params}{states})\n", namespace)
