@@ -344,6 +344,18 @@ def test_pools_a_call_surely_gives_are_added_as_pools_without_a_test():
     assert_same_fights(script, 30)
 
 
+@pytest.mark.parametrize("key", ['"dodge"', '"swim"'], ids=["entry", "else"])
+def test_a_table_s_else_is_found_inline_for_a_text_it_does_not_hold(key):
+    # a string that is no entry's key gets the row's `else` with no look-up by name (no threshold
+    # takes a string, lookup.look_up)
+    rules = (f"table cost {{ \"dodge\" => 2, else => 9 }}\nlet key = {key}\n"
+             "fn pbem.damage_power(att, weapon) = att.firepower + floor(cost[key] / 9)")
+    script = ruled(rules)
+    written = _function_written(QuietFight(script), "s__pbem_damage_power")
+    assert ".default if" in written and "get_index" in written   # what else there is, the closures' way
+    assert_same_fights(script, 40)
+
+
 def test_the_total_of_a_roll_is_read_as_the_roll_keeps_it():
     # transformers reads its rolls' dice as well (no roll is its total alone): `r.total` of what is
     # surely a roll is the roll's own, with no look-up by name

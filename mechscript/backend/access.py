@@ -128,16 +128,19 @@ class Access(Calls):
         holders = self.table_or_row(node.target)
         is_str = "" if self.surely(node.key, "str") else f"type({key}) is str and "
         if holders is not None and self.types.of(node.key).maybe("str"):
-            # a table's row by its name, a row's entry by its key (TableRow.keyed), as lookup.get_index
-            # finds them; anything else (a threshold, a default, a missing key) by get_index
+            # a table's row by its name, a row's entry by its key (TableRow.keyed), else its `else`
+            # (a string is no threshold), as lookup.get_index finds them; anything else (a threshold,
+            # a missing key) by get_index
             rows, entries = (f"{value}.rows", f"{value}.keyed")
-            unnamed = f"{value}.rows[None].keyed"   # a table of one unnamed row is looked up in it
+            unnamed = f"{value}.rows[None]"   # a table of one unnamed row is looked up in it
             # surely a table, or surely a row: no test of which (robomacs' `kind_traits[c.kind]`)
             is_table, is_row = ("", "") if len(holders) == 1 else \
                 (f"type({value}) is Table and ", f"type({value}) is TableRow and ")
             found = {"table": f"{rows}[{key}] if {is_str}{is_table}{key} in {rows} else "
-                              f"{unnamed}[{key}] if {is_str}{is_table}None in {rows} and {key} in {unnamed}",
-                     "row": f"{entries}[{key}] if {is_str}{is_row}{key} in {entries}"}
+                              f"{unnamed}.keyed[{key}] if {is_str}{is_table}None in {rows} and {key} in {unnamed}.keyed "
+                              f"else {unnamed}.default if {is_str}{is_table}None in {rows} and {unnamed}.has_default",
+                     "row": f"{entries}[{key}] if {is_str}{is_row}{key} in {entries} else "
+                            f"{value}.default if {is_str}{is_row}{value}.has_default"}
             tests = " else ".join(found[holder] for holder in sorted(holders))
             return self.into(f"{tests} else get_index(EV, {value}, {key}, {span})")
         named = self.named_fields(node.target)
