@@ -886,6 +886,16 @@ def test_a_remembered_rule_that_reads_a_list_of_its_character_s_state_answers_fo
     assert_same_fights(script, 150)
 
 
+@pytest.mark.parametrize("use", ["p > 12", "max(p, 0) > 12", 'len("{p}") > 3'])
+def test_a_rule_that_rolls_a_pool_it_is_given_is_not_remembered(use):
+    # comparing, working out or showing a pool rolls it: a known answer would skip those dice
+    rules = (f"fn boost(p) {{\n let n = 0\n for i in [1] {{ if {use} {{ n += 1 }} }}\n return n\n}}\n"
+             "fn pbem.damage_power(att, weapon) = att.firepower + boost(2k1)")
+    script = ruled(rules)
+    assert "s_boost" not in QuietFight(script).remembered
+    assert_same_fights(script, 30)
+
+
 def test_a_remembered_rule_answers_from_its_memo_without_running_again():
     quiet = QuietFight(compiled(REMEMBERING + CHARACTERS + encounter()))
     assert quiet.fight(run_seed(1, 0)) is not None   # a run: its answers are kept for the next

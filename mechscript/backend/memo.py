@@ -2,24 +2,23 @@
 character's sheet (transformers' `level(c, "dodge")`, `tech_spec(c, "speed")`) is worked out once.
 
 A function is remembered when its answer can depend on nothing but its arguments, in every run of
-the process: it rolls no dice and says nothing, assigns only its own locals and pushes only onto
-lists it made; it reads of a character only what no fight changes (stats, derived values, gear:
-never the encounter), or the state of a character it is given (a parameter no `let` takes over),
-itself or through the functions it calls; it reads no list, record or table that some code
-changes in place (changes.py), and no option that a function assigns; and it calls only such
-functions (whose own arguments need not be keys: robomacs' `position(degrees, name)` takes a list)
-and the builtins that give a value from their arguments alone. The options a run
-restores are the same every run and characters keep their sheets, so the answer stays right
-from one run to the next as well. The state it reads is read at the call, before it runs, and
-joins the key (`keyed`; a list of keys as a tuple of its items): transformers' `tech_spec(c,
-"speed")` reads `c`'s Mode, and has an answer for each Mode; robomacs' `system(c, sort)` one for
-each list of systems `c` has lost. Nothing it runs assigns, so the state stays what it was at the
-call.
+the process: it rolls no dice (nor a pool it is given, by comparing or showing it) and says nothing,
+assigns only its own locals and pushes only onto lists it made; it reads of a character only what no
+fight changes (stats, derived values, gear: never the encounter), or the state of a character it is
+given (a parameter no `let` takes over), itself or through the functions it calls; it reads no list,
+record or table that some code changes in place (changes.py), and no option that a function assigns;
+and it calls only such functions (whose own arguments need not be keys: robomacs' `position(degrees,
+name)` takes a list) and the builtins that give a value from their arguments alone. The options a
+run restores are the same every run and characters keep their sheets, so the answer stays right from
+one run to the next as well. The state it reads is read at the call, before it runs, and joins the
+key (`keyed`; a list of keys as a tuple of its items): transformers' `tech_spec(c, "speed")` reads
+`c`'s Mode, and has an answer for each Mode; robomacs' `system(c, sort)` one for each list of
+systems `c` has lost. Nothing it runs assigns, so the state stays what it was at the call.
 
 Its arguments, and the state it reads, must be keys of a dict that tell apart what the function
 tells apart: numbers, strings, none, pools and characters (by identity); a parameter that may be
-both a number and true/false is not (Python has True == 1). Its answer must be a value no caller can change: not a
-list or record that some code changes in place.
+both a number and true/false is not (Python has True == 1). Its answer must be a value no caller can
+change: not a list or record that some code changes in place.
 
 A remembered call counts no step when its answer is known, like the one-line reads a quiet run
 writes in place of the call (docs/language.md, "What counts a step"). What a run fails on (`fail`,
@@ -53,11 +52,12 @@ class Remembered:
 
     `functions` are (ModuleText, FnDef) of every top-level `fn` and house rule; `callee(module,
     call)` the one a call surely reaches, or None; `states` each kind's state names; `changed` the
-    sites code changes in place (None: unknown); `assigned` the global names some function assigns."""
+    sites code changes in place (None: unknown); `assigned` the global names some function assigns;
+    `purity` narration.Purity, which knows each function's nodes and what rolls a pool."""
 
-    def __init__(self, functions, callee, types, states: dict, changed, assigned: set, nodes):
+    def __init__(self, functions, callee, types, states: dict, changed, assigned: set, purity):
         self.callee, self.types, self.states, self.changed = callee, types, states, changed
-        self.assigned, self.nodes = assigned, nodes
+        self.assigned, self.nodes, self.rolls_a_pool = assigned, purity.nodes, purity.rolls_a_pool
         self.tables_change = self._tables_change(functions)
         # whose answers depend on their arguments alone: they may be called by a remembered function,
         # even with arguments that are no keys (robomacs' `position(degrees, name)`)
@@ -109,7 +109,7 @@ class Remembered:
         reads = set()
         for node in nodes:
             kind = type(node)
-            if kind in _NEVER:
+            if kind in _NEVER or self.rolls_a_pool(node):   # a pool compared, shown, ... rolls dice
                 return False
             if kind is ast.Assign and not (type(node.target) is ast.Name and node.target.id in local):
                 return False

@@ -101,13 +101,8 @@ class Purity:
         """Whether the expression `node` (its own operation; callers check its parts too) only gives
         a value."""
         kind = type(node)
-        if kind is ast.Dice:
+        if kind is ast.Dice or self.rolls_a_pool(node):
             return False
-        if kind is ast.String and self.pools and any(type(part) is not str and self._may_be_pool(part)
-                                                     for part in node.parts):
-            return False   # showing a pool rolls it
-        if self.pools and kind in _ROLLING and any(self._may_be_pool(part) for part in _ROLLING[kind](node)):
-            return False   # working a pool out as a number rolls it (as checker/infer_expressions marks)
         if kind is ast.Call:
             callee = node.callee
             if type(callee) is ast.Name and callee.id in local:
@@ -115,9 +110,23 @@ class Purity:
             target = self.callee(module, node)
             if target is not None:
                 return id(target[1]) in self.pure
-            return type(callee) is ast.Name and callee.id in PURE_BUILTINS and self._not_shadowed(module, callee.id) \
-                and not (self.pools and any(self._may_be_pool(arg) or self._may_be_pool_list(arg) for arg in node.args))
+            return type(callee) is ast.Name and callee.id in PURE_BUILTINS and self._not_shadowed(module, callee.id)
         return True
+
+    def rolls_a_pool(self, node) -> bool:
+        """Whether working out the expression `node` (its own operation) may roll a pool: showing it
+        in a text, working it out as a number (arithmetic, a comparison), or a builtin of numbers or
+        texts taking it, or a list of them (as checker/infer_expressions marks)."""
+        if not self.pools:
+            return False
+        kind = type(node)
+        if kind is ast.String:
+            return any(type(part) is not str and self._may_be_pool(part) for part in node.parts)
+        if kind in _ROLLING:
+            return any(self._may_be_pool(part) for part in _ROLLING[kind](node))
+        if kind is ast.Call and type(node.callee) is ast.Name and node.callee.id in PURE_BUILTINS:
+            return any(self._may_be_pool(arg) or self._may_be_pool_list(arg) for arg in node.args)
+        return False
 
     def _may_be_pool(self, node) -> bool:
         return self.types is None or self.types.of(node).maybe("pool")

@@ -284,7 +284,7 @@ class QuietFight(Keeping):
         # written in place of its calls (calls.Calls.inlined)
         remembered = Remembered(list(defs.values()), callee, types, writer.states, writer.changed,
                                 {text.global_name(name) for text in self.texts.values() for name in assigned},
-                                purity.nodes)
+                                purity)
         # the depth of calls, counted by the fns that may reach themselves alone (depth.py); a known
         # answer of one that reaches them would skip the depth they count: it is not remembered
         depth = call_depth(self.texts.values(), callee, types)
