@@ -364,6 +364,18 @@ def test_the_total_of_a_roll_is_read_as_the_roll_keeps_it():
     assert ".total" in written and not re.search(r"get_field\(\w+, 'total'", written)
 
 
+@pytest.mark.parametrize("body", ["push(l, 1)\n return 0", "push(l, 1)", "let m = l\n push(m, 1)",
+                                  "let unused = len(l)"],
+                         ids=["push-then-return", "push-alone", "push-onto-a-let-of-it", "nothing-left"])
+def test_a_rule_that_pushes_onto_a_list_it_is_given_keeps_the_push(body):
+    # the list is the caller's: pushing onto it is no narration, whatever reads the parameter; and a
+    # rule a quiet run leaves nothing of is still a function (found by review)
+    rules = (f"fn grow(l) {{\n {body}\n}}\n"
+             "fn pbem.damage_power(att, weapon) {\n let xs = []\n let z = grow(xs)\n"
+             " return att.firepower + len(xs) * 3\n}")
+    assert_same_fights(ruled(rules), 30)
+
+
 def test_an_option_of_thousands_of_digits_is_read_not_written_as_a_literal():
     text = f"use pbem\nlet big = 2 ** 15000\nfn pbem.damage_power(att, weapon) {{\n if big == 1 {{ return 0 }}\n" \
            f" return att.firepower\n}}\n{CHARACTERS}{encounter()}"

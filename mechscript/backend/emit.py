@@ -104,6 +104,8 @@ class Emitter(Assignments):
                 self.lines[header] = "    " * self.depth + "; ".join(declared)
             else:
                 del self.lines[header]
+            if len(self.lines) == header:   # a body a quiet run leaves out whole (`let unused = c.hp`)
+                self.line("pass")
             self.depth -= 1
         finally:
             del self.scopes[self.function_base:]

@@ -185,8 +185,11 @@ def narration_only(module, fn: ast.FnDef, purity: Purity) -> tuple[set, set]:
             writes.setdefault(node.target.id, []).append(node.value)
         elif (pushed := pushed_to(node)) is not None:
             writes.setdefault(pushed, []).append(node.expr.args[1])
+    # a push onto a list the function did not make (a parameter's, one a `let` took from elsewhere)
+    # changes that list for everyone who holds it: it stays
+    shared = {pushed for n in nodes if (pushed := pushed_to(n)) is not None} - own_lists(fn, nodes)
     candidates = {name for name, n in counts.items()
-                  if n == 1 and name not in fn.params and name not in fors
+                  if n == 1 and name not in fn.params and name not in fors and name not in shared
                   and all(purity.tree_droppable(module, w, local) for w in writes[name])}
     rewritten = {name for name in candidates if len(writes[name]) > 1}   # assigned or pushed onto besides
     if rewritten:
@@ -195,7 +198,7 @@ def narration_only(module, fn: ast.FnDef, purity: Purity) -> tuple[set, set]:
     # the argument (dropped_arguments)
     read = {n.id for n in nodes if type(n) is ast.Name}
     candidates |= {name for name in fn.params if name in read and name not in counts and name not in fors
-                   and all(purity.tree_droppable(module, w, local) for w in writes.get(name, ()))}
+                   and name not in shared and all(purity.tree_droppable(module, w, local) for w in writes.get(name, ()))}
     says = {id(n) for n in nodes if type(n) is ast.Say and purity.tree_droppable(module, n.value, local)}
     conditions: dict[int, bool] = {}   # id of a condition -> whether it only gives a value, asked once
 
