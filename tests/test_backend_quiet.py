@@ -908,6 +908,17 @@ def test_a_rule_that_rolls_a_pool_it_is_given_is_not_remembered(use):
     assert_same_fights(script, 30)
 
 
+def test_a_rule_whose_unreached_code_reads_a_field_of_nothing_is_remembered():
+    # no pbem character is a Robo, nor has a pilot: the types know no value reaches `c.pilot.skill`,
+    # which so reads nothing (as in robomacs, where no character of the example has a pilot)
+    rules = ("fn sturdy(c) {\n let total = 0\n for s in [c.endurance, c.firepower] { total += s }\n"
+             ' if c.kind == "Robo" { return total + c.pilot.skill }\n return total\n}\n'
+             "fn pbem.damage_power(att, weapon) = floor(sturdy(att) / 3)")
+    script = ruled(rules)
+    assert "s_sturdy" in QuietFight(script).remembered
+    assert_same_fights(script, 40)
+
+
 def test_a_remembered_rule_answers_from_its_memo_without_running_again():
     quiet = QuietFight(compiled(REMEMBERING + CHARACTERS + encounter()))
     assert quiet.fight(run_seed(1, 0)) is not None   # a run: its answers are kept for the next

@@ -182,10 +182,14 @@ class Remembered:
         return found[0].uses[node.target.id].names.get(node.name) != "fn"
 
     def _read(self, node) -> bool:
-        """Whether `x.name` or `x[key]` gives the same in every run: no state, nothing changed in place."""
+        """Whether `x.name` or `x[key]` gives the same in every run: no state, nothing changed in place.
+        Of an `x` that is never a value (the types' empty type: code no run reaches, as robomacs'
+        `c.pilot.skill` where no character has a pilot), it never reads anything."""
         found = self.types.of(node.target)
-        if found.is_any or found.is_empty:
+        if found.is_any:
             return False
+        if found.is_empty:
+            return True
         for atom in found:
             if atom == T.ENCOUNTER or type(atom) in (T.FnT, T.KindT):
                 return False
