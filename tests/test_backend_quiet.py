@@ -356,6 +356,18 @@ def test_a_table_s_else_is_found_inline_for_a_text_it_does_not_hold(key):
     assert_same_fights(script, 40)
 
 
+def test_a_field_every_record_has_is_set_as_an_attribute():
+    # `r` is one of two records that both have `n` (and `fields`, named as a record's own attribute):
+    # no set_field, whose only test is that the record has the field
+    rules = ("fn pbem.damage_power(att, weapon) {\n let r = {n: 0, fields: 1}\n"
+             " if att.hp > 3 { r = {fields: 2, n: 1} }\n r.n = att.firepower\n r.fields += 1\n"
+             " return r.n + r.fields - 2\n}")
+    script = ruled(rules)
+    written = _function_written(QuietFight(script), "s__pbem_damage_power")
+    assert "set_field" not in written and ".n = " in written
+    assert_same_fights(script, 40)
+
+
 def test_the_total_of_a_roll_is_read_as_the_roll_keeps_it():
     # transformers reads its rolls' dice as well (no roll is its total alone): `r.total` of what is
     # surely a roll is the roll's own, with no look-up by name

@@ -57,6 +57,8 @@ class Assignments(Loops):
             kinds = self.kinds(self.types.of(target.target))
             if kinds is not None and self.state_everywhere(kinds, target.name):
                 self.line(f"{self.attr(holder, target.name)} = {new}")   # the state of one kind of character
+            elif self.record_field(target.target, target.name):
+                self.line(f"{self.attr(holder, target.name)} = {new}")   # a field every record it may be has
             elif self.surely(target.target, "encounter") and target.name == "round":
                 self.line(f"if type({new}) is int and {new} >= 0: {holder}.round = {new}")
                 self.line(f"else: set_field({holder}, {field}, {new}, {span})")
@@ -75,3 +77,9 @@ class Assignments(Loops):
             self.line(f"{old} = get_index(EV, {holder}, {key}, {span})")
             new = self.arithmetic(node.op[0], old, self.expr(node.value), k)
         self.line(f"set_index(EV, {holder}, {key}, {new}, {span})")
+
+    def record_field(self, node, name: str) -> bool:
+        """Whether `node` is surely a record, of shapes that all have the field `name` (a record's
+        fields are fixed: set_field would only check that it has it)."""
+        found = self.types.of(node)
+        return found.surely("record") and all(name in atom.names for atom in found)
