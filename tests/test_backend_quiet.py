@@ -275,6 +275,19 @@ def test_a_one_line_rule_that_works_something_out_is_written_in_place_of_its_cal
     assert_same_fights(script, 150)
 
 
+@pytest.mark.parametrize("kind, in_place", [("Robo", True), ("Transformer", False)])
+def test_a_rule_whose_first_tests_are_of_a_kind_no_character_is_is_written_in_place(kind, in_place):
+    # robomacs' `standing` tests a Robo's pilot first: where no character is a Robo, that `if` is
+    # never taken, and what is left is one `return` of a read, written in place of the call; where
+    # the test may hold (pbem's characters are Transformers), the rule is called
+    rules = (f'fn alive(c) {{\n if c.kind == "{kind}" and c.hp > 100 {{ return false }}\n'
+             " return c.hp > 0\n}\n"
+             "fn pbem.damage_power(att, weapon) {\n if alive(att) { return att.firepower }\n return 0\n}")
+    script = ruled(rules)
+    assert ("s_alive(" not in _function_written(QuietFight(script), "s__pbem_damage_power")) is in_place
+    assert_same_fights(script, 40)
+
+
 def test_a_rule_that_calls_only_rules_that_end_by_themselves_counts_no_step():
     # `weak` calls `half`, which calls nothing: both end after their last line, whatever they are
     # given, so neither counts a step of its own (the callers' loops and calls count)

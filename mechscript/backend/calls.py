@@ -85,8 +85,10 @@ class Calls(Work):
         arguments, where the call would run it. None when the call is not one."""
         fn = self.types.callee(node)
         module = self.owners.get(id(fn)) if fn is not None else None
-        if module is None or not fn.line_form or len(fn.params) != len(args) or id(fn) in self.remembered:
+        shape = one_return(fn) if module is not None else None
+        if shape is None or len(fn.params) != len(args) or id(fn) in self.remembered:
             return None
+        tests, returned = shape
         # an argument that is more than a name is read once, into a temporary, when the body is written
         # in place (and not at all here when it is not: the call reads it)
         held = {arg: self.temp() for arg in args if not (arg.isidentifier() or arg.lstrip("-").isdigit())}
@@ -99,7 +101,9 @@ class Calls(Work):
         nodes = self.purity.nodes(fn)
         self.own_names = local_names(fn, nodes)   # the names the body sees as its own
         try:
-            body = self.pure(fn.body)
+            if not all(self.never(test) for test in tests):
+                return None
+            body = self.pure(returned)
             if body is None and self.leaf_work(fn, module) is not None:
                 if any(type(n) is ast.Call and self.calls_a_fn(n, self.own_names) for n in nodes):
                     # it calls a `fn`, which may assign a global or an enclosing function's local:
@@ -110,7 +114,7 @@ class Calls(Work):
                     self.argument_types = {self.scopes[0][param]: found for param, found in given.items()}
                 for arg, temp in held.items():
                     self.line(f"{temp} = {arg}")
-                return self.expr(fn.body)
+                return self.expr(returned)
         finally:
             self.module, self.scopes, self.function_base, self.own_names, self.argument_types = saved
         if body is None:
@@ -118,6 +122,14 @@ class Calls(Work):
         for arg, temp in held.items():
             self.line(f"{temp} = {arg}")
         return self.into(body)
+
+    def never(self, test) -> bool:
+        """Whether the condition `test` is surely false, its first part a kind test the types answer
+        with no read (Comparisons.kind_known): robomacs' `c.kind == "Robo" and ...` where no
+        character is a Robo."""
+        while type(test) is ast.Group or type(test) is ast.Logic and test.op == "and":
+            test = test.inner if type(test) is ast.Group else test.left
+        return self.kind_known(test, lines=False) == "False"
 
     def builtin(self, name: str, node: ast.Call):
         halves = self.whole_division(name, node)
@@ -191,6 +203,21 @@ class Calls(Work):
             return self.into(f"{name}({', '.join(args)}) if {ints} else {general}" if ints
                              else f"{name}({', '.join(args)})")
         return self.into(general)
+
+
+def one_return(fn: ast.FnDef) -> "tuple[list, ast.Node] | None":
+    """([], the body) of a one-line `fn`; (the tests, what it returns) of one whose body is `if`s
+    of no `else` then a `return` of a value, which it is when every test is false (robomacs'
+    `standing`: a Robo's pilot is tested first); None for any other."""
+    if fn.line_form:
+        return [], fn.body
+    statements = fn.body.statements
+    if not statements or type(statements[-1]) is not ast.Return or statements[-1].value is None:
+        return None
+    ifs = statements[:-1]
+    if not all(type(s) is ast.If and len(s.branches) == 1 and s.otherwise is None for s in ifs):
+        return None
+    return [s.branches[0][0] for s in ifs], statements[-1].value
 
 
 _ONE_ARGUMENT = {
