@@ -288,6 +288,18 @@ def test_a_rule_whose_first_tests_are_of_a_kind_no_character_is_is_written_in_pl
     assert_same_fights(script, 40)
 
 
+def test_a_chain_of_true_or_false_parts_that_only_read_is_one_python_condition():
+    # `fit(att)` is written in place of its call, one line that only gives its value: the chain is
+    # one Python `and`/`or`, whose right side is worked out where the closures work it out
+    rules = ("fn fit(c) = c.hp > 3\n"
+             "fn pbem.damage_power(att, weapon) {\n if att.hp > 1 and fit(att) or att.rank_points > 3 {"
+             " return att.firepower }\n return 1\n}")
+    script = ruled(rules)
+    written = _function_written(QuietFight(script), "s__pbem_damage_power")
+    assert " and " in written and " or " in written and "= False" not in written and "= True" not in written
+    assert_same_fights(script, 40)
+
+
 def test_a_rule_that_calls_only_rules_that_end_by_themselves_counts_no_step():
     # `weak` calls `half`, which calls nothing: both end after their last line, whatever they are
     # given, so neither counts a step of its own (the callers' loops and calls count)

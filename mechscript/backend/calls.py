@@ -4,15 +4,12 @@ the namespace's; a builtin's common case inline and the rest through its impleme
 
 from __future__ import annotations
 
-import re
-
 from ..interpreter import ast
 from ..interpreter.builtins import BUILTINS, NOT_ROLLED
 from .narration import dropped_arguments, local_names
 from .work import Work
-from .writer import Unsupported, is_literal
+from .writer import TEMPORARY, Unsupported, is_literal
 
-TEMPORARY = re.compile(r"t\d+")   # a temporary of the written code (Writer.temp): no code but its own line sets it
 
 
 class Calls(Work):

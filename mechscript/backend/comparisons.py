@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..interpreter import ast
 from ..interpreter.values import TEXT_STEP
 from ..checker.types import NONE
-from .writer import BOOLEAN, COMPARE, Writer, kind_test, literal_value, short_text
+from .writer import BOOLEAN, COMPARE, TEMPORARY, Writer, kind_test, literal_value, short_text
 
 
 class Comparisons(Writer):
@@ -138,6 +138,27 @@ class Comparisons(Writer):
             a = self.value(node.left) if left_bool else self.expr(node.left)
         if a == stop:   # known (kind_known): the right side is never worked out
             return stop
+        if left_bool and right_bool:
+            # the right side written aside, as if inside the `else` below: when that is no line, or
+            # one that only gives its value, both sides are one Python `and`/`or`, which works the
+            # right side out in the same case only
+            lines, depth = self.lines, self.depth
+            self.lines, self.depth = [], depth + 1
+            try:
+                with self.kinds_tested(node.left if node.op == "and" else None):
+                    b = self.value(node.right)
+            finally:
+                aside, self.lines, self.depth = self.lines, lines, depth
+            if len(aside) == 1 and TEMPORARY.fullmatch(b) and aside[0].startswith("    " * (depth + 1) + f"{b} = "):
+                b, aside = f"({aside[0].strip()[len(b) + 3:]})", []
+            if not aside:
+                return f"({a} {node.op} {b})"
+            self.line(f"if {'not ' if node.op == 'and' else ''}{a}: {result} = {stop}")
+            self.line("else:")
+            self.lines.extend(aside)
+            with self.indented():
+                self.line(f"{result} = {b}")
+            return result
         if left_bool:
             self.line(f"if {'not ' if node.op == 'and' else ''}{a}: {result} = {stop}")
         else:

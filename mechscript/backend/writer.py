@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import keyword
+import re
 from ast import literal_eval
 
 from ..checker.types import NONE, CharT, ListT, RecordT, RollT, RowT, TableT, Type
@@ -34,6 +35,7 @@ COMPARE = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "==": "==", "!=": "!="}
 
 
 NOT_LITERAL = object()
+TEMPORARY = re.compile(r"t\d+")   # a temporary of the written code (Writer.temp): no code but its own line sets it
 
 
 class Narrowed:
