@@ -491,7 +491,9 @@ def test_pools_are_made_and_added_to_numbers_in_the_written_code():
                      _function_written(quiet, "m1_add"))
     assert "Pool(" in _function_written(quiet, "m1_own_pool") and "B_pool(" not in _function_written(quiet, "m1_own_pool")
     # and `roll(p, explode: x)` of a pool rolls it as the builtin does, with no call of the builtin
-    assert re.search(r"EV\.roll_pool\((v\w+), (t\d+)\) if type\(\1\) is Pool else B_roll\(", _function_written(quiet, "m1_roll_for"))
+    # and no record of the roll kept (nobody shows it)
+    assert re.search(r"roll_and_keep\(EV\.source, (v\w+), EV, (t\d+)\) if type\(\1\) is Pool else B_roll\(",
+                     _function_written(quiet, "m1_roll_for"))
     assert_same_fights(script, 20)
 
 
@@ -1072,7 +1074,7 @@ def test_in_rules_with_pools_a_say_of_no_pool_is_left_out_and_one_of_a_pool_is_n
     quiet = QuietFight(ruled(rules))
     body = quiet.source[quiet.source.index("def s__pbem_damage_power("):]
     body = body[:body.index("\ndef ")]
-    assert "// 2" not in body and "roll_pool" in body
+    assert "// 2" not in body and "roll_and_keep(" in body
 
 
 @pytest.mark.parametrize("dice", [

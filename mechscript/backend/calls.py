@@ -149,7 +149,7 @@ class Calls(Work):
             tests = [] if self.surely(node.args[0], "pool") else [f"type({args[0]}) is Pool"]
             if "explode" in named and not self.surely(node.kwargs["explode"], "bool"):
                 tests.append(f"({explode} is True or {explode} is False)")
-            made = f"EV.roll_pool({args[0]}, {explode})"
+            made = f"roll_and_keep(EV.source, {args[0]}, EV, {explode})"   # and keeps no record of it
             return self.into(f"{made} if {' and '.join(tests)} else {general}" if tests else made)
         if name == "len":
             a, = args

@@ -34,7 +34,7 @@ class Comparisons(Writer):
         if self.can_be_pool(node.left):
             if not a.startswith("t"):
                 a = self.into(a)
-            self.line(f"if type({a}) is Pool: {a} = EV.roll_pool({a})")
+            self.line(f"if type({a}) is Pool: {a} = roll_and_keep(EV.source, {a}, EV)")
         b = self.expr(node.right)
         if direct:
             return self.into(f"{a} {op} {b}")

@@ -255,7 +255,7 @@ class Emitter(Assignments):
                 continue   # a read that cannot fail: nothing to work out when nobody shows it
             shown = self.expr(part)
             if self.can_be_pool(part):
-                self.line(f"if type({shown}) is Pool: EV.roll_pool({shown})")
+                self.line(f"if type({shown}) is Pool: roll_and_keep(EV.source, {shown}, EV)")
         self.line("next(SAY)")
 
     def condition(self, node) -> str:

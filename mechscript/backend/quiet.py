@@ -27,7 +27,7 @@ from pathlib import Path
 from ..checker.infer import infer
 from ..dice.engine import roll_dice
 from ..dice.faces import RandomFaces, later_face
-from ..dice.rollkeep import KeepRoll, Pool
+from ..dice.rollkeep import KeepRoll, Pool, roll_and_keep
 from ..interpreter import ast, characters, running, script as closures
 from ..interpreter.evaluator import binary, compare_values, power, small_whole, unary
 from ..interpreter.names import UNSET
@@ -145,6 +145,7 @@ def written_helpers(limits, encounter, members, rounds) -> dict:
     """What the written code refers to besides its constants and its own functions."""
     namespace = {
         "Bail": Bail, "bail": bail, "exact": exact, "UNSET": UNSET, "Pool": Pool, "KeepRoll": KeepRoll,
+        "roll_and_keep": roll_and_keep,
         "Character": Character,
         "Record": Record,
         "Encounter": Encounter, "Table": Table, "TableRow": TableRow, "FunctionType": types.FunctionType,
