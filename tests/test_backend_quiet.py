@@ -401,6 +401,18 @@ def test_the_total_of_a_roll_is_read_as_the_roll_keeps_it():
     assert ".total" in written and not re.search(r"get_field\(\w+, 'total'", written)
 
 
+def test_a_text_made_only_for_a_callee_s_narration_is_not_made():
+    # `tell` only says its `text`: the call leaves the argument out (none), and so the text that only
+    # that argument reads is not made either (robomacs' attack: "uses {a.skill} on {t}")
+    rules = ('fn tell(c, text) {\n say "{c}: {text}"\n return c.firepower\n}\n'
+             'fn pbem.damage_power(att, weapon) {\n let what = "hits hard"\n'
+             ' if att.hp > 3 { what = what + " at {att.hp} hp" }\n return tell(att, what)\n}')
+    script = ruled(rules)
+    written = _function_written(QuietFight(script), "s__pbem_damage_power")
+    assert "hits hard" not in written and " hp" not in written and re.search(r"s_tell\(v\d+_att, None\)", written)
+    assert_same_fights(script, 40)
+
+
 @pytest.mark.parametrize("body", ["push(l, 1)\n return 0", "push(l, 1)", "let m = l\n push(m, 1)",
                                   "let unused = len(l)"],
                          ids=["push-then-return", "push-alone", "push-onto-a-let-of-it", "nothing-left"])

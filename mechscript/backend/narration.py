@@ -145,6 +145,8 @@ class Purity:
         """narration_only(module, fn, self), worked out once."""
         found = self._narration.get(id(fn))
         if found is None:
+            # while it is worked out (a call of itself, or through others): nothing of it is left out
+            self._narration[id(fn)] = (set(), set())
             found = self._narration[id(fn)] = narration_only(module, fn, self)
         return found
 
@@ -208,9 +210,13 @@ def narration_only(module, fn: ast.FnDef, purity: Purity) -> tuple[set, set]:
             found = conditions[id(node)] = purity.tree_droppable(module, node, local)
         return found
 
+    # the arguments this function's calls leave out (a text only the callee's narration reads):
+    # reading a local there is no read
+    passed = {dropped for n in nodes if type(n) is ast.Call
+              for dropped in dropped_arguments(purity, module, n, local)}
     while True:
         emptied = emptied_ifs(fn.body, candidates, droppable)
-        live = _live_reads(fn.body, candidates, says | emptied | purity.skipped)
+        live = _live_reads(fn.body, candidates, says | emptied | purity.skipped | passed)
         dropped = candidates - live
         if dropped == candidates:
             return says | emptied, candidates
