@@ -288,6 +288,20 @@ def test_a_rule_whose_first_tests_are_of_a_kind_no_character_is_is_written_in_pl
     assert_same_fights(script, 40)
 
 
+@pytest.mark.parametrize("body, copied", [("total += x", False), ("push(xs, x)", True), ("total += grow(xs)", True)],
+                         ids=["reads", "pushes", "calls"])
+def test_a_loop_goes_through_a_copy_of_a_list_only_when_its_body_may_change_it(body, copied):
+    # `xs`, an option a rule pushes onto, may change: a loop whose body may change it (a push, a
+    # call) goes through a copy as the closures do; one that only reads it goes through the list
+    rules = ("let xs = [1, 2]\nfn grow(l) {\n if len(l) < 5 { push(l, 1) }\n return 1\n}\n"
+             f"fn pbem.damage_power(att, weapon) {{\n let total = 0\n for x in xs {{ {body} }}\n"
+             " if len(xs) < 6 { push(xs, 2) }\n return att.firepower + total % 2\n}")
+    script = ruled(rules)
+    written = _function_written(QuietFight(script), "s__pbem_damage_power")
+    assert bool(re.search(r" in list\(t\d+\):", written)) is copied and bool(re.search(r" in t\d+:", written)) is not copied
+    assert_same_fights(script, 30)
+
+
 def test_a_chain_of_true_or_false_parts_that_only_read_is_one_python_condition():
     # `fit(att)` is written in place of its call, one line that only gives its value: the chain is
     # one Python `and`/`or`, whose right side is worked out where the closures work it out

@@ -40,8 +40,8 @@ class Loops(Access):
                     all(short_text(item) for item in node.iterable.items):
                 self.short_texts.add(variable)   # robomacs' `for phase in ["advantage", "npc", ...]`
             # the closures go through a copy, which a list only this loop holds needs not, nor one
-            # that no code changes in place (changes.py)
-            copy = items not in self.fresh and self.list_may_change(node.iterable)
+            # that no code changes in place (changes.py), nor one the loop's body cannot change
+            copy = items not in self.fresh and self.list_may_change(node.iterable) and self.may_change_lists(node.body)
             self.line(f"for {variable} in {f'list({items})' if copy else items}:")
             with self.indented():
                 self.block(node.body)
@@ -75,3 +75,14 @@ class Loops(Access):
         self.line(f"for _ in range({rounds}):")
         with self.indented():
             self.block(node.body)
+
+    def may_change_lists(self, body) -> bool:
+        """Whether running `body` may change a list in place: it pushes, sets an item, or calls a
+        `fn` (or a builtin that may call one)."""
+        for n in ast.walk(body):
+            kind = type(n)
+            if kind is ast.FnDef or kind is ast.Assign and type(n.target) is ast.Index or \
+                    kind is ast.Call and (self.calls_a_fn(n, self.own_names) or
+                                          type(n.callee) is ast.Name and n.callee.id == "push"):
+                return True
+        return False
