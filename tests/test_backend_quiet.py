@@ -275,6 +275,15 @@ def test_a_one_line_rule_that_works_something_out_is_written_in_place_of_its_cal
     assert_same_fights(script, 150)
 
 
+def test_a_rule_that_may_call_itself_is_called_though_its_call_is_never_made():
+    # `f`'s call of itself is in a test never taken, but `f` counts the depth of its calls, as the
+    # closures count its own: written in place, the run would pass the `recursion` limit unseen
+    rules = ('fn f(c) {\n if c.kind == "Robo" { return f(c) }\n return c.hp\n}\n'
+             "fn deep2(n, c) {\n if n <= 0 { return f(c) }\n return deep2(n - 1, c)\n}\n"
+             "fn standing(m) = m.hp > deep2(197, m) * 0")
+    assert_both_stop(own_rules(rules), "deep")
+
+
 @pytest.mark.parametrize("kind, in_place", [("Robo", True), ("Transformer", False)])
 def test_a_rule_whose_first_tests_are_of_a_kind_no_character_is_is_written_in_place(kind, in_place):
     # robomacs' `standing` tests a Robo's pilot first: where no character is a Robo, that `if` is
@@ -312,6 +321,18 @@ def test_a_chain_of_true_or_false_parts_that_only_read_is_one_python_condition()
     written = _function_written(QuietFight(script), "s__pbem_damage_power")
     assert " and " in written and " or " in written and "= False" not in written and "= True" not in written
     assert_same_fights(script, 40)
+
+
+@pytest.mark.parametrize("use", [
+    "let l = [att.hp > 0 and lucky(att), d6]\n return att.firepower + l[1] % 2",
+    "if (att.hp > 0 and lucky(att)) == (att.firepower > 5) { return 1 }\n return att.firepower",
+], ids=["then-a-die", "compared"])
+def test_a_chain_whose_right_side_calls_a_rule_calls_it_once_in_its_turn(use):
+    # `lucky` rolls: the chain is worked out where it stands, once, before the die after it
+    # (found by review: the call went into the text of the chain, read later and more than once)
+    rules = "fn lucky(c) {\n let r = d6\n return r > 3\n}\n" \
+            f"fn pbem.damage_power(att, weapon) {{\n {use}\n}}"
+    assert_same_fights(ruled(rules), 40)
 
 
 def test_a_rule_that_calls_only_rules_that_end_by_themselves_counts_no_step():
@@ -982,6 +1003,18 @@ def test_a_rule_whose_unreached_code_reads_a_field_of_nothing_is_remembered():
     script = ruled(rules)
     assert "s_sturdy" in QuietFight(script).remembered
     assert_same_fights(script, 40)
+
+
+def test_a_stat_only_make_gives_is_what_make_gives_it():
+    # `info` has no default: `make`'s named option is its value, which the types take in (found by
+    # review: the stat was typed as never a value, and `val` remembered a stale answer)
+    rules = ("kind Token {\n stat info\n}\nlet r = {x: 0}\nlet tok = none\n"
+             "fn val(c) {\n let t = 0\n for i in [1] { t += c.info.x }\n return t\n}\n"
+             "fn pbem.damage_power(att, weapon) {\n if tok == none { tok = make(Token, \"T\", info: r) }\n"
+             " r.x += 1\n return att.firepower + val(tok) % 4\n}")
+    script = ruled(rules)
+    assert "s_val" not in QuietFight(script).remembered
+    assert_same_fights(script, 30)
 
 
 def test_a_remembered_rule_answers_from_its_memo_without_running_again():

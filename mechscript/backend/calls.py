@@ -83,7 +83,8 @@ class Calls(Work):
         fn = self.types.callee(node)
         module = self.owners.get(id(fn)) if fn is not None else None
         shape = one_return(fn) if module is not None else None
-        if shape is None or len(fn.params) != len(args) or id(fn) in self.remembered:
+        # one that may reach itself counts the depth of its calls (depth.py), even from a test never taken
+        if shape is None or len(fn.params) != len(args) or id(fn) in self.remembered or id(fn) in self.recursive:
             return None
         tests, returned = shape
         # an argument that is more than a name is read once, into a temporary, when the body is written

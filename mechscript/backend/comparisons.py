@@ -149,10 +149,11 @@ class Comparisons(Writer):
                     b = self.value(node.right)
             finally:
                 aside, self.lines, self.depth = self.lines, lines, depth
+            if not aside:   # both only read: where it is worked out cannot matter
+                return logic(a, node.op, b)
             if len(aside) == 1 and TEMPORARY.fullmatch(b) and aside[0].startswith("    " * (depth + 1) + f"{b} = "):
-                b, aside = f"({aside[0].strip()[len(b) + 3:]})", []
-            if not aside:
-                return f"({a} {node.op} {b})"
+                # a call, say: worked out here, once, into a temporary, as the right side would be
+                return self.into(logic(a, node.op, f"({aside[0].strip()[len(b) + 3:]})"))
             self.line(f"if {'not ' if node.op == 'and' else ''}{a}: {result} = {stop}")
             self.line("else:")
             self.lines.extend(aside)
@@ -180,3 +181,11 @@ class Comparisons(Writer):
         value = self.expr(node.operand)
         self.line(f"if {value} is not True and {value} is not False: bail()")
         return self.into(f"not {value}")
+
+
+def logic(a: str, op: str, b: str) -> str:
+    """`a and b` / `a or b` of two true-or-false Python expressions; `x and True`, `x or False` (an
+    option's test folded away) are `x`."""
+    if b == ("True" if op == "and" else "False"):
+        return a
+    return f"({a} {op} {b})"

@@ -12,7 +12,7 @@ from ..dice.rollkeep import Pool
 from ..interpreter import ast
 from ..interpreter.operators import CONSTANTS
 from .arithmetic import Arithmetic
-from .comparisons import Comparisons
+from .comparisons import Comparisons, logic
 from .writer import BOOLEAN, NOT_LITERAL, Unsupported, folded, literal_value
 
 
@@ -106,7 +106,7 @@ class Expressions(Arithmetic, Comparisons):
                     not (self.surely(node.right, "bool") or isinstance(node.right, BOOLEAN)):
                 return None
             a, b = self.pure(node.left), self.pure(node.right)
-            return None if a is None or b is None else f"({a} {node.op} {b})"
+            return None if a is None or b is None else logic(a, node.op, b)
         if kind is ast.Not:
             if not (self.surely(node.operand, "bool") or isinstance(node.operand, BOOLEAN)):
                 return None

@@ -167,9 +167,8 @@ class ExpressionTypes:
                     return self.odds(node, scope, unit)
                 if callee.id in BUILTINS:
                     args = [self.expr(arg, scope, unit) for arg in node.args]
-                    for value in node.kwargs.values():
-                        self.expr(value, scope, unit)
-                    return self.builtin(callee.id, args, node, unit)
+                    options = {key: self.expr(value, scope, unit) for key, value in node.kwargs.items()}
+                    return self.builtin(callee.id, args, node, unit, options)
                 return BOTTOM
             function = self.note(callee, self.read_var(var, unit, value=False))
         elif type(callee) is ast.Field and type(callee.target) is ast.Name and \
@@ -219,7 +218,7 @@ class ExpressionTypes:
             self.mark_rolls(unit)
         return ANY if node.callee.id == "dist" else T_NUMBER
 
-    def builtin(self, name: str, args: list, node, unit: Unit) -> Type:
+    def builtin(self, name: str, args: list, node, unit: Unit, options: dict) -> Type:
         numbers = ("floor", "ceil", "round", "abs", "min", "max", "pool", "decimal", "range", "sum", "roll")
         if name in numbers and (any(a.maybe("pool") for a in args) or
                                 name in ("min", "max", "sum") and any(self.elements(a).maybe("pool") for a in args)):
@@ -266,7 +265,13 @@ class ExpressionTypes:
         if name == "make":  # a character of the kind given, or of the character's kind
             if first.top:
                 return ANY
-            return Type(T.CharT(atom.kind) for atom in first if type(atom) in (T.KindT, T.CharT))
+            made = Type(T.CharT(atom.kind) for atom in first if type(atom) in (T.KindT, T.CharT))
+            for atom in made:   # its named options are given values of its stats, as a character's entries
+                items = self.kinds[atom.kind].items if atom.kind in self.kinds else {}
+                for key, found in options.items():
+                    if key in items and items[key].what != "gear":
+                        self.put(("kgiven", atom.kind, key), found)
+            return made
         return ANY
 
 
