@@ -65,6 +65,22 @@ def ruled(rules: str):
     return compiled(f"use pbem\n{rules}\n{CHARACTERS}{encounter()}")
 
 
+def damage_power_written(rules: str, runs: int = 40) -> str:
+    """The written Python of the house rule `damage_power` of `rules` (`ruled`), whose first `runs`
+    fights are checked to be the closures'."""
+    script = ruled(rules)
+    assert_same_fights(script, runs)
+    return _function_written(QuietFight(script), "s__pbem_damage_power")
+
+
+def remembered_of(rules: str, runs: int = 40) -> set:
+    """The rules a quiet run of `rules` (`ruled`) remembers (memo.py), its first `runs` fights
+    checked to be the closures'."""
+    script = ruled(rules)
+    assert_same_fights(script, runs)
+    return QuietFight(script).remembered
+
+
 def encounter(settings: str = "") -> str:
     return f'encounter "x" {{\n side autobots: Punch\n side decepticons: Triggerhappy, Ransack\n{settings}\n' \
            " until one_side_left or round > 20\n}\n"
@@ -305,10 +321,8 @@ def test_a_loop_goes_through_a_copy_of_a_list_only_when_its_body_may_change_it(b
     rules = ("let xs = [1, 2]\nfn grow(l) {\n if len(l) < 5 { push(l, 1) }\n return 1\n}\n"
              f"fn pbem.damage_power(att, weapon) {{\n let total = 0\n for x in xs {{ {body} }}\n"
              " if len(xs) < 6 { push(xs, 2) }\n return att.firepower + total % 2\n}")
-    script = ruled(rules)
-    written = _function_written(QuietFight(script), "s__pbem_damage_power")
+    written = damage_power_written(rules, 30)
     assert bool(re.search(r" in list\(t\d+\):", written)) is copied and bool(re.search(r" in t\d+:", written)) is not copied
-    assert_same_fights(script, 30)
 
 
 def test_a_chain_of_true_or_false_parts_that_only_read_is_one_python_condition():
@@ -317,10 +331,8 @@ def test_a_chain_of_true_or_false_parts_that_only_read_is_one_python_condition()
     rules = ("fn fit(c) = c.hp > 3\n"
              "fn pbem.damage_power(att, weapon) {\n if att.hp > 1 and fit(att) or att.rank_points > 3 {"
              " return att.firepower }\n return 1\n}")
-    script = ruled(rules)
-    written = _function_written(QuietFight(script), "s__pbem_damage_power")
+    written = damage_power_written(rules)
     assert " and " in written and " or " in written and "= False" not in written and "= True" not in written
-    assert_same_fights(script, 40)
 
 
 @pytest.mark.parametrize("use", [
@@ -410,10 +422,8 @@ def test_a_table_s_else_is_found_inline_for_a_text_it_does_not_hold(key):
     # takes a string, lookup.look_up)
     rules = (f"table cost {{ \"dodge\" => 2, else => 9 }}\nlet key = {key}\n"
              "fn pbem.damage_power(att, weapon) = att.firepower + floor(cost[key] / 9)")
-    script = ruled(rules)
-    written = _function_written(QuietFight(script), "s__pbem_damage_power")
+    written = damage_power_written(rules)
     assert ".default if" in written and "get_index" in written   # what else there is, the closures' way
-    assert_same_fights(script, 40)
 
 
 def test_a_field_every_record_has_is_set_as_an_attribute():
@@ -422,10 +432,8 @@ def test_a_field_every_record_has_is_set_as_an_attribute():
     rules = ("fn pbem.damage_power(att, weapon) {\n let r = {n: 0, fields: 1}\n"
              " if att.hp > 3 { r = {fields: 2, n: 1} }\n r.n = att.firepower\n r.fields += 1\n"
              " return r.n + r.fields - 2\n}")
-    script = ruled(rules)
-    written = _function_written(QuietFight(script), "s__pbem_damage_power")
+    written = damage_power_written(rules)
     assert "set_field" not in written and ".n = " in written
-    assert_same_fights(script, 40)
 
 
 def test_the_total_of_a_roll_is_read_as_the_roll_keeps_it():
@@ -442,10 +450,8 @@ def test_a_text_made_only_for_a_callee_s_narration_is_not_made():
     rules = ('fn tell(c, text) {\n say "{c}: {text}"\n return c.firepower\n}\n'
              'fn pbem.damage_power(att, weapon) {\n let what = "hits hard"\n'
              ' if att.hp > 3 { what = what + " at {att.hp} hp" }\n return tell(att, what)\n}')
-    script = ruled(rules)
-    written = _function_written(QuietFight(script), "s__pbem_damage_power")
+    written = damage_power_written(rules)
     assert "hits hard" not in written and " hp" not in written and re.search(r"s_tell\(v\d+_att, None\)", written)
-    assert_same_fights(script, 40)
 
 
 @pytest.mark.parametrize("body", ["push(l, 1)\n return 0", "push(l, 1)", "let m = l\n push(m, 1)",
@@ -565,9 +571,7 @@ def test_a_rule_shown_in_a_text_reads_as_the_closures_show_it():
              ' let shown = "{helper} {power} {pbem.damage_power} {[inner]}"\n'
              ' if shown == "<fn helper> <fn power> <fn pbem.damage_power> [<fn inner>]" { return power(att) - 5 }\n'
              ' return 0\n}')
-    script = ruled(rules)
-    assert "s_power" in QuietFight(script).remembered
-    assert_same_fights(script, 30)
+    assert "s_power" in remembered_of(rules, 30)
 
 
 # ---- the depth of calls: counted by the fns that may reach themselves (depth.py) ----
@@ -979,9 +983,7 @@ def test_a_remembered_rule_that_reads_a_list_of_its_character_s_state_answers_fo
     rules = ("fn done_count(c) {\n let n = 0\n for act in c.done { n += 1 }\n return n\n}\n"
              "fn pbem.damage_power(att, weapon) {\n let bonus = done_count(att) % 3\n push(att.done, \"hit\")\n"
              " return att.firepower + bonus\n}")
-    script = ruled(rules)
-    assert "s_done_count" in QuietFight(script).remembered
-    assert_same_fights(script, 150)
+    assert "s_done_count" in remembered_of(rules, 150)
 
 
 @pytest.mark.parametrize("use", ["p > 12", "max(p, 0) > 12", 'len("{p}") > 3'])
@@ -989,9 +991,7 @@ def test_a_rule_that_rolls_a_pool_it_is_given_is_not_remembered(use):
     # comparing, working out or showing a pool rolls it: a known answer would skip those dice
     rules = (f"fn boost(p) {{\n let n = 0\n for i in [1] {{ if {use} {{ n += 1 }} }}\n return n\n}}\n"
              "fn pbem.damage_power(att, weapon) = att.firepower + boost(2k1)")
-    script = ruled(rules)
-    assert "s_boost" not in QuietFight(script).remembered
-    assert_same_fights(script, 30)
+    assert "s_boost" not in remembered_of(rules, 30)
 
 
 def test_a_rule_whose_unreached_code_reads_a_field_of_nothing_is_remembered():
@@ -1000,9 +1000,7 @@ def test_a_rule_whose_unreached_code_reads_a_field_of_nothing_is_remembered():
     rules = ("fn sturdy(c) {\n let total = 0\n for s in [c.endurance, c.firepower] { total += s }\n"
              ' if c.kind == "Robo" { return total + c.pilot.skill }\n return total\n}\n'
              "fn pbem.damage_power(att, weapon) = floor(sturdy(att) / 3)")
-    script = ruled(rules)
-    assert "s_sturdy" in QuietFight(script).remembered
-    assert_same_fights(script, 40)
+    assert "s_sturdy" in remembered_of(rules)
 
 
 def test_a_stat_only_make_gives_is_what_make_gives_it():
@@ -1012,9 +1010,7 @@ def test_a_stat_only_make_gives_is_what_make_gives_it():
              "fn val(c) {\n let t = 0\n for i in [1] { t += c.info.x }\n return t\n}\n"
              "fn pbem.damage_power(att, weapon) {\n if tok == none { tok = make(Token, \"T\", info: r) }\n"
              " r.x += 1\n return att.firepower + val(tok) % 4\n}")
-    script = ruled(rules)
-    assert "s_val" not in QuietFight(script).remembered
-    assert_same_fights(script, 30)
+    assert "s_val" not in remembered_of(rules, 30)
 
 
 def test_a_remembered_rule_answers_from_its_memo_without_running_again():
