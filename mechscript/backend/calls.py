@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..interpreter import ast
 from ..interpreter.builtins import BUILTINS, NOT_ROLLED
-from .narration import dropped_arguments, local_names
+from .narration import dropped_arguments
 from .work import Work
 from .writer import TEMPORARY, Unsupported, is_literal
 
@@ -97,7 +97,7 @@ class Calls(Work):
         self.module, self.scopes, self.function_base = module, [dict(zip(fn.params, (held.get(a, a) for a in args)))], 0
         self.argument_types = {self.scopes[0][param]: found for param, found in given.items()}
         nodes = self.purity.nodes(fn)
-        self.own_names = local_names(fn, nodes)   # the names the body sees as its own
+        self.own_names = self.purity.local_names_of(fn)   # the names the body sees as its own
         try:
             if not all(self.never(test) for test in tests):
                 return None

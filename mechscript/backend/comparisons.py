@@ -149,10 +149,11 @@ class Comparisons(Writer):
                     b = self.value(node.right)
             finally:
                 aside, self.lines, self.depth = self.lines, lines, depth
-            if not aside:   # both only read: where it is worked out cannot matter
-                return logic(a, node.op, b)
+            # worked out here, once, into a temporary (a later item of a list may change what the
+            # sides read, or the right side may call a rule)
+            if not aside:
+                return self.into(logic(a, node.op, b))
             if len(aside) == 1 and TEMPORARY.fullmatch(b) and aside[0].startswith("    " * (depth + 1) + f"{b} = "):
-                # a call, say: worked out here, once, into a temporary, as the right side would be
                 return self.into(logic(a, node.op, f"({aside[0].strip()[len(b) + 3:]})"))
             self.line(f"if {'not ' if node.op == 'and' else ''}{a}: {result} = {stop}")
             self.line("else:")

@@ -35,7 +35,7 @@ from __future__ import annotations
 from ..interpreter import ast
 from ..interpreter.script import declared_name
 from .assign import Assignments
-from .narration import bounded_pushes, local_names, pushed_to
+from .narration import bounded_pushes, pushed_to
 from .writer import BOOLEAN, ModuleText, Unsupported, literal_value, short_text
 
 
@@ -66,7 +66,7 @@ class Emitter(Assignments):
                                              if type(n) is ast.Assign and type(n.target) is ast.Name}
         self.function_base = len(self.scopes)
         self.dropped_statements, self.dropped_names = self.purity.narration(self.module, node)
-        self.own_names = local_names(node, self.purity.nodes(node))
+        self.own_names = self.purity.local_names_of(node)
         self.function_nodes = self.purity.nodes(node)
         bounded = bounded_pushes(node, self.purity.nodes(node), lambda n: self.surely(n, "list"))
         self.bounded_pushes.update(bounded)

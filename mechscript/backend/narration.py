@@ -66,7 +66,22 @@ class Purity:
         self._nodes: dict[int, list] = {}   # each body's nodes, walked once (the fixpoint asks again)
         self._narration: dict[int, tuple] = {}
         self.skipped: set[int] = set()   # values a quiet run leaves out as it does narration (unread.py)
+        # a `fn` inside a `fn` -> the names its top-level function declares anywhere: they hide the
+        # module's names there too
+        self._outer: dict[int, frozenset] = {}
+        for _, fn in functions:
+            inner = [n for n in self.nodes(fn) if type(n) is ast.FnDef]
+            if inner:
+                names = frozenset(self.local_names_of(fn))
+                self._outer.update((id(n), names) for n in inner)
         narrow(self.pure, functions, self.body_droppable)
+
+    def local_names_of(self, fn: ast.FnDef) -> set:
+        """The names `fn` sees as no module's: its own (local_names), the `fn`s defined in it, and
+        for a `fn` inside another, those of the function around it."""
+        nodes = self.nodes(fn)
+        return local_names(fn, nodes) | {n.name for n in nodes if type(n) is ast.FnDef} | \
+            self._outer.get(id(fn), frozenset())
 
     def skip(self, values: set) -> None:
         """Counts `values` (ids) as read by nobody, as a left-out `say` is: a local only they and
@@ -172,7 +187,7 @@ def narration_only(module, fn: ast.FnDef, purity: Purity) -> tuple[set, set]:
     """The `say`s and emptied `if`s (by id) a quiet run leaves out, and the local names only they
     (and each other) read."""
     nodes = purity.nodes(fn)
-    local = local_names(fn, nodes)
+    local = purity.local_names_of(fn)
     lets = [n for n in nodes if type(n) is ast.Let]
     counts: dict[str, int] = {}
     for let in lets:
@@ -283,6 +298,8 @@ def dropped_arguments(purity: Purity, module, call: ast.Call, local) -> set:
     """The arguments (by id) of `call`, made in a function whose local names are `local`, that a
     quiet run leaves out (writes as none): each is for a parameter only narration reads in the one
     function the call surely reaches, and only gives a value."""
+    if type(call.callee) is ast.Name and call.callee.id in local:   # a function value, whatever it is
+        return set()
     target = purity.callee(module, call)
     if target is None or call.kwargs or len(call.args) != len(target[1].params):
         return set()
