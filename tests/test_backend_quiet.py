@@ -488,6 +488,28 @@ def test_an_argument_is_left_out_only_for_the_module_s_own_fn(rules, bails):
         assert (fought is None) is bails and (bails or fought == fight_once(script, run_seed(1, index))), f"run {index}"
 
 
+@pytest.mark.parametrize("rules", [
+    # a `fn` inside the rule named as `tell`: the record field it is given is worked out
+    "fn pbem.damage_power(att, weapon) {\n let r = {v: 3, w: 1}\n"
+    " fn tell(c, n) { if n == 3 { return 9 }\n return 1 }\n return tell(att, r.v) + r.w\n}",
+    # a parameter of a `fn` inside the rule named as `tell`
+    "fn other(c, n) { if n == 3 { return 9 }\n return 1 }\nfn pbem.damage_power(att, weapon) {\n"
+    " let r = {v: 3, w: 1}\n fn inner(tell, q) { return tell(att, q.v) }\n return inner(other, r) + r.w\n}",
+    # a parameter of the `fn` around a `fn` two levels down, named as a module's `fn` that only reads
+    "fn calm(c) = c.hp\nfn roller(c) = d6\nfn pbem.damage_power(att, weapon) {\n fn inner(calm) {\n"
+    "  fn deeper(a) {\n   let x = calm(a)\n   say \"{x}\"\n   return a.firepower\n  }\n  return deeper(att)\n }\n"
+    " return inner(roller)\n}",
+], ids=["inner-fn-given-a-field", "inner-fn-parameter", "two-levels-down"])
+def test_names_of_fns_inside_a_rule_at_any_depth_hide_the_module_s(rules):
+    # (found by review) what such a call is given, and what only it reads, is worked out: each run
+    # is the closures' (or bails, for a read the written code cannot make, and the closures fight it)
+    script = ruled(TELL + rules)
+    quiet = QuietFight(script)
+    for index in range(30):
+        fought = quiet.fight(run_seed(1, index))
+        assert fought is None or fought == fight_once(script, run_seed(1, index)), f"run {index}"
+
+
 @pytest.mark.parametrize("body", ["push(l, 1)\n return 0", "push(l, 1)", "let m = l\n push(m, 1)",
                                   "let unused = len(l)"],
                          ids=["push-then-return", "push-alone", "push-onto-a-let-of-it", "nothing-left"])

@@ -66,8 +66,8 @@ class Purity:
         self._nodes: dict[int, list] = {}   # each body's nodes, walked once (the fixpoint asks again)
         self._narration: dict[int, tuple] = {}
         self.skipped: set[int] = set()   # values a quiet run leaves out as it does narration (unread.py)
-        # a `fn` inside a `fn` -> the names its top-level function declares anywhere: they hide the
-        # module's names there too
+        # a `fn` inside a `fn`, at any depth -> the names its top-level function declares anywhere:
+        # they may hide the module's names there too
         self._outer: dict[int, frozenset] = {}
         for _, fn in functions:
             inner = [n for n in self.nodes(fn) if type(n) is ast.FnDef]
@@ -77,11 +77,12 @@ class Purity:
         narrow(self.pure, functions, self.body_droppable)
 
     def local_names_of(self, fn: ast.FnDef) -> set:
-        """The names `fn` sees as no module's: its own (local_names), the `fn`s defined in it, and
-        for a `fn` inside another, those of the function around it."""
+        """The names `fn` may see as no module's: its own (local_names), those of the `fn`s defined
+        in it and their parameters, and for a `fn` inside another, every name its top-level function
+        declares."""
         nodes = self.nodes(fn)
-        return local_names(fn, nodes) | {n.name for n in nodes if type(n) is ast.FnDef} | \
-            self._outer.get(id(fn), frozenset())
+        return local_names(fn, nodes) | {name for n in nodes if type(n) is ast.FnDef for name in [n.name, *n.params]} \
+            | self._outer.get(id(fn), frozenset())
 
     def skip(self, values: set) -> None:
         """Counts `values` (ids) as read by nobody, as a left-out `say` is: a local only they and

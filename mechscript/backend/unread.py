@@ -37,7 +37,7 @@ def left_out(functions: list, purity: Purity) -> set[int]:
         dead |= {id(n) for n in nodes if type(n) is ast.Let and n.name in names or
                  type(n) is ast.Assign and type(n.target) is ast.Name and n.target.id in names or
                  pushed_to(n) in names}
-        own = local_names(fn, nodes)
+        own = purity.local_names_of(fn)
         dead |= {arg for n in nodes if type(n) is ast.Call for arg in dropped_arguments(purity, module, n, own)}
     return dead
 
