@@ -522,6 +522,20 @@ def test_a_rule_that_pushes_onto_a_list_it_is_given_keeps_the_push(body):
     assert_same_fights(ruled(rules), 30)
 
 
+@pytest.mark.parametrize("rules", [
+    'let p = pbem\nfn pbem.damage_power(att, weapon) {\n p.resist_with = "hp"\n return att.firepower\n}',
+    'let r = {m: pbem}\nfn pbem.damage_power(att, weapon) {\n r.m.resist_with = "hp"\n return att.firepower\n}',
+], ids=["a-variable", "a-record"])
+def test_an_option_set_through_what_holds_its_module_is_the_closures_business(rules):
+    # (found by review) the written code reads pbem's `resist_with` as its own global: a run that sets
+    # it through another name bails, and the closures fight it (it was fought with the old value)
+    script = ruled(rules)
+    quiet = QuietFight(script)
+    fought = [quiet.fight(run_seed(1, index)) for index in range(20)]
+    assert None in fought
+    assert all(f is None or f == fight_once(script, run_seed(1, i)) for i, f in enumerate(fought))
+
+
 def test_an_option_of_thousands_of_digits_is_read_not_written_as_a_literal():
     text = f"use pbem\nlet big = 2 ** 15000\nfn pbem.damage_power(att, weapon) {{\n if big == 1 {{ return 0 }}\n" \
            f" return att.firepower\n}}\n{CHARACTERS}{encounter()}"

@@ -44,7 +44,7 @@ from .keep import Keeping
 from .memo import REMEMBERING, Remembered, remembering
 from .narration import Purity, has_pools
 from .peephole import merged
-from .runtime import Bail, WrittenRun, bail, exact, fresh
+from .runtime import Bail, WrittenRun, bail, exact, fresh, module_field_set
 from .unread import left_out, named_calls, quiet_nodes, uncalled, unread_fields, unread_values
 from .writer import ModuleText, Unsupported, roll_or_none
 
@@ -156,7 +156,7 @@ def written_helpers(limits, encounter, members, rounds) -> dict:
         "roll_dice": roll_dice, "repeat_count": running.repeat_count,
         "ENCOUNTER": encounter, "MEMBERS": members, "ROUNDS": rounds,
         "SIDES": [Record({"name": side, "members": list(side_members)}) for side, side_members in encounter.sides],
-        "get_field": running.get_field, "set_field": running.set_field,
+        "get_field": running.get_field, "set_field": module_field_set,
         "get_index": get_index, "set_index": running.set_index, "show": running.show,
         "SMALL": small_whole(limits), "SMALL_FACTOR": 2 ** max(0, min(30, (limits.number_bits - 1) // 2)),
         "LOOP_ITERATIONS": limits.loop_iterations, "LOOP_ROUNDS": range(limits.loop_iterations),

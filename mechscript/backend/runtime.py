@@ -11,8 +11,8 @@ from __future__ import annotations
 from itertools import chain, islice
 from operator import length_hint
 
-from ..interpreter.running import Run
-from ..interpreter.values import Record, Table, TableRow
+from ..interpreter.running import Run, set_field
+from ..interpreter.values import Module, Record, Table, TableRow
 
 
 class Bail(Exception):
@@ -104,6 +104,15 @@ class WrittenRun(Run):
     def spend(self, n: int, span) -> None:
         if n > 0:   # Budget.spend, with one call fewer: a roll-and-keep pool spends here at each roll
             next(islice(self.dice_budget.items, n - 1, None))
+
+
+def module_field_set(value, name: str, new, span) -> None:
+    """`set_field` as the written code calls it: a field of a module (an option set through a name
+    that holds the module, `let p = pbem` then `p.tie = ...`) bails, since the written code reads
+    each module's options as its own globals; the closures play the run."""
+    if type(value) is Module:
+        bail()
+    set_field(value, name, new, span)
 
 
 def fresh(value):
