@@ -435,6 +435,22 @@ def test_a_table_s_else_is_found_inline_for_a_text_it_does_not_hold(key):
     assert ".default if" in written and "get_index" in written   # what else there is, the closures' way
 
 
+@pytest.mark.parametrize("table, key", [
+    ('table cost { "dodge" => 2, else => 9 }', '"dodge"'),
+    ('table cost { "dodge" => 2, else => 9 }', '"swim"'),
+    ('table cost { "dodge" => 2, else => 9 }', 'pick(att)'),
+    ('table cost {\n dodge: 1 => 3\n swim: 1 => 4\n}', '"swim"'),
+], ids=["entry", "else", "text-or-none", "named-rows"])
+def test_a_text_is_looked_up_in_a_table_no_run_changes_through_one_dict(table, key):
+    # quiet.fixed_tables: no code assigns into a table, so `cost` is the set-up's in every run; a text
+    # (a row's name or the unnamed row's key) is found in one dict, anything else by get_index
+    rules = (f'{table}\nfn pick(c) {{ if c.hp > 3 {{ return "dodge" }}\n return none }}\n'
+             f"fn pbem.damage_power(att, weapon) {{\n let found = cost[{key}]\n"
+             " return att.firepower + (match found { 2 => 1; else => 0 })\n}")
+    written = damage_power_written(rules)
+    assert ".rows" not in written and re.search(r"k\d+\[[^]]+\] if .* in k\d+ else", written)
+
+
 def test_a_field_every_record_has_is_set_as_an_attribute():
     # `r` is one of two records that both have `n` (and `fields`, named as a record's own attribute):
     # no set_field, whose only test is that the record has the field

@@ -127,6 +127,15 @@ class Access(Calls):
         span = self.constant(node.key.span)
         holders = self.table_or_row(node.target)
         is_str = "" if self.surely(node.key, "str") else f"type({key}) is str and "
+        fixed = self.fixed_table(node.target) if holders == {"table"} else None
+        if fixed is not None and self.types.of(node.key).maybe("str"):
+            # a text in a table no run changes: its row or entry from one dict; else its `else`
+            flat, row = self.constant(flat_lookup(fixed)), fixed.rows.get(None)
+            otherwise = f"get_index(EV, {value}, {key}, {span})"   # a missing text's error, or no text
+            if row is not None and row.has_default:
+                default = self.constant(row.default)
+                otherwise = f"{default} if type({key}) is str else {otherwise}" if is_str else default
+            return self.into(f"{flat}[{key}] if {is_str}{key} in {flat} else {otherwise}")
         if holders is not None and self.types.of(node.key).maybe("str"):
             # a table's row by its name, a row's entry by its key (TableRow.keyed), else its `else`
             # (a string is no threshold), as lookup.get_index finds them; anything else (a threshold,
@@ -168,6 +177,11 @@ class Access(Calls):
         return self.into(f"{value}[{key}] if {is_list}{is_int}"
                          f"-len({value}) <= {key} < len({value}) else get_index(EV, {value}, {key}, {span})")
 
+    def fixed_table(self, node):
+        """The Table a name surely holds in every run (quiet.fixed_tables), or None."""
+        place = self.resolve(node.id) if type(node) is ast.Name else None
+        return self.fixed_tables.get(place[1]) if place is not None and place[0] == "global" else None
+
     def gear(self, node) -> "str | None":
         """A character's gear list (or list stat), or an encounter's characters, read to be gone
         through by a `for`: the list itself, which nothing ever changes (every other read is given
@@ -194,3 +208,12 @@ class Access(Calls):
         if value is None:
             return None
         return self.into(self.attr(value, node.name))
+
+
+def flat_lookup(table) -> dict:
+    """{text: what `table[text]` gives} for each text it finds without its `else`, as
+    lookup.get_index finds it: a row by its name, else the unnamed row's entry of that key."""
+    row = table.rows.get(None)
+    flat = {key: value for key, value in row.keyed.items() if type(key) is str} if row is not None else {}
+    flat.update((name, named) for name, named in table.rows.items() if name is not None)
+    return flat

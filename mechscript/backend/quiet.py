@@ -25,6 +25,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from ..checker.infer import infer
+from ..checker.types import RowT, TableT
 from ..dice.engine import roll_dice
 from ..dice.faces import RandomFaces, later_face
 from ..dice.rollkeep import KeepRoll, Pool, roll_and_keep
@@ -37,7 +38,7 @@ from ..interpreter.values import (TEXT_STEP, Character, Encounter, Kind, Record,
                                   TableRow, equal, to_json)
 from ..limits import CpuTime, Limits
 from .calls import builtin_impls
-from .changes import changed_sites
+from .changes import changed_sites, may_change
 from .depth import call_depth
 from .emit import Emitter
 from .keep import Keeping
@@ -84,6 +85,29 @@ def rolls_as_numbers(programs, types, dead: set, unread: dict) -> bool:
                 and not (node.name == "total" and roll_or_none(types.of(node.target))):
             return False
     return True
+
+
+def fixed_tables(texts, assigned: set, every_fn, nodes_of, types, changed) -> dict:
+    """{global name: Table} of the tables every run reads as the set-up left them, the very objects:
+    no code a run may run assigns the name or into any table or row, and no code changes in place
+    what an entry holds (so no run gets a copy: keep.py). The written code looks a text up in such a
+    table through one dict (access.py)."""
+    for _, fn in every_fn:
+        for node in nodes_of(fn):
+            if type(node) is ast.Assign and type(node.target) in (ast.Index, ast.Field):
+                found = types.of(node.target.target)
+                if found.is_any or any(type(atom) in (TableT, RowT) for atom in found):
+                    return {}
+    fixed = {}
+    for text in texts:
+        for statement in text.program.statements:
+            if type(statement) is not ast.TableDef or statement.name in assigned:
+                continue
+            value = text.scope.vars.get(statement.name)
+            if type(value) is Table and not any(may_change(types.of(entry), types, changed)
+                                                for row in statement.rows for _, entry in row.entries):
+                fixed[text.global_name(statement.name)] = value
+    return fixed
 
 
 def assigned_names(texts) -> set:
@@ -278,6 +302,7 @@ class QuietFight(Keeping):
         writer.short_sides = all(len(name) < TEXT_STEP for name in self.sides)
         writer.limits = limits
         writer.changed = changed_sites(programs, types)
+        writer.fixed_tables = fixed_tables(self.texts.values(), assigned, every_fn, purity.nodes, types, writer.changed)
         writer.owners = {id(fn): text for text in self.texts.values() for fn in text.program.statements
                          if type(fn) is ast.FnDef}
         self.types, self.changed, self.kinds = types, writer.changed, set(writer.states)

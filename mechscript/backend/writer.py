@@ -244,6 +244,7 @@ class Writer:
         self.short_texts: set[str] = set()   # locals never reassigned from short literal strings alone
         self.kind_tested: dict[str, str] = {}  # local -> the name of its kind, where a test says (Narrowed)
         self.argument_types: dict[str, Type] = {}  # a parameter's Python name -> its argument's type (Narrowed)
+        self.fixed_tables: dict = {}   # global name -> a Table every run reads as the set-up left it (quiet.fixed_tables)
         self.function_nodes: list = []       # every node of the function being written
         self.reassigned: set[str] = set()    # the names the function's assignments assign
         self.nonlocals: set[str] = set()     # names of enclosing functions a nested one assigns
