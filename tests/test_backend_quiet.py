@@ -428,9 +428,10 @@ def test_pools_a_call_surely_gives_are_added_as_pools_without_a_test():
 @pytest.mark.parametrize("key", ['"dodge"', '"swim"'], ids=["entry", "else"])
 def test_a_table_s_else_is_found_inline_for_a_text_it_does_not_hold(key):
     # a string that is no entry's key gets the row's `else` with no look-up by name (no threshold
-    # takes a string, lookup.look_up)
+    # takes a string, lookup.look_up); the table is read through a local, as one that may change is
+    # (a table no run changes, by its name: test_a_text_is_looked_up_in_a_table_no_run_changes...)
     rules = (f"table cost {{ \"dodge\" => 2, else => 9 }}\nlet key = {key}\n"
-             "fn pbem.damage_power(att, weapon) = att.firepower + floor(cost[key] / 9)")
+             "fn pbem.damage_power(att, weapon) {\n let t = cost\n return att.firepower + floor(t[key] / 9)\n}")
     written = damage_power_written(rules)
     assert ".default if" in written and "get_index" in written   # what else there is, the closures' way
 
@@ -940,11 +941,13 @@ def test_strings_joined_by_the_written_code_count_their_characters_and_stop_at_s
 
 
 def test_tables_looked_up_by_name_are_written_as_dict_look_ups_and_fought_the_same():
-    # a named row, an entry of a named row, an entry of a one-row table, and their `else`s
+    # a named row, an entry of a named row, an entry of a one-row table, and their `else`s (read
+    # through locals, as tables that may change are)
     rule = ('table nick {\n "Punch" => "P", else => "?"\n}\n'
             'table chart {\n fast: "Punch" => 1, else => 0\n slow: "Ransack" => 2, else => 3\n}\n'
-            'fn pbem.pick_weapon(c) {\n let row = "fast"\n if nick[c.name] == "?" { row = "slow" }\n'
-            ' if chart[row][c.name] + chart.slow[c.name] > 4 { return none }\n'
+            'fn pbem.pick_weapon(c) {\n let n = nick\n let ch = chart\n let row = "fast"\n'
+            ' if n[c.name] == "?" { row = "slow" }\n'
+            ' if ch[row][c.name] + ch.slow[c.name] > 4 { return none }\n'
             ' if len(c.weapon) > 0 { return c.weapon[0] }\n'
             ' return none\n}')
     script = ruled(rule)
@@ -1612,9 +1615,9 @@ def test_an_index_of_what_is_surely_a_table_or_a_character_tests_no_type():
     # issue 17: robomacs' `trait(c, name)` (`kind_traits[c.kind]`, `c[name]`) tested, at every
     # look-up, that the table is a table and the character a character, which the types say
     rule = ('table extra {\n "Transformer" => 2,\n else => 0\n}\n'
-            "fn pbem.damage_power(att, weapon) {\n"
+            "fn pbem.damage_power(att, weapon) {\n let e = extra\n"
             ' let name = "firepower"\n if att.hp < 3 { name = "strength" }\n'
-            " return att[name] + extra[att.kind]\n}")
+            " return att[name] + e[att.kind]\n}")
     script = ruled(rule)
     power = _function_written(QuietFight(script), "s__pbem_damage_power")
     assert ".rows[" in power and ".__dict__[" in power
