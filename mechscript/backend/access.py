@@ -122,12 +122,13 @@ class Access(Calls):
         return f"{value}.{node.name}", f"type({value}) is KeepRoll else {general}"
 
     def e_Index(self, node):
-        value = self.read_list(node.target)
+        holders = self.table_or_row(node.target)
+        fixed = self.fixed_table(node.target) if holders == {"table"} else None
+        # a table no run changes is the name's global, read where it is needed alone
+        value = self.resolve(node.target.id)[1] if fixed is not None else self.read_list(node.target)
         key = self.expr(node.key)
         span = self.constant(node.key.span)
-        holders = self.table_or_row(node.target)
         is_str = "" if self.surely(node.key, "str") else f"type({key}) is str and "
-        fixed = self.fixed_table(node.target) if holders == {"table"} else None
         if fixed is not None and self.types.of(node.key).maybe("str"):
             # a text in a table no run changes: its row or entry from one dict; else its `else`
             flat, row = self.constant(flat_lookup(fixed)), fixed.rows.get(None)
