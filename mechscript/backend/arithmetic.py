@@ -69,10 +69,7 @@ class Arithmetic(Writer):
         a whole number (`pooled`: "pool" or "int", what the types say `b` is when `a` is surely a
         pool), as the pool adds them; anything else by `binary`."""
         if pooled is not None and op in "+-" and self.pools:
-            span = self.constant(self.constants[k].span)
-            if pooled == "pool":
-                return self.into(f"{a}.combine({b}, {1 if op == '+' else -1}, {span})")
-            return self.into(f"{a}.plus({b if op == '+' else '-' + b}, {span})")
+            return self.into(pool_sum(a, op, b, pooled, self.constant(self.constants[k].span)))
         if op == "/" and is_literal(a) and is_literal(b) and int(b.strip("()")) != 0:
             return self.e_Number(ast.Number(None, normal(Fraction(int(a.strip("()")), int(b.strip("()"))))))
         if op in ("/", "//", "%"):   # no result is larger than its operands
@@ -116,10 +113,9 @@ class Arithmetic(Writer):
             if op in "+-" and len(types) == 2 and self.pools:   # pools add up as _pool_arithmetic adds them
                 span = self.constant(self.constants[k].span)
                 self.line(f"elif type({a}) is Pool and type({b}) is Pool: "
-                          f"{result} = {a}.combine({b}, {1 if op == '+' else -1}, {span})")
+                          f"{result} = {pool_sum(a, op, b, 'pool', span)}")
                 # a pool and a whole number: the number added to the pool's flat bonus (_pool_arithmetic)
-                self.line(f"elif type({a}) is Pool and type({b}) is int: "
-                          f"{result} = {a}.plus({b if op == '+' else '-' + b}, {span})")
+                self.line(f"elif type({a}) is Pool and type({b}) is int: {result} = {pool_sum(a, op, b, 'int', span)}")
             self.line(f"else: {result} = binary(EV, {op!r}, {a}, {b}, {k})")
         return result
 
@@ -215,3 +211,10 @@ class Arithmetic(Writer):
                                         numbers, self.pooled(binop.left, term))
                 total_bound = None if total_bound is None or term_bound is None else total_bound + term_bound
         return total
+
+
+def pool_sum(a: str, op: str, b: str, right: str, span: str) -> str:
+    """The pool `a` plus or minus `b`, a pool or a whole number (`right`), as _pool_arithmetic adds them."""
+    if right == "pool":
+        return f"{a}.combine({b}, {1 if op == '+' else -1}, {span})"
+    return f"{a}.plus({b if op == '+' else '-' + b}, {span})"

@@ -63,3 +63,22 @@ def may_change(found, types, changed: "set | None") -> bool:
         return True
     held = held_sites(found, types)
     return held is None or not held.isdisjoint(changed)
+
+
+def tables_assigned(functions, nodes_of, types) -> bool:
+    """Whether code of `functions` ((module, FnDef) pairs, `nodes_of(fn)` their nodes) may assign
+    into a table or a row (`table[key] = x`, `row.name = x`), or into what the checker does not know."""
+    for _, fn in functions:
+        for node in nodes_of(fn):
+            if type(node) is ast.Assign and type(node.target) in (ast.Index, ast.Field):
+                found = types.of(node.target.target)
+                if found.is_any or any(type(atom) in (T.TableT, T.RowT) for atom in found):
+                    return True
+    return False
+
+
+def table_may_change(table: ast.TableDef, types, changed: "set | None") -> bool:
+    """Whether a run may change in place a list or record the table holds: what each of its entries
+    is written as tells (the set-up made them from those very expressions)."""
+    return any(may_change(types.of(value), types, changed) for row in table.rows for _, value in row.entries)
+

@@ -11,7 +11,7 @@ from pathlib import Path
 from ..errors import MechError
 from ..interpreter import ast, characters
 from ..interpreter.values import Character, Function, Kind, Module, Record, Scope, Table
-from .changes import may_change
+from .changes import may_change, table_may_change
 from .runtime import fresh, mutable
 from .writer import ModuleText, Unsupported
 
@@ -127,11 +127,9 @@ class Keeping:
         return len(lets) != 1 or may_change(self.types.variable(lets[0]), self.types, self.changed)
 
     def _table_may_change(self, text: ModuleText, name: str) -> bool:
-        """Whether a run may change in place a list or record the table `name` holds: what each of its
-        entries is written as tells (the set-up made them from those very expressions)."""
+        """Whether a run may change in place a list or record the table `name` holds (changes.py)."""
         tables = [s for s in text.program.statements if type(s) is ast.TableDef and s.name == name]
-        return len(tables) != 1 or any(may_change(self.types.of(value), self.types, self.changed)
-                                       for row in tables[0].rows for _, value in row.entries)
+        return len(tables) != 1 or table_may_change(tables[0], self.types, self.changed)
 
     def _field_may_change(self, character: Character, name: str) -> bool:
         """Whether a run may change in place what a field of a character of its kind holds."""

@@ -31,7 +31,7 @@ from functools import lru_cache, update_wrapper
 
 from ..checker import types as T
 from ..interpreter import ast
-from .changes import may_change
+from .changes import may_change, tables_assigned
 from .narration import PURE_BUILTINS, local_names, narrow, own_lists, pushed_onto
 from .writer import Writer
 
@@ -58,7 +58,7 @@ class Remembered:
     def __init__(self, functions, callee, types, states: dict, changed, assigned: set, purity):
         self.callee, self.types, self.states, self.changed = callee, types, states, changed
         self.assigned, self.nodes, self.rolls_a_pool = assigned, purity.nodes, purity.rolls_a_pool
-        self.tables_change = self._tables_change(functions)
+        self.tables_change = tables_assigned(functions, self.nodes, types)
         # whose answers depend on their arguments alone: they may be called by a remembered function,
         # even with arguments that are no keys (robomacs' `position(degrees, name)`)
         self.ids = {id(fn) for module, fn in functions}
@@ -74,15 +74,6 @@ class Remembered:
         # choice, a call); a field read or a sum costs less than the look-up
         self.ids = {id(fn) for module, fn in functions if id(fn) in self.ids and self._signature(fn) and self._busy(fn)
                     and (not self.keyed[id(fn)] or self._worth_a_key(module, fn))}
-
-    def _tables_change(self, functions) -> bool:
-        for _, fn in functions:
-            for node in self.nodes(fn):
-                if type(node) is ast.Assign and type(node.target) in (ast.Index, ast.Field):
-                    found = self.types.of(node.target.target)
-                    if found.is_any or any(type(atom) in (T.TableT, T.RowT) for atom in found):
-                        return True
-        return False
 
     def _signature(self, fn: ast.FnDef) -> bool:
         for found in self.types.params(fn):

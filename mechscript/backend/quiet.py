@@ -25,7 +25,6 @@ from fractions import Fraction
 from pathlib import Path
 
 from ..checker.infer import infer
-from ..checker.types import RowT, TableT
 from ..dice.engine import roll_dice
 from ..dice.faces import RandomFaces, later_face
 from ..dice.rollkeep import KeepRoll, Pool, roll_and_keep
@@ -38,7 +37,7 @@ from ..interpreter.values import (TEXT_STEP, Character, Encounter, Kind, Record,
                                   TableRow, equal, to_json)
 from ..limits import CpuTime, Limits
 from .calls import builtin_impls
-from .changes import changed_sites, may_change
+from .changes import changed_sites, table_may_change, tables_assigned
 from .depth import call_depth
 from .emit import Emitter
 from .keep import Keeping
@@ -92,20 +91,15 @@ def fixed_tables(texts, assigned: set, every_fn, nodes_of, types, changed) -> di
     no code a run may run assigns the name or into any table or row, and no code changes in place
     what an entry holds (so no run gets a copy: keep.py). The written code looks a text up in such a
     table through one dict (access.py)."""
-    for _, fn in every_fn:
-        for node in nodes_of(fn):
-            if type(node) is ast.Assign and type(node.target) in (ast.Index, ast.Field):
-                found = types.of(node.target.target)
-                if found.is_any or any(type(atom) in (TableT, RowT) for atom in found):
-                    return {}
+    if tables_assigned(every_fn, nodes_of, types):
+        return {}
     fixed = {}
     for text in texts:
         for statement in text.program.statements:
             if type(statement) is not ast.TableDef or statement.name in assigned:
                 continue
             value = text.scope.vars.get(statement.name)
-            if type(value) is Table and not any(may_change(types.of(entry), types, changed)
-                                                for row in statement.rows for _, entry in row.entries):
+            if type(value) is Table and not table_may_change(statement, types, changed):
                 fixed[text.global_name(statement.name)] = value
     return fixed
 

@@ -5,6 +5,8 @@ calls (calls.py)."""
 
 from __future__ import annotations
 
+import contextlib
+
 from ..interpreter import ast
 from .expressions import Expressions
 from .narration import PURE_BUILTINS, local_names
@@ -44,34 +46,27 @@ class Work(Expressions):
         if id(node) in self.forwardings:
             return self.forwardings[id(node)]
         module = self.owners.get(id(node))
+        self.forwardings[id(node)] = None   # and while it is worked out
         if module is None or id(node) in self.recursive or self.leaf_work(node, module) is not None:
-            self.forwardings[id(node)] = None
             return None
-        self.forwardings[id(node)] = None   # while it is worked out
+        nodes = self.purity.nodes(node)
+        if any(type(n) is ast.For for n in nodes):
+            return None
+        callees: list = []
+        with self.seen_from(module, node):
+            work = self.work(nodes, local_names(node, nodes), callees)
+        self.forwardings[id(node)] = callees if work is not None and work <= LEAF_WORK else None
+        return self.forwardings[id(node)]
+
+    @contextlib.contextmanager
+    def seen_from(self, module, node: ast.FnDef):
+        """Within: names as the top-level `fn` `node` of `module` sees them."""
         saved = self.module, self.scopes, self.function_base
         self.module, self.scopes, self.function_base = module, [{name: name for name in node.params}], 0
         try:
-            nodes = self.purity.nodes(node)
-            own = local_names(node, nodes)
-            work, callees = len(nodes), []
-            for n in nodes:
-                kind = type(n)
-                if kind is ast.While or kind is ast.Repeat or kind is ast.FnDef or kind is ast.For:
-                    return None
-                if kind is ast.Call and self.calls_a_fn(n, own):
-                    fn = self.types.callee(n)
-                    owner = self.owners.get(id(fn)) if fn is not None else None
-                    if owner is None:
-                        return None
-                    called = self.leaf_work(fn, owner)
-                    if called is None:
-                        callees.append(fn)
-                    else:
-                        work += called
+            yield
         finally:
             self.module, self.scopes, self.function_base = saved
-        self.forwardings[id(node)] = callees if work <= LEAF_WORK else None
-        return self.forwardings[id(node)]
 
     def leaf_work(self, node: ast.FnDef, module=None) -> "int | None":
         """The most work a call of `node` does, in nodes of its text and its callees' (a `for` of a
@@ -84,12 +79,8 @@ class Work(Expressions):
             if id(node) in self.leaf_works:
                 return self.leaf_works[id(node)]
             self.leaf_works[id(node)] = None   # while it is worked out: a call of itself has no bound
-            saved = self.module, self.scopes, self.function_base
-            self.module, self.scopes, self.function_base = module, [{name: name for name in node.params}], 0
-            try:
+            with self.seen_from(module, node):
                 work = self.leaf_work(node)
-            finally:
-                self.module, self.scopes, self.function_base = saved
             self.leaf_works[id(node)] = work
             return work
         nodes = self.purity.nodes(node)
@@ -107,10 +98,11 @@ class Work(Expressions):
         nodes = list(ast.walk(loop.body))
         return None if any(type(n) is ast.For for n in nodes) else self.work(nodes, own)
 
-    def work(self, nodes, own: set) -> "int | None":
+    def work(self, nodes, own: set, callees: "list | None" = None) -> "int | None":
         """The nodes, and the work of the leaves they call (`leaf_work`); None when they hold a
         `while`, a `repeat`, a `fn`, or a call of anything but a builtin that calls no `fn` of the
-        script and a top-level `fn` that is a leaf (their `for`s are `leaf_work`'s)."""
+        script and a top-level `fn` that is a leaf (their `for`s are `leaf_work`'s). Given
+        `callees`, a call of a top-level `fn` that is no leaf goes into it instead (`forwarded`)."""
         work = len(nodes)
         for n in nodes:
             kind = type(n)
@@ -120,9 +112,12 @@ class Work(Expressions):
                 fn = self.types.callee(n)
                 module = self.owners.get(id(fn)) if fn is not None else None
                 called = self.leaf_work(fn, module) if module is not None else None
-                if called is None:
+                if called is not None:
+                    work += called
+                elif callees is not None and module is not None:
+                    callees.append(fn)
+                else:
                     return None
-                work += called
         return work
 
     def calls_a_fn(self, call: ast.Call, own: set) -> bool:
