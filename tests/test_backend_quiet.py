@@ -1635,3 +1635,22 @@ def test_a_comparison_of_texts_the_types_know_tests_their_length_alone():
     power = _function_written(QuietFight(script), "s__pbem_damage_power")
     assert "< 100 else compare_values(" in power and "is not str or len(" not in power
     assert_same_fights(script, 30)
+
+
+def test_two_true_or_false_values_are_compared_as_python_compares_them():
+    # both sides are surely true or false (neither is a number, for which true == 1 would be wrong):
+    # Python's `==`, not compare_values (robomacs' `fighting_plan`, `not close == (reach == "far")`)
+    rules = ("fn pbem.damage_power(att, weapon) {\n if (att.hp > 3) == (att.firepower > 5) { return att.firepower }\n"
+             " if not (att.hp > 1) != (att.rank_points > 0) { return 2 }\n return 1\n}")
+    written = damage_power_written(rules)
+    assert "compare_values" not in written and " == " in written and " != " in written
+
+
+def test_a_character_or_none_is_found_in_a_list_by_python_s_in():
+    # `foe` gives a character or none, each equal to itself alone: Python's `in` with no test of its
+    # type (B_contains for a list too long to be found in uncounted) (robomacs' `in_reach`)
+    rules = ("fn foe(c) {\n if c.hp > 3 { return c }\n return none\n}\n"
+             "fn pbem.damage_power(att, weapon) {\n let seen = [att, none]\n if att.hp < 5 { seen = [att] }\n"
+             " if contains(seen, foe(att)) { return att.firepower }\n return 1\n}")
+    written = damage_power_written(rules)
+    assert re.search(r"t\d+ in v\d+_seen if len\(v\d+_seen\) < SHORT_LIST", written)

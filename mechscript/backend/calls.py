@@ -169,9 +169,7 @@ class Calls(Work):
         if name == "contains" and not node.kwargs:
             a, b = args
             is_list = "" if self.surely(node.args[0], "list") else f"type({a}) is list and "
-            # a string, or a character (equal to itself alone), is in a list as Python's `in` finds it
-            is_plain = "" if self.surely(node.args[1], "str") or self.surely(node.args[1], "character") \
-                else f"type({b}) is str and "
+            is_plain = "" if self.found_by_python_in(node.args[1]) else f"type({b}) is str and "
             return self.into(f"{b} in {a} if {is_list}{is_plain}len({a}) < SHORT_LIST else {general}")
         # the common cases of the numeric builtins and `lower`, as their implementations work them out
         if len(args) == 1 and not node.kwargs and name in _ONE_ARGUMENT:

@@ -19,10 +19,12 @@ class Comparisons(Writer):
         if scaled is not None:
             return scaled
         k = self.constant(node)
-        # numbers (whole or fractions, Python compares them exactly) and strings as Python compares them
+        # numbers (whole or fractions, Python compares them exactly) and strings as Python compares
+        # them; two true/false values too (true == 1 is false, but neither side here is a number)
         direct = self.surely(node.left, "number") and self.surely(node.right, "number") or \
             self.surely(node.left, "str") and self.surely(node.right, "str") or \
-            op in ("==", "!=") and self.python_equality(node.left, node.right)
+            op in ("==", "!=") and (self.python_equality(node.left, node.right) or
+                                    self.surely(node.left, "bool") and self.surely(node.right, "bool"))
         if direct and not self.can_be_pool(node.left):
             a, b = self.values([node.left, node.right])
             if self.may_compare_long_text(node):   # the same answer; a long text's work is counted
