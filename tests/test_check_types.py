@@ -171,6 +171,19 @@ say apply(g, 3)
     assert types.params(fn(types, "twice", "<test>"))[0].is_any
 
 
+def test_a_call_of_a_one_line_fn_of_two_parameters_gives_what_its_own_arguments_make():
+    # transformers adds pools from calls through `add(a, b) = a + b`, which other calls give numbers:
+    # each call's type is the sum of its own arguments' types (every call's result is the fn's)
+    text = "fn add(a, b) = a + b\nlet n = add(1, 2)\nlet p = add(3k2, 1k1)\nlet q = add(3k2, n)\nsay n\nsay p\nsay q\n"
+    path = ROOT / "examples" / "<test>.mech"
+    program = parse_program(text, str(path))
+    types = infer(program, load_modules(program, path), path)
+    n, p, q = (s.value for s in program.statements if type(s) is ast.Let)
+    assert types.of(n) == T.T_INT
+    assert types.of(p) == types.of(q) == T.of(T.PoolT(True))
+    assert types.returns(fn(types, "add", "<test>")) == T.T_INT | T.of(T.PoolT(True))
+
+
 def test_a_table_of_one_unnamed_row_gives_its_values_and_one_with_named_rows_may_give_a_row():
     # `t[key]` of a table without named rows looks up its one row: never a row itself
     text = """

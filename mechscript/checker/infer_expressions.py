@@ -201,13 +201,28 @@ class ExpressionTypes:
             called.add(info)
             for param, arg in zip(info.params, args):
                 self.put(param.slot, arg)
-            out = out | self.get(("ret", id(info.node)))
+            one_line = self.of_these_arguments(info.node, args, unit)
+            out = out | (self.get(("ret", id(info.node))) if one_line is None else one_line)
             if info in self.rolled:
                 self.mark_rolls(unit)
             if unit.loading and info not in self.loading:
                 self.loading.add(info)
                 self.changed = True
         return out
+
+    def of_these_arguments(self, fn, args: list, unit: Unit) -> "Type | None":
+        """What `fn f(a, b) = a op b` gives for these arguments (transformers' `add`, `sub`: pools
+        from calls are added through them): the operation on this call's arguments, not on what
+        every call gives (a pool added to a pool is a pool here, though other calls add numbers).
+        None for any other fn, whose result is read from every call's ("ret", fn)."""
+        body = fn.body
+        if not fn.line_form or type(body) is not ast.BinOp or \
+                type(body.left) is not ast.Name or type(body.right) is not ast.Name:
+            return None
+        given = dict(zip(fn.params, args))
+        if body.left.id not in given or body.right.id not in given:
+            return None
+        return self.binary(body.op, given[body.left.id], given[body.right.id], body, unit)
 
     def odds(self, node, scope, unit) -> Type:
         """`prob`, `dist`, `mean`: exact ones read their argument as a distribution (its nodes are
