@@ -421,7 +421,7 @@ def test_pools_a_call_surely_gives_are_added_as_pools_without_a_test():
     # its parameters as what that call gives, and the pool adds them with no test of their types
     script = compiled((ROOT / "examples" / "transformers_duel.mech").read_text())
     written = _function_written(QuietFight(script), "m1_attack_pool_with")
-    assert ".combine(" in written and "is Pool" not in written and "binary(" not in written
+    assert "NEW_POOL(Pool)" in written and "is Pool" not in written and "binary(" not in written
     assert_same_fights(script, 30)
 
 
@@ -1470,12 +1470,12 @@ def test_no_read_is_written_into_a_temporary_nobody_uses(name):
 
 @pytest.mark.parametrize("count", ["att.firepower % 3 + 1", "att.firepower / 2"])
 def test_a_pool_of_numbers_is_made_inline_and_fought_the_same(count):
-    # access.builtin: `pool(a, b)` of numbers is the Pool `pool` makes, of whole or half dice (a
-    # Fraction), which Pool takes as `pool` does
+    # calls.builtin: `pool(a, b)` of numbers is the Pool `pool` makes, of whole or half dice (a
+    # Fraction), which Pool takes as `pool` does; of whole numbers, made in place (NEW_POOL)
     rule = f"fn pbem.damage_power(att, weapon) = roll(pool({count}, 1)).total"
     script = ruled(rule)
     body = _function_written(QuietFight(script), "s__pbem_damage_power")
-    assert "Pool(" in body and "B_pool(" not in body
+    assert ("NEW_POOL(Pool)" if "%" in count else " = Pool(") in body and "B_pool(" not in body
     assert_same_fights(script, 40)
 
 
@@ -1655,3 +1655,23 @@ def test_a_character_or_none_is_found_in_a_list_by_python_s_in():
              " if contains(seen, foe(att)) { return att.firepower }\n return 1\n}")
     written = damage_power_written(rules)
     assert re.search(r"t\d+ in v\d+_seen if len\(v\d+_seen\) < SHORT_LIST", written)
+
+
+def test_pools_are_made_and_added_with_no_python_call():
+    # `pool` of whole numbers, a pool plus a pool and a pool plus a number are made in the written
+    # code (object.__new__ and the four slots, as Pool and _halves make them), no Python call
+    rules = ("fn pbem.damage_power(att, weapon) {\n let base = pool(att.firepower, 1)\n let p = base + 2k1\n"
+             " let q = p + 3\n let r = roll(q - 1k0 - 3)\n return r.total % 7\n}")
+    written = damage_power_written(rules)
+    assert written.count("NEW_POOL(Pool)") == 5 and ".combine(" not in written and ".plus(" not in written
+    assert "Pool(" not in written.replace("NEW_POOL(Pool)", "") and "normal(" not in written
+
+
+def test_a_flat_bonus_the_types_do_not_say_is_whole_is_made_whole_where_a_pool_is_made():
+    # `q` may be a pool whose flat bonus is 1/2: q - 3 is made with its flat bonus as Pool.plus
+    # makes it (numbers.normal: a whole Fraction becomes an int)
+    rules = ("fn pbem.damage_power(att, weapon) {\n let p = pool(att.firepower, 1) + 2k1\n let q = p + 3\n"
+             " if att.hp > 3 { q = p + 1/2 }\n if att.hp > 5 { q = q + 1/2 }\n let r = roll(q - 1k0 - 3)\n"
+             " return r.total % 7\n}")
+    written = damage_power_written(rules)
+    assert re.search(r"(t\d+)\.flat = (t\d+) if type\(\2\) is int else normal\(\2\)", written)

@@ -9,6 +9,7 @@ from fractions import Fraction
 from ..interpreter import ast
 from ..interpreter.operators import may_be_pool, may_roll, pool_chain
 from ..interpreter.values import TEXT_STEP
+from ..checker.types import PoolT
 from ..numbers import normal
 from .writer import Writer, is_literal
 
@@ -61,15 +62,16 @@ class Arithmetic(Writer):
         return None
 
     def arithmetic(self, op: str, a: str, b: str, k: str, ints: bool = False, bounds=(None, None),
-                   numbers: bool = False, pooled: "str | None" = None) -> str:
+                   numbers: bool = False, pooled: "str | None" = None, whole: bool = False) -> str:
         """`a op b` of whole numbers inline, its result's size tested against `number_bits` unless no
         result can outgrow them (a small literal, or an operand whose `bound` is below SMALL, or
         SMALL_FACTOR for a product, with another such); of numbers (`numbers`: the types say both
         are) with a Fraction, Python's exact arithmetic and `runtime.exact`; of a pool and a pool or
         a whole number (`pooled`: "pool" or "int", what the types say `b` is when `a` is surely a
-        pool), as the pool adds them; anything else by `binary`."""
+        pool), as the pool adds them (`whole`: the types say the sum's flat bonus is a whole number);
+        anything else by `binary`."""
         if pooled is not None and op in "+-" and self.pools:
-            return self.into(pool_sum(a, op, b, pooled, self.constant(self.constants[k].span)))
+            return self.pool_made(a, op, b, pooled, self.constant(self.constants[k].span), whole)
         if op == "/" and is_literal(a) and is_literal(b) and int(b.strip("()")) != 0:
             return self.e_Number(ast.Number(None, normal(Fraction(int(a.strip("()")), int(b.strip("()"))))))
         if op in ("/", "//", "%"):   # no result is larger than its operands
@@ -119,6 +121,30 @@ class Arithmetic(Writer):
             self.line(f"else: {result} = binary(EV, {op!r}, {a}, {b}, {k})")
         return result
 
+    def pool_made(self, a: str, op: str, b: str, right: str, span: str, whole: bool) -> str:
+        """The pool `a` plus or minus `b`, a pool or a whole number (`right`), made here as
+        Pool.combine and Pool.plus make it (`_halves`: object.__new__ and its four slots), with no
+        Python call: transformers adds pools a hundred times a fight. `whole`: the types say the
+        new flat bonus is a whole number, which `normal` would leave as it is."""
+        a, b = (x if x.isidentifier() or is_literal(x) else self.into(x) for x in (a, b))
+        result = self.temp()
+        self.line(f"{result} = NEW_POOL(Pool)")
+        if right == "pool":
+            self.line(f"{result}.unkept2 = {a}.unkept2 {op} {b}.unkept2")
+            self.line(f"{result}.kept2 = {a}.kept2 {op} {b}.kept2")
+            flat = f"{a}.flat {op} {b}.flat"
+        else:
+            self.line(f"{result}.unkept2 = {a}.unkept2")
+            self.line(f"{result}.kept2 = {a}.kept2")
+            flat = f"{a}.flat {op} {b}"
+        if whole:
+            self.line(f"{result}.flat = {flat}")
+        else:
+            summed = self.into(flat)
+            self.line(f"{result}.flat = {summed} if type({summed}) is int else normal({summed})")
+        self.line(f"{result}.span = {span}")
+        return result
+
     def joined_lists(self, a: str, b: str, k: str, lists: bool) -> str:
         """`a + b` of two lists (tested to be, unless the types say so; else `binary`): a step for
         each item of the new list and its size tested, as binary's `_concatenate` does."""
@@ -159,6 +185,12 @@ class Arithmetic(Writer):
         test = f"{operand} < SMALL" if up else f"{operand} > -SMALL"
         return self.into(f"{a} {op} {b} if {test} else binary(EV, {op!r}, {a}, {b}, {k})")
 
+    def whole_flats(self, left, right) -> bool:
+        """Whether a pool `left` plus a pool or whole number `right` (`pooled`) surely has a whole
+        flat bonus: each pool `left` and `right` may be has one."""
+        found = [self.types.of(side) for side in (left, right)]
+        return not any(t.is_any for t in found) and all(type(atom) is not PoolT or atom.whole for t in found for atom in t)
+
     def pooled(self, left, right) -> "str | None":
         """What `right` surely is, "pool" or "int", when `left` is surely a pool (`arithmetic`)."""
         if not self.surely(left, "pool"):
@@ -179,7 +211,7 @@ class Arithmetic(Writer):
             numbers = self.surely(node.left, "number") and self.surely(node.right, "number")
             return self.arithmetic(node.op, a, b, self.constant(node), ints,
                                    (self.bound(node.left), self.bound(node.right)), numbers,
-                                   self.pooled(node.left, node.right))
+                                   self.pooled(node.left, node.right), self.whole_flats(node.left, node.right))
         # A sum that may hold a pool: terms left to right; the closures make a term that may roll dice
         # wait while the sum so far is a pool (the pool rolls first): that case is theirs.
         total = None
@@ -208,7 +240,7 @@ class Arithmetic(Writer):
                 total = self.joined_lists(total, value, self.constant(binop), surely_lists)
             else:
                 total = self.arithmetic(binop.op, total, value, self.constant(binop), ints, (total_bound, term_bound),
-                                        numbers, self.pooled(binop.left, term))
+                                        numbers, self.pooled(binop.left, term), self.whole_flats(binop.left, term))
                 total_bound = None if total_bound is None or term_bound is None else total_bound + term_bound
         return total
 

@@ -36,6 +36,7 @@ from ..interpreter.lookup import ROLL_FIELDS, get_index
 from ..interpreter.values import (TEXT_STEP, Character, Encounter, Kind, Record, Scope, Table,
                                   TableRow, equal, to_json)
 from ..limits import CpuTime, Limits
+from ..numbers import normal
 from .calls import builtin_impls
 from .changes import changed_sites, table_may_change, tables_assigned
 from .depth import call_depth
@@ -162,7 +163,8 @@ def kind_states(texts, filename: str) -> dict:
 def written_helpers(limits, encounter, members, rounds) -> dict:
     """What the written code refers to besides its constants and its own functions."""
     namespace = {
-        "Bail": Bail, "bail": bail, "exact": exact, "UNSET": UNSET, "Pool": Pool, "KeepRoll": KeepRoll,
+        "Bail": Bail, "bail": bail, "exact": exact, "UNSET": UNSET, "Pool": Pool, "NEW_POOL": object.__new__, "normal": normal,
+        "KeepRoll": KeepRoll,
         "roll_and_keep": roll_and_keep,
         "Character": Character,
         "Record": Record,
