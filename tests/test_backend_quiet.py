@@ -1654,7 +1654,7 @@ def test_a_character_or_none_is_found_in_a_list_by_python_s_in():
              "fn pbem.damage_power(att, weapon) {\n let seen = [att, none]\n if att.hp < 5 { seen = [att] }\n"
              " if contains(seen, foe(att)) { return att.firepower }\n return 1\n}")
     written = damage_power_written(rules)
-    assert re.search(r"t\d+ in v\d+_seen if len\(v\d+_seen\) < SHORT_LIST", written)
+    assert re.search(r"if len\(v\d+_seen\) < SHORT_LIST:\n.*\n\s+t\d+ = t\d+ in v\d+_seen", written)
 
 
 def test_pools_are_made_and_added_with_no_python_call():
@@ -1675,3 +1675,20 @@ def test_a_flat_bonus_the_types_do_not_say_is_whole_is_made_whole_where_a_pool_i
              " return r.total % 7\n}")
     written = damage_power_written(rules)
     assert re.search(r"(t\d+)\.flat = (t\d+) if type\(\2\) is int else normal\(\2\)", written)
+
+
+@pytest.mark.parametrize("item", ["none", '"q"', "att"])
+def test_contains_counts_a_step_an_item_as_the_closures_do(item):
+    # Python's `in` finds the item, and the list's length is charged to the steps: 2,000 searches
+    # of 999 items pass the million steps (found by review: the fast path counted none)
+    rules = ("fn pbem.damage_power(att, weapon) {\n let big = range(999)\n let n = 0\n"
+             f" repeat 2000 {{ if contains(big, {item}) {{ n += 1 }} }}\n return att.firepower + n\n}}")
+    assert_both_stop(ruled(rules), "steps")
+
+
+@pytest.mark.parametrize("test", ["p == none", 'p == "x"', "p != true"])
+def test_a_pool_compared_with_a_literal_is_rolled_first(test):
+    # the closures roll a pool on the left of a comparison before they compare it (drawing its
+    # dice); found by review: the written test `p is None` drew none, and the fights went apart
+    rules = f"fn pbem.damage_power(att, weapon) {{\n let p = 3k2\n if {test} {{ return 1 }}\n return att.firepower\n}}"
+    assert_same_fights(ruled(rules), 30)

@@ -170,7 +170,14 @@ class Calls(Work):
             a, b = args
             is_list = "" if self.surely(node.args[0], "list") else f"type({a}) is list and "
             is_plain = "" if self.found_by_python_in(node.args[1]) else f"type({b}) is str and "
-            return self.into(f"{b} in {a} if {is_list}{is_plain}len({a}) < SHORT_LIST else {general}")
+            # Python's `in`, and a step an item as `contains` counts them
+            result = self.temp()
+            self.line(f"if {is_list}{is_plain}len({a}) < SHORT_LIST:")
+            with self.indented():
+                self.line(f"if {a}: next(islice(STEP, len({a}) - 1, None))")
+                self.line(f"{result} = {b} in {a}")
+            self.line(f"else: {result} = {general}")
+            return result
         # the common cases of the numeric builtins and `lower`, as their implementations work them out
         if len(args) == 1 and not node.kwargs and name in _ONE_ARGUMENT:
             a, = args

@@ -83,6 +83,8 @@ class Expressions(Arithmetic, Comparisons):
             known = self.kind_known(node, lines=False) or self.fixed_compare(node)
             if known is not None:
                 return known
+            if self.can_be_pool(node.left) or self.can_be_pool(node.right):
+                return None   # a pool compared is rolled first (evaluator.compile_Compare): dice drawn
             a, b = self.pure(node.left), self.pure(node.right)
             if a is None or b is None:
                 return None
