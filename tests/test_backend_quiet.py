@@ -14,6 +14,7 @@ from hypothesis import given, settings, strategies as st
 
 import mechscript
 from mechscript.backend.writer import Unsupported
+from mechscript.backend.comparisons import identity
 from mechscript.backend.peephole import merged
 from mechscript.backend.quiet import QuietFight
 from mechscript.errors import MechError
@@ -1692,3 +1693,11 @@ def test_a_pool_compared_with_a_literal_is_rolled_first(test):
     # dice); found by review: the written test `p is None` drew none, and the fights went apart
     rules = f"fn pbem.damage_power(att, weapon) {{\n let p = 3k2\n if {test} {{ return 1 }}\n return att.firepower\n}}"
     assert_same_fights(ruled(rules), 30)
+
+
+def test_is_with_a_number_or_text_literal_is_written_as_its_known_answer():
+    # a number or a text is none of none, true, false or a character; `1 is None` would be Python's
+    # SyntaxWarning at each set-up (seen by review in generated scripts, where a rule written in
+    # place of its call gets a literal for its parameter)
+    assert identity("1", "==", "None") == "False" and identity("(-2)", "!=", "True") == "True"
+    assert identity("'x'", "==", "t3") == "False" and identity("t3", "!=", "None") == "t3 is not None"

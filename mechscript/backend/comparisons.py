@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..interpreter import ast
 from ..interpreter.values import TEXT_STEP
 from ..checker.types import NONE
-from .writer import BOOLEAN, COMPARE, TEMPORARY, Writer, kind_test, literal_value, short_text
+from .writer import BOOLEAN, COMPARE, TEMPORARY, Writer, is_literal, kind_test, literal_value, short_text
 
 
 class Comparisons(Writer):
@@ -51,7 +51,7 @@ class Comparisons(Writer):
         if op in ("==", "!="):
             if literal is None or type(literal) is bool:
                 # none, true and false equal themselves alone (a roll counts as a number)
-                return f"{a} {'is' if op == '==' else 'is not'} {b}"
+                return identity(a, op, b)
             if short:
                 return f"{a} {op} {b}"   # a string equals only the same string, as in Python
         if type(literal) is int:
@@ -61,7 +61,7 @@ class Comparisons(Writer):
         fast = f"type({a}) is int and type({b}) is int or type({a}) is str and type({b}) is str and len({a}) < {TEXT_STEP}"
         if op in ("==", "!="):
             # a character equals itself alone (a pool on the right is rolled first: the closures' case)
-            fast_is = f"{a} {'is' if op == '==' else 'is not'} {b}"
+            fast_is = identity(a, op, b)
             return (f"{a} {op} {b} if {fast} else {fast_is} if type({a}) is Character and type({b}) is not Pool "
                     f"else {general}")
         return f"{a} {op} {b} if {fast} else {general}"
@@ -184,6 +184,15 @@ class Comparisons(Writer):
         value = self.expr(node.operand)
         self.line(f"if {value} is not True and {value} is not False: bail()")
         return self.into(f"not {value}")
+
+
+def identity(a: str, op: str, b: str) -> str:
+    """`a is b` for `==` (`is not` for `!=`) of values that equal themselves alone: none, true,
+    false, characters. A number or text literal is none of them: the answer is known (and Python
+    warns of `is` with a literal)."""
+    if any(is_literal(x) or x[:1] in "'\"" for x in (a, b)):
+        return str(op == "!=")
+    return f"{a} {'is' if op == '==' else 'is not'} {b}"
 
 
 def logic(a: str, op: str, b: str) -> str:

@@ -12,7 +12,7 @@ from ..dice.rollkeep import Pool
 from ..interpreter import ast
 from ..interpreter.operators import CONSTANTS
 from .arithmetic import Arithmetic
-from .comparisons import Comparisons, logic
+from .comparisons import Comparisons, identity, logic
 from .writer import BOOLEAN, NOT_LITERAL, Unsupported, folded, literal_value
 
 
@@ -101,7 +101,7 @@ class Expressions(Arithmetic, Comparisons):
             if self.may_compare_long_text(node):
                 return None
             if node.op in ("==", "!=") and (literal is None or type(literal) is bool):
-                return f"({a} {'is' if node.op == '==' else 'is not'} {b})"
+                return f"({identity(a, node.op, b)})"
             return None
         if kind is ast.Logic:
             if not (self.surely(node.left, "bool") or isinstance(node.left, BOOLEAN)) or \
