@@ -190,7 +190,7 @@ def identity(a: str, op: str, b: str) -> str:
     """`a is b` for `==` (`is not` for `!=`) of values that equal themselves alone: none, true,
     false, characters. A number or text literal is none of them: the answer is known (and Python
     warns of `is` with a literal)."""
-    if any(is_literal(x) or x[:1] in "'\"" for x in (a, b)):
+    if any(is_literal(x) or x[:1] in ("'", '"') for x in (a, b)):
         return str(op == "!=")
     return f"{a} {'is' if op == '==' else 'is not'} {b}"
 

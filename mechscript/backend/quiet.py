@@ -163,8 +163,8 @@ def kind_states(texts, filename: str) -> dict:
 def written_helpers(limits, encounter, members, rounds) -> dict:
     """What the written code refers to besides its constants and its own functions."""
     namespace = {
-        "Bail": Bail, "bail": bail, "exact": exact, "UNSET": UNSET, "Pool": Pool, "NEW_POOL": object.__new__, "normal": normal,
-        "KeepRoll": KeepRoll,
+        "Bail": Bail, "bail": bail, "exact": exact, "UNSET": UNSET, "Pool": Pool, "KeepRoll": KeepRoll,
+        "NEW_POOL": object.__new__, "normal": normal,   # a pool made in the written code (arithmetic.pool_made)
         "roll_and_keep": roll_and_keep,
         "Character": Character,
         "Record": Record,
