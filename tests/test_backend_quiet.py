@@ -1701,3 +1701,14 @@ def test_is_with_a_number_or_text_literal_is_written_as_its_known_answer():
     # place of its call gets a literal for its parameter)
     assert identity("1", "==", "None") == "False" and identity("(-2)", "!=", "True") == "True"
     assert identity("'x'", "==", "t3") == "False" and identity("t3", "!=", "None") == "t3 is not None"
+
+
+@pytest.mark.parametrize("test", ["m > att.firepower / 2", "att.firepower / 2 >= m", "m * 1 < att.rank_points / 3"])
+def test_a_fraction_compared_with_a_whole_number_divided_makes_no_fraction(test):
+    # `m` may be a Fraction (half the hp): m > f / 2 is m.numerator * 2 > f * m.denominator, all in
+    # whole numbers (transformers' `fatigued`, half points of Major Damage against half a limit)
+    rules = ("fn pbem.damage_power(att, weapon) {\n let m = att.hp / 2\n"
+             f" if {test} {{ return 1 }}\n return att.firepower\n}}")
+    written = damage_power_written(rules)
+    assert re.search(r"\w+\.numerator \* [23]\b", written) and re.search(r" \* \w+\.denominator\b", written)
+    assert "Fraction(" not in written.split("\n", 3)[3]   # but the half made by `/`

@@ -88,10 +88,21 @@ class Comparisons(Writer):
             if type(n) is int and n > 0 and self.surely(divided.left, "number") and self.surely(other, "number"):
                 if first:   # worked out in the written order: the divided side first
                     b, a = self.values([divided.left, other])
-                    return self.into(f"{b} {op} {a} * {n}")
+                    left, right = self.times(other, a, n, divided.left, b)
+                    return self.into(f"{right} {op} {left}")
                 a, b = self.values([other, divided.left])
-                return self.into(f"{a} * {n} {op} {b}")
+                left, right = self.times(other, a, n, divided.left, b)
+                return self.into(f"{left} {op} {right}")
         return None
+
+    def times(self, node, a: str, n: int, whole, b: str) -> tuple[str, str]:
+        """`a * n` and `b` for `scaled` (`a` of `node`, `b` of `whole`): of an `a` that may be a
+        Fraction and a `b` that is surely a whole number, `a.numerator * n` and `b * a.denominator`
+        (a Fraction's denominator is above 0, an int's is 1): the same answer, with no Fraction made
+        (transformers' `fatigued`, of half points of Major Damage). `a` is read twice: a name."""
+        if self.surely(node, "int") or not self.surely(whole, "int") or not a.isidentifier():
+            return f"{a} * {n}", b
+        return f"{a}.numerator * {n}", f"{b} * {a}.denominator"
 
     def kind_known(self, node, lines: bool = True) -> "str | None":
         """`x.kind == "Robo"` ("True" or "False") where the types say which kinds the local x may be
