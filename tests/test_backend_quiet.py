@@ -1712,3 +1712,51 @@ def test_a_fraction_compared_with_a_whole_number_divided_makes_no_fraction(test)
     written = damage_power_written(rules)
     assert re.search(r"\w+\.numerator \* [23]\b", written) and re.search(r" \* \w+\.denominator\b", written)
     assert "Fraction(" not in written.split("\n", 3)[3]   # but the half made by `/`
+
+
+@pytest.mark.parametrize("item", ["t", "pick(att, t)"], ids=["text", "text-or-none"])
+def test_contains_of_a_long_text_counts_its_comparisons_as_the_closures_do(item):
+    # a text of 100 characters or more compared with one of its length costs steps (values.equal):
+    # B_contains counts them, Python's `in` would not (found by review: the quiet run finished where
+    # the closures ran out of steps)
+    long = "a" * 10_000
+    rules = (f'fn pick(c, x) {{\n if c.hp > 0 {{ return x }}\n return none\n}}\n'
+             f'fn pbem.damage_power(att, weapon) {{\n let t = "{long}"\n let l = ["{long}"]\n let n = 0\n'
+             f" for i in range(1000) {{ if contains(l, {item}) {{ n += 1 }} }}\n return att.firepower + n % 2\n}}")
+    text = f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"
+    script = compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(steps=100_000))
+    assert_both_stop(script, "steps")
+
+
+@pytest.mark.parametrize("start, over, copied", [
+    ("", "xs", False),
+    ("let same = found\n push(same, 1)\n", "same", True),
+], ids=["own-list", "held-by-another-name"])
+def test_a_loop_that_pushes_onto_a_list_the_rule_made_goes_through_no_copy(start, over, copied):
+    # pushing onto `found`, made by the rule and held by no other name while the loop fills it,
+    # changes no list the loop goes through (robomacs' `effects_now`); once another name holds it,
+    # the loop may go through that very list, and goes through a copy as the closures do
+    rules = ("let xs = [1, 2]\nfn pbem.damage_power(att, weapon) {\n let found = []\n"
+             f" {start} for x in {over} {{ if x > 1 {{ push(found, x) }} }}\n"
+             " if len(xs) < 6 { push(xs, 2) }\n return att.firepower + len(found) % 2\n}")
+    written = damage_power_written(rules, 30)
+    assert bool(re.search(r" in list\(\w+\):", written)) is copied
+
+
+def test_a_remembered_rule_reads_the_state_of_a_parameter_never_none_with_no_test():
+    # memo.remembering joins a state field's value to the key; of a parameter the types say is never
+    # none, it reads the field with no test (robomacs' `system(c, sort)`, `skills(c)`)
+    from mechscript.backend.memo import remembering
+    from mechscript.interpreter.values import Record
+    calls = []
+
+    def hp_of(c):
+        calls.append(c)
+        return 0 if c is None else c.hp
+    tested, untested = remembering(hp_of, {(0, "hp", False)}), remembering(hp_of, {(0, "hp", False)}, {0})
+    c = Record({"hp": 3})
+    assert tested(c) == untested(c) == 3 and tested(None) == 0
+    c.hp = 4
+    assert untested(c) == 4 and len(calls) == 4   # a new state, a new answer
+    with pytest.raises(AttributeError):   # none was never to come: Python fails, and the run bails
+        untested(None)

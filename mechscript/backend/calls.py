@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from ..interpreter import ast
 from ..interpreter.builtins import BUILTINS, NOT_ROLLED
+from ..interpreter.values import TEXT_STEP
 from .narration import dropped_arguments
 from .work import Work
-from .writer import TEMPORARY, Unsupported, is_literal
+from .writer import TEMPORARY, Unsupported, is_literal, short_text
 
 
 
@@ -169,8 +170,18 @@ class Calls(Work):
         if name == "contains" and not node.kwargs:
             a, b = args
             is_list = "" if self.surely(node.args[0], "list") else f"type({a}) is list and "
-            is_plain = "" if self.found_by_python_in(node.args[1]) else f"type({b}) is str and "
-            # Python's `in`, and a step an item as `contains` counts them
+            # Python's `in` for a string shorter than TEXT_STEP (comparing one that long with a string
+            # of its length costs steps: B_contains counts them), none, a character, an encounter
+            item = node.args[1]
+            if short_text(item) or self.found_by_python_in(item) and not self.types.of(item).maybe("str"):
+                is_plain = ""
+            elif self.surely(item, "str"):
+                is_plain = f"len({b}) < {TEXT_STEP} and "
+            elif self.found_by_python_in(item):
+                is_plain = f"(type({b}) is not str or len({b}) < {TEXT_STEP}) and "
+            else:
+                is_plain = f"type({b}) is str and len({b}) < {TEXT_STEP} and "
+            # and a step an item, as `contains` counts them
             result = self.temp()
             self.line(f"if {is_list}{is_plain}len({a}) < SHORT_LIST:")
             with self.indented():

@@ -78,11 +78,14 @@ class Loops(Access):
 
     def may_change_lists(self, body) -> bool:
         """Whether running `body` may change a list in place: it pushes, sets an item, or calls a
-        `fn` (or a builtin that may call one)."""
+        `fn` (or a builtin that may call one). Not a push onto a list the rule made itself that no
+        other name holds while its loop fills it (narration.bounded_pushes: robomacs' `effects_now`
+        pushes onto `found` as it goes through `c.effects`)."""
         for n in ast.walk(body):
             kind = type(n)
             if kind is ast.FnDef or kind is ast.Assign and type(n.target) is ast.Index or \
                     kind is ast.Call and (self.calls_a_fn(n, self.own_names) or
-                                          type(n.callee) is ast.Name and n.callee.id == "push"):
+                                          type(n.callee) is ast.Name and n.callee.id == "push" and
+                                          id(n) not in self.bounded_pushes):
                 return True
         return False

@@ -216,16 +216,18 @@ class Remembered:
         return any(type(node) in (ast.For, ast.While, ast.Repeat, ast.Match, ast.If, ast.Call) for node in self.nodes(fn))
 
 
-def remembering(function, keyed=()):
+def remembering(function, keyed=(), never_none=frozenset()):
     """`function` remembering its answers: functools' lru_cache, whose look-up of a known answer is
     all in C (no Python runs), keyed as a dict is by the arguments (one alone by itself). `keyed`:
     the state fields of its character parameters it reads (Remembered.keyed), whose values, read at
-    the call (a list's items as a tuple; none for a parameter that is none), join the key."""
+    the call (a list's items as a tuple; none for a parameter that is none), join the key.
+    `never_none`: the indexes of the parameters the types say are never none (no test of them)."""
     if not keyed:
         return lru_cache(maxsize=SIZE)(function)
     params = ", ".join(f"a{i}" for i in range(function.__code__.co_argcount))
-    states = "".join(f", {'tuple(' if listed else ''}{Writer.attr(f'a{i}', field)}{')' if listed else ''} "
-                     f"if a{i} is not None else None" for i, field, listed in sorted(keyed))
+    states = "".join(f", {'tuple(' if listed else ''}{Writer.attr(f'a{i}', field)}{')' if listed else ''}"
+                     f"{'' if i in never_none else f' if a{i} is not None else None'}"
+                     for i, field, listed in sorted(keyed))
     namespace = {"function": function, "lru_cache": lru_cache, "SIZE": SIZE}
     exec(f"@lru_cache(maxsize=SIZE)\ndef answer({params}, *state):\n    return function({params})\n"
          f"def remembering({params}):\n    return answer({params}{states})\n", namespace)

@@ -346,7 +346,9 @@ class QuietFight(Keeping):
         self.remembered = {name for name, (_, fn) in defs.items() if id(fn) in remembered.ids}
         keyed = {name: remembered.keyed[id(fn)] for name, (_, fn) in defs.items() if id(fn) in remembered.ids}
         for name in self.remembered:
-            namespace[name] = remembering(namespace[name], keyed[name])
+            params = types.params(defs[name][1])
+            namespace[name] = remembering(namespace[name], keyed[name],
+                                          {i for i, found in enumerate(params) if not found.maybe("none")})
         self.source = source
         self.assigned = writer.every_assigned
         return namespace

@@ -404,8 +404,9 @@ class Writer:
 
     def found_by_python_in(self, node) -> bool:
         """Whether Python's `in` finds this value in a list as `contains` does: a string (equal to
-        the same string alone), none, a character or an encounter (each equal to itself alone), in
-        any mix. Not a number: Python has 1 in [true]."""
+        the same string alone; one of TEXT_STEP characters or more costs steps to compare, which
+        Python's `in` does not count), none, a character or an encounter (each equal to itself
+        alone), in any mix. Not a number: Python has 1 in [true]."""
         found = self.types.of(node)
         return not found.is_any and not found.is_empty and \
             all(atom in ("str", "none", "encounter") or type(atom) is CharT for atom in found)
