@@ -1760,3 +1760,16 @@ def test_a_remembered_rule_reads_the_state_of_a_parameter_never_none_with_no_tes
     assert untested(c) == 4 and len(calls) == 4   # a new state, a new answer
     with pytest.raises(AttributeError):   # none was never to come: Python fails, and the run bails
         untested(None)
+
+
+@pytest.mark.parametrize("entry, tested", [('"dodge"', False), ('"' + "d" * 120 + '"', True)], ids=["short", "long"])
+def test_a_text_is_found_in_a_fixed_table_s_list_of_short_texts_with_no_test_of_its_length(entry, tested):
+    # no entry of `moves` (a table no run changes) holds a text of 100 characters or more: comparing
+    # any text with its items costs no step, so Python's `in` needs no test of the text's length
+    # (robomacs' `trait`, `contains(kind_traits[c.kind], name)`)
+    rules = (f'table moves {{ 1 => ["swim", {entry}], else => [] }}\n'
+             "fn pick(c) {\n if c.hp > 3 { return \"dodge\" }\n return \"x\" + \"y\"\n}\n"
+             "fn pbem.damage_power(att, weapon) {\n if contains(moves[att.rank], pick(att)) { return 1 }\n"
+             " return att.firepower\n}")
+    written = damage_power_written(rules)
+    assert re.search(r" in t\d+", written) and bool(re.search(r"len\(\w+\) < 100 and", written)) is tested

@@ -5,6 +5,7 @@ a character's gear list gone through as it is."""
 from __future__ import annotations
 
 from ..interpreter import ast
+from ..interpreter.values import TEXT_STEP
 from .calls import Calls
 from .changes import may_change
 from .writer import Unsupported, roll_or_none
@@ -182,6 +183,20 @@ class Access(Calls):
         """The Table a name surely holds in every run (quiet.fixed_tables), or None."""
         place = self.resolve(node.id) if type(node) is ast.Name else None
         return self.fixed_tables.get(place[1]) if place is not None and place[0] == "global" else None
+
+    def no_long_text_in(self, node) -> bool:
+        """Whether `node` is a look-up in a table no run changes (fixed_table) none of whose entries
+        is a list holding a string of TEXT_STEP characters or more: a string compared with its items
+        costs no step, however long (robomacs' `contains(kind_traits[c.kind], name)`)."""
+        while type(node) is ast.Group:
+            node = node.inner
+        table = self.fixed_table(node.target) if type(node) is ast.Index else None
+        if table is None:
+            return False
+        values = [value for row in table.rows.values() for value in
+                  [row.default, *(entry for _, entry in row.entries)]]
+        return all(type(item) is not str or len(item) < TEXT_STEP
+                   for value in values if type(value) is list for item in value)
 
     def gear(self, node) -> "str | None":
         """A character's gear list (or list stat), or an encounter's characters, read to be gone

@@ -173,7 +173,8 @@ class Calls(Work):
             # Python's `in` for a string shorter than TEXT_STEP (comparing one that long with a string
             # of its length costs steps: B_contains counts them), none, a character, an encounter
             item = node.args[1]
-            if short_text(item) or self.found_by_python_in(item) and not self.types.of(item).maybe("str"):
+            if short_text(item) or self.found_by_python_in(item) and \
+                    (not self.types.of(item).maybe("str") or self.no_long_text_in(node.args[0])):
                 is_plain = ""
             elif self.surely(item, "str"):
                 is_plain = f"len({b}) < {TEXT_STEP} and "
