@@ -1773,3 +1773,13 @@ def test_a_text_is_found_in_a_fixed_table_s_list_of_short_texts_with_no_test_of_
              " return att.firepower\n}")
     written = damage_power_written(rules)
     assert re.search(r" in t\d+", written) and bool(re.search(r"len\(\w+\) < 100 and", written)) is tested
+
+
+@pytest.mark.parametrize("entry, tested", [('"dodge"', False), ('"' + "d" * 120 + '"', True)], ids=["short", "long"])
+def test_a_text_is_found_in_a_list_of_short_literals_with_no_test_of_its_length(entry, tested):
+    # transformers' `contains(["durability", "fatigue", "active_defense"], roll)`
+    rules = ("fn pick(c) {\n if c.hp > 3 { return \"dodge\" }\n return \"x\" + \"y\"\n}\n"
+             f"fn pbem.damage_power(att, weapon) {{\n if contains([2, {entry}], pick(att)) {{ return 1 }}\n"
+             " return att.firepower\n}")
+    written = damage_power_written(rules)
+    assert re.search(r" in t\d+", written) and bool(re.search(r"len\(\w+\) < 100 and", written)) is tested

@@ -8,7 +8,7 @@ from ..interpreter import ast
 from ..interpreter.values import TEXT_STEP
 from .calls import Calls
 from .changes import may_change
-from .writer import Unsupported, roll_or_none
+from .writer import Unsupported, roll_or_none, short_text
 
 
 class Access(Calls):
@@ -185,11 +185,15 @@ class Access(Calls):
         return self.fixed_tables.get(place[1]) if place is not None and place[0] == "global" else None
 
     def no_long_text_in(self, node) -> bool:
-        """Whether `node` is a look-up in a table no run changes (fixed_table) none of whose entries
-        is a list holding a string of TEXT_STEP characters or more: a string compared with its items
-        costs no step, however long (robomacs' `contains(kind_traits[c.kind], name)`)."""
+        """Whether `node` is a list of literals none of which is a string of TEXT_STEP characters or
+        more (transformers' `contains(["durability", "fatigue", "active_defense"], roll)`), or a
+        look-up in a table no run changes (fixed_table) none of whose entries is a list holding such
+        a string (robomacs' `contains(kind_traits[c.kind], name)`): a string compared with its
+        items costs no step, however long."""
         while type(node) is ast.Group:
             node = node.inner
+        if type(node) is ast.ListLiteral:
+            return all(type(item) is ast.Number or short_text(item) for item in node.items)
         table = self.fixed_table(node.target) if type(node) is ast.Index else None
         if table is None:
             return False
