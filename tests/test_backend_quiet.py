@@ -1783,3 +1783,32 @@ def test_a_text_is_found_in_a_list_of_short_literals_with_no_test_of_its_length(
              " return att.firepower\n}")
     written = damage_power_written(rules)
     assert re.search(r" in t\d+", written) and bool(re.search(r"len\(\w+\) < 100 and", written)) is tested
+
+
+def test_a_number_compared_with_one_divided_by_a_literal_past_number_bits_stops_as_the_closures_do():
+    # b / 1024 is a Fraction of 11 bits past number_bits 10, which the closures make and refuse;
+    # written as k * 1024 > b it would make none (found by review)
+    rules = ("fn pbem.damage_power(att, weapon) {\n let k = att.hp\n if k > att.firepower / 1024 { return 1 }\n"
+             " return att.firepower\n}")
+    text = f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"
+    script = compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(number_bits=10))
+    assert_both_stop(script, "number_bits")
+
+
+def test_floor_of_a_division_by_a_literal_past_number_bits_stops_as_the_closures_do():
+    # with number_bits 10, firepower / 1024 is a Fraction of 11 bits, which the closures make and
+    # refuse before `floor`: written the general way, not as Python's // (found by review)
+    rules = "fn pbem.damage_power(att, weapon) {\n let x = floor(att.firepower / 1024)\n return att.firepower + x % 2\n}"
+    text = f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"
+    script = compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(number_bits=10))
+    assert_both_stop(script, "number_bits")
+
+
+def test_a_rule_remembered_by_the_state_it_reads_is_called_as_its_answer_with_that_state():
+    # `armour` reads att's hp, state: its calls call the remembered answer with the hp read at the
+    # call (memo.state_reads), not the wrapper that would read it (one Python call fewer)
+    rules = ("fn armour(c) {\n let n = 0\n for i in range(2) { n += c.hp }\n return n\n}\n"
+             "fn pbem.damage_power(att, weapon) = att.firepower + armour(att) % 2")
+    assert "s_armour" in remembered_of(rules)
+    written = damage_power_written(rules)
+    assert re.search(r"A_s_armour\((v\d+_att), \1\.hp\)", written)

@@ -7,9 +7,10 @@ from __future__ import annotations
 from ..interpreter import ast
 from ..interpreter.builtins import BUILTINS, NOT_ROLLED
 from ..interpreter.values import TEXT_STEP
+from .memo import state_reads
 from .narration import dropped_arguments
 from .work import Work
-from .writer import TEMPORARY, Unsupported, is_literal, short_text
+from .writer import TEMPORARY, Unsupported, is_literal, literal_value, short_text
 
 
 
@@ -26,12 +27,12 @@ class Calls(Work):
                 and self.resolve(callee.id)[2] == "fn":
             function = self.resolve(callee.id)[1]
             args = self.arguments(node)
-            return self.inlined(node, args) or self.into(f"{function}({', '.join(args)})")
+            return self.inlined(node, args) or self.called(function, args)
         if type(callee) is ast.Field and self.module_of(callee.target) is not None:
             module = self.module_of(callee.target)
             if module.names.get(callee.name) == "fn":
                 args = self.arguments(node)
-                return self.inlined(node, args) or self.into(f"{module.global_name(callee.name)}({', '.join(args)})")
+                return self.inlined(node, args) or self.called(module.global_name(callee.name), args)
         # a function value (a parameter, a field): the one function it surely is, called directly;
         # else a Python function of this namespace, or the closures' business
         target = self.types.callee(node)
@@ -44,6 +45,18 @@ class Calls(Work):
         return self.into(f"{function}({', '.join(args)}) if type({function}) is FunctionType and "
                          f"{function}.__code__.co_argcount == {len(args)} or type({function}) is REMEMBERING and "
                          f"{function}.__wrapped__.__code__.co_argcount == {len(args)} else bail()")
+
+    def called(self, function: str, args: list) -> str:
+        """A call of the `fn` bound to the global `function`; of one remembered with a key of state
+        (memo.py), a call of its `answer` with the state it reads (memo.state_reads), as its
+        remembering wrapper would make it: one Python call fewer."""
+        if function not in self.keyed_calls:
+            return self.into(f"{function}({', '.join(args)})")
+        keyed, never_none = self.keyed_calls[function]
+        if any(args[i] == "None" for i, _, _ in keyed):   # an argument left out: the wrapper's business
+            return self.into(f"{function}({', '.join(args)})")
+        args = [arg if arg.isidentifier() or is_literal(arg) else self.into(arg) for arg in args]
+        return self.into(f"A_{function}({', '.join(args + state_reads(args, keyed, never_none))})")
 
     def arguments(self, node: ast.Call) -> list[str]:
         """The arguments of a call of a known `fn`, as values; none for each one only the function's
@@ -65,6 +78,9 @@ class Calls(Work):
         if type(division) is not ast.BinOp or division.op != "/" or \
                 not (self.surely(division.left, "int") and self.surely(division.right, "int")):
             return None
+        if any(type(literal_value(side)) is int and literal_value(side).bit_length() > self.limits.number_bits
+               for side in (division.left, division.right)):
+            return None   # a / b, which the closures make first, may be past number_bits: the general way
         a, b = self.values([division.left, division.right])
         if not a.isidentifier() and not a.lstrip("-").isdigit():
             a = self.into(a)

@@ -224,14 +224,27 @@ def remembering(function, keyed=(), never_none=frozenset()):
     `never_none`: the indexes of the parameters the types say are never none (no test of them)."""
     if not keyed:
         return lru_cache(maxsize=SIZE)(function)
-    params = ", ".join(f"a{i}" for i in range(function.__code__.co_argcount))
-    states = "".join(f", {'tuple(' if listed else ''}{Writer.attr(f'a{i}', field)}{')' if listed else ''}"
-                     f"{'' if i in never_none else f' if a{i} is not None else None'}"
-                     for i, field, listed in sorted(keyed))
+    names = [f"a{i}" for i in range(function.__code__.co_argcount)]
+    params = ", ".join(names)
+    states = "".join(", " + read for read in state_reads(names, keyed, never_none))
     namespace = {"function": function, "lru_cache": lru_cache, "SIZE": SIZE}
     exec(f"@lru_cache(maxsize=SIZE)\ndef answer({params}, *state):\n    return function({params})\n"
          f"def remembering({params}):\n    return answer({params}{states})\n", namespace)
     return update_wrapper(namespace["remembering"], function)
+
+
+def state_reads(args: list, keyed, never_none) -> list[str]:
+    """The state a remembered function reads (`keyed`, Remembered's), read at its call from its
+    arguments (`args`, Python text of names: each is read again) as `remembering` and the written
+    code's direct calls of its `answer` (calls.py) read it, to join the key."""
+    return [f"{'tuple(' if listed else ''}{Writer.attr(args[i], field)}{')' if listed else ''}"
+            f"{'' if i in never_none else f' if {args[i]} is not None else None'}" for i, field, listed in sorted(keyed)]
+
+
+def answer_of(remembering_function):
+    """The lru_cache'd `answer` of a function `remembering` made with a key of state: called with
+    the arguments and the state_reads, it is what the function gives (calls.py calls it directly)."""
+    return remembering_function.__globals__["answer"]
 
 
 # the type of a remembering function (a function value the written code may call: calls.py)

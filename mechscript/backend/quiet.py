@@ -42,7 +42,7 @@ from .changes import changed_sites, table_may_change, tables_assigned
 from .depth import call_depth
 from .emit import Emitter
 from .keep import Keeping
-from .memo import REMEMBERING, Remembered, remembering
+from .memo import REMEMBERING, Remembered, answer_of, remembering
 from .narration import Purity, has_pools
 from .peephole import merged
 from .runtime import Bail, WrittenRun, bail, exact, fresh, module_field_set
@@ -316,6 +316,10 @@ class QuietFight(Keeping):
         writer.recursive = depth.recursive
         remembered.ids -= depth.reaching
         writer.remembered = remembered.ids
+        # global name -> (the state it reads, the parameters never none) of a remembered fn keyed by
+        # state: its calls call its `answer` with that state, not the function that reads it
+        writer.keyed_calls = {name: (remembered.keyed[id(fn)], writer.never_none(fn)) for name, (_, fn) in defs.items()
+                              if id(fn) in remembered.ids and remembered.keyed[id(fn)]}
         bound = {}   # global name -> the function's python name (a house rule: the script's function)
         shown = {}   # python name -> the name a text shows the function by, as the closures do
         for text in self.texts.values():
@@ -346,9 +350,9 @@ class QuietFight(Keeping):
         self.remembered = {name for name, (_, fn) in defs.items() if id(fn) in remembered.ids}
         keyed = {name: remembered.keyed[id(fn)] for name, (_, fn) in defs.items() if id(fn) in remembered.ids}
         for name in self.remembered:
-            params = types.params(defs[name][1])
-            namespace[name] = remembering(namespace[name], keyed[name],
-                                          {i for i, found in enumerate(params) if not found.maybe("none")})
+            namespace[name] = remembering(namespace[name], keyed[name], writer.never_none(defs[name][1]))
+            if name in writer.keyed_calls:   # what the written code calls with the state it reads
+                namespace["A_" + name] = answer_of(namespace[name])
         self.source = source
         self.assigned = writer.every_assigned
         return namespace

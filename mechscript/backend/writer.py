@@ -258,6 +258,7 @@ class Writer:
         # the options no run changes, by global name: their values (quiet.frozen_options)
         self.frozen: dict[str, object] = {}
         self.remembered: set[int] = set()    # the `fn`s (by id) whose answers a run remembers (memo.py)
+        self.keyed_calls: dict = {}           # global name -> (state read, never none) of those keyed by state
         self.leaf_works: dict[int, "int | None"] = {}   # id(FnDef) -> its Work.leaf_work
         self.forwardings: dict[int, "list | None"] = {}   # id(FnDef) -> its Work.forwarded
 
@@ -401,6 +402,10 @@ class Writer:
                     continue   # a die is its total here
                 return False
         return True
+
+    def never_none(self, fn) -> set:
+        """The indexes of the parameters of `fn` the types say are never none."""
+        return {i for i, found in enumerate(self.types.params(fn)) if not found.maybe("none")}
 
     def found_by_python_in(self, node) -> bool:
         """Whether Python's `in` finds this value in a list as `contains` does: a string (equal to
