@@ -1650,7 +1650,7 @@ def test_two_true_or_false_values_are_compared_as_python_compares_them():
 
 def test_a_character_or_none_is_found_in_a_list_by_python_s_in():
     # `foe` gives a character or none, each equal to itself alone: Python's `in` with no test of its
-    # type (B_contains for a list too long to be found in uncounted) (robomacs' `in_reach`)
+    # type, and a step an item (B_contains for a very long list) (robomacs' `in_reach`)
     rules = ("fn foe(c) {\n if c.hp > 3 { return c }\n return none\n}\n"
              "fn pbem.damage_power(att, weapon) {\n let seen = [att, none]\n if att.hp < 5 { seen = [att] }\n"
              " if contains(seen, foe(att)) { return att.firepower }\n return 1\n}")
@@ -1785,20 +1785,18 @@ def test_a_text_is_found_in_a_list_of_short_literals_with_no_test_of_its_length(
     assert re.search(r" in t\d+", written) and bool(re.search(r"len\(\w+\) < 100 and", written)) is tested
 
 
-def test_a_number_compared_with_one_divided_by_a_literal_past_number_bits_stops_as_the_closures_do():
-    # b / 1024 is a Fraction of 11 bits past number_bits 10, which the closures make and refuse;
-    # written as k * 1024 > b it would make none (found by review)
-    rules = ("fn pbem.damage_power(att, weapon) {\n let k = att.hp\n if k > att.firepower / 1024 { return 1 }\n"
-             " return att.firepower\n}")
-    text = f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"
-    script = compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(number_bits=10))
-    assert_both_stop(script, "number_bits")
-
-
-def test_floor_of_a_division_by_a_literal_past_number_bits_stops_as_the_closures_do():
-    # with number_bits 10, firepower / 1024 is a Fraction of 11 bits, which the closures make and
-    # refuse before `floor`: written the general way, not as Python's // (found by review)
-    rules = "fn pbem.damage_power(att, weapon) {\n let x = floor(att.firepower / 1024)\n return att.firepower + x % 2\n}"
+@pytest.mark.parametrize("top, use", [
+    ("", "if k > att.firepower / 1024 { return 1 }"),
+    ("let big = 4999", "if k > big / 3 { return 1 }"),
+    ("let big = 4999", "k = floor(att.firepower / big)"),
+    ("let big = 4999", "k = big // 3"),
+    ("", "let x = att.firepower / 600\n if k > x / 600 { return 1 }"),
+], ids=["literal", "option-compared", "option-floor", "option-quotient", "fraction-compared"])
+def test_quotients_past_number_bits_stop_as_the_closures_do(top, use):
+    # with number_bits 10, an option or literal of more bits, or a Fraction divided again, makes a
+    # quotient the closures refuse: below MAX_DIGITS' bits not every number of a run is within
+    # number_bits, and `/`, `//`, `%` go the general way (found by review)
+    rules = f"{top}\nfn pbem.damage_power(att, weapon) {{\n let k = att.hp\n {use}\n return att.firepower + k % 2\n}}"
     text = f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"
     script = compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(number_bits=10))
     assert_both_stop(script, "number_bits")

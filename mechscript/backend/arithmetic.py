@@ -72,12 +72,12 @@ class Arithmetic(Writer):
         anything else by `binary`."""
         if pooled is not None and op in "+-" and self.pools:
             return self.pool_made(a, op, b, pooled, self.constant(self.constants[k].span), whole)
-        if any(is_literal(x) and int(x.strip("()")).bit_length() > self.limits.number_bits for x in (a, b)):
-            # a literal past number_bits: its quotient or remainder may be too (found by review)
+        if op in ("/", "//", "%") and not self.values_within_bits:
+            # an option or literal past number_bits: its quotient or remainder may be too (found by review)
             return self.into(f"binary(EV, {op!r}, {a}, {b}, {k})")
         if op == "/" and is_literal(a) and is_literal(b) and int(b.strip("()")) != 0:
             return self.e_Number(ast.Number(None, normal(Fraction(int(a.strip("()")), int(b.strip("()"))))))
-        if op in ("/", "//", "%"):   # no result is larger than its operands (each within number_bits)
+        if op in ("/", "//", "%"):   # no result is larger than its operands (values_within_bits)
             exact = f"({a} // {b} if {a} % {b} == 0 else Fraction({a}, {b}))" if op == "/" else f"{a} {op} {b}"
             tests = [] if ints else [f"type({x}) is int" for x in (a, b) if not is_literal(x)]
             if not (is_literal(b) and int(b.strip("()")) != 0):

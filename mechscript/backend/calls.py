@@ -10,7 +10,7 @@ from ..interpreter.values import TEXT_STEP
 from .memo import state_reads
 from .narration import dropped_arguments
 from .work import Work
-from .writer import TEMPORARY, Unsupported, is_literal, literal_value, short_text
+from .writer import TEMPORARY, Unsupported, is_literal, short_text
 
 
 
@@ -78,8 +78,7 @@ class Calls(Work):
         if type(division) is not ast.BinOp or division.op != "/" or \
                 not (self.surely(division.left, "int") and self.surely(division.right, "int")):
             return None
-        if any(type(literal_value(side)) is int and literal_value(side).bit_length() > self.limits.number_bits
-               for side in (division.left, division.right)):
+        if not self.values_within_bits:
             return None   # a / b, which the closures make first, may be past number_bits: the general way
         a, b = self.values([division.left, division.right])
         if not a.isidentifier() and not a.lstrip("-").isdigit():

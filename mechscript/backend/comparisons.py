@@ -85,10 +85,11 @@ class Comparisons(Writer):
             if type(divided) is not ast.BinOp or divided.op != "/":
                 continue
             n = literal_value(divided.right)
-            # b / n of a run's numbers is no bigger than b and n: within number_bits when n is (b is),
-            # so the closures' b / n never fails on its size (found by review: a literal n past it)
-            if type(n) is int and 0 < n and n.bit_length() <= self.limits.number_bits and \
-                    self.surely(divided.left, "number") and self.surely(other, "number"):
+            # b / n of whole numbers is no bigger than b and n, within number_bits when they are
+            # (values_within_bits), so the closures' b / n never fails on its size; of a Fraction b,
+            # its denominator grows (found by review)
+            if type(n) is int and 0 < n and self.values_within_bits and \
+                    self.surely(divided.left, "int") and self.surely(other, "number"):
                 if first:   # worked out in the written order: the divided side first
                     b, a = self.values([divided.left, other])
                     left, right = self.times(other, a, n, divided.left, b)

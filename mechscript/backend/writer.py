@@ -14,6 +14,7 @@ from ..checker.types import NONE, CharT, ListT, RecordT, RollT, RowT, TableT, Ty
 from ..interpreter import ast
 from ..interpreter.operators import CONSTANTS
 from ..interpreter.script import declared_name
+from ..interpreter.tokens import MAX_DIGITS
 from ..interpreter.values import TEXT_STEP, Character
 from .changes import may_change
 
@@ -402,6 +403,13 @@ class Writer:
                     continue   # a die is its total here
                 return False
         return True
+
+    @property
+    def values_within_bits(self) -> bool:
+        """Whether every whole number a run holds is within `number_bits`: what arithmetic made was
+        tested, and a number written in the text (an option, a stat) has at most MAX_DIGITS digits.
+        Then a quotient or remainder of two of them is within too, and needs no test of its own."""
+        return self.limits.number_bits >= (10 ** MAX_DIGITS).bit_length()
 
     def never_none(self, fn) -> set:
         """The indexes of the parameters of `fn` the types say are never none."""
