@@ -1810,3 +1810,14 @@ def test_a_rule_remembered_by_the_state_it_reads_is_called_as_its_answer_with_th
     assert "s_armour" in remembered_of(rules)
     written = damage_power_written(rules)
     assert re.search(r"A_s_armour\((v\d+_att), \1\.hp\)", written)
+
+
+@pytest.mark.parametrize("setting, tested", [("", False), ('rank_rolls: ["' + "r" * 120 + '", "attack"]', True)],
+                         ids=["as-written", "a-long-text-set"])
+def test_a_text_is_found_in_a_list_option_of_short_texts_with_no_test_of_its_length(setting, tested):
+    # pbem's `rank_rolls` (no code assigns it or changes it in place) holds short texts: `ranked`'s
+    # contains(rank_rolls, name) needs no test of name's length; an encounter may set it otherwise
+    script = compiled(f"use pbem\n{CHARACTERS}{encounter(setting)}")
+    written = _function_written(QuietFight(script), "m1_ranked")
+    assert re.search(r" in t\d+", written) and bool(re.search(r"len\(\w+\) < 100 and", written)) is tested
+    assert_same_fights(script, 20)

@@ -186,7 +186,8 @@ class Access(Calls):
 
     def no_long_text_in(self, node) -> bool:
         """Whether `node` is a list of literals none of which is a string of TEXT_STEP characters or
-        more (transformers' `contains(["durability", "fatigue", "active_defense"], roll)`), or a
+        more (transformers' `contains(["durability", "fatigue", "active_defense"], roll)`), a list
+        option holding none (quiet.short_text_lists), or a
         look-up in a table no run changes (fixed_table) none of whose entries is a list holding such
         a string (robomacs' `contains(kind_traits[c.kind], name)`): a string compared with its
         items costs no step, however long."""
@@ -194,6 +195,10 @@ class Access(Calls):
             node = node.inner
         if type(node) is ast.ListLiteral:
             return all(type(item) is ast.Number or short_text(item) for item in node.items)
+        if type(node) is ast.Name:   # a list option that is the set-up's in every run (pbem's `rank_rolls`)
+            place = self.resolve(node.id)
+            return place is not None and place[0] == "global" and place[1] in self.short_text_lists and \
+                not self.list_may_change(node)
         table = self.fixed_table(node.target) if type(node) is ast.Index else None
         if table is None:
             return False

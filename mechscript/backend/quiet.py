@@ -142,6 +142,22 @@ def frozen_options(texts, assigned: set, home: ModuleText, settings) -> dict:
     return frozen
 
 
+def short_text_lists(texts, assigned: set, home: ModuleText, settings) -> set:
+    """The global names of the list options no code assigns that hold no string of TEXT_STEP
+    characters or more, as each run reads them (the set-up's, or in the rules' module the
+    encounter's setting: pbem's `rank_rolls`): a list no code changes in place either
+    (Writer.list_may_change) is that list in every run (access.no_long_text_in)."""
+    short = set()
+    for text in texts:
+        values = {**text.scope.vars, **({name: value for name, _, value in settings} if text is home else {})}
+        for name, kind in text.names.items():
+            value = values.get(name)
+            if kind == "let" and name not in assigned and type(value) is list and \
+                    all(type(item) is not str or len(item) < TEXT_STEP for item in value):
+                short.add(text.global_name(name))
+    return short
+
+
 class NoFaces:
     """The set-up's face source: a top level that rolls dice is run anew each run."""
 
@@ -294,6 +310,7 @@ class QuietFight(Keeping):
         writer.states = kind_states(self.texts.values(), self.script.filename)
         assigned = assigned_names(self.texts.values())
         writer.frozen = frozen_options(self.texts.values(), assigned, self.home, self.encounter.settings)
+        writer.short_text_lists = short_text_lists(self.texts.values(), assigned, self.home, self.encounter.settings)
         writer.unread = unread
         writer.short_sides = all(len(name) < TEXT_STEP for name in self.sides)
         writer.limits = limits

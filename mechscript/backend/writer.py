@@ -258,6 +258,7 @@ class Writer:
         self.owners: dict = {}               # id(FnDef) -> the ModuleText of a top-level `fn`
         # the options no run changes, by global name: their values (quiet.frozen_options)
         self.frozen: dict[str, object] = {}
+        self.short_text_lists: set = set()   # list options with no long string, as set up (quiet.short_text_lists)
         self.remembered: set[int] = set()    # the `fn`s (by id) whose answers a run remembers (memo.py)
         self.keyed_calls: dict = {}           # global name -> (state read, never none) of those keyed by state
         self.leaf_works: dict[int, "int | None"] = {}   # id(FnDef) -> its Work.leaf_work
