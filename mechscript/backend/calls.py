@@ -197,14 +197,11 @@ class Calls(Work):
                 is_plain = f"(type({b}) is not str or len({b}) < {TEXT_STEP}) and "
             else:
                 is_plain = f"type({b}) is str and len({b}) < {TEXT_STEP} and "
-            # and a step an item, as `contains` counts them
-            result = self.temp()
-            self.line(f"if {is_list}{is_plain}len({a}) < SHORT_LIST:")
-            with self.indented():
-                self.line(f"if {a}: next(islice(STEP, len({a}) - 1, None))")
-                self.line(f"{result} = {b} in {a}")
-            self.line(f"else: {result} = {general}")
-            return result
+            # and a step an item, as `contains` counts them, charged first: islice(STEP, n, n) takes
+            # n steps and gives nothing (the default, True); one expression, which an `and` chain
+            # keeps whole (Comparisons.e_Logic)
+            return self.into(f"{b} in {a} if {is_list}{is_plain}len({a}) < SHORT_LIST and "
+                             f"next(islice(STEP, len({a}), len({a})), True) else {general}")
         # the common cases of the numeric builtins and `lower`, as their implementations work them out
         if len(args) == 1 and not node.kwargs and name in _ONE_ARGUMENT:
             a, = args
