@@ -187,10 +187,10 @@ class Access(Calls):
     def no_long_text_in(self, node) -> bool:
         """Whether `node` is a list of literals none of which is a string of TEXT_STEP characters or
         more (transformers' `contains(["durability", "fatigue", "active_defense"], roll)`), a list
-        option holding none (quiet.short_text_lists), or a
-        look-up in a table no run changes (fixed_table) none of whose entries is a list holding such
-        a string (robomacs' `contains(kind_traits[c.kind], name)`): a string compared with its
-        items costs no step, however long."""
+        option holding none (quiet.short_text_lists), or a look-up in a table no run changes
+        (fixed_table) none of whose entries is a list holding such a string (robomacs'
+        `contains(kind_traits[c.kind], name)`): a string compared with its items costs no step,
+        however long."""
         while type(node) is ast.Group:
             node = node.inner
         if type(node) is ast.ListLiteral:

@@ -130,7 +130,7 @@ def frozen_options(texts, assigned: set, home: ModuleText, settings) -> dict:
     code compares each as the literal it is (Writer.fixed)."""
     frozen = {}
     for text in texts:
-        values = {**text.scope.vars, **({name: value for name, _, value in settings} if text is home else {})}
+        values = option_values(text, home, settings)
         for name, kind in text.names.items():
             value = values.get(name)
             # a literal of a few characters: not a number of thousands of digits, nor a long text,
@@ -142,6 +142,12 @@ def frozen_options(texts, assigned: set, home: ModuleText, settings) -> dict:
     return frozen
 
 
+def option_values(text: ModuleText, home: ModuleText, settings) -> dict:
+    """The values of a module's top-level names as each run reads them: what the set-up left, and in
+    the rules' module (`home`) the encounter's settings."""
+    return {**text.scope.vars, **({name: value for name, _, value in settings} if text is home else {})}
+
+
 def short_text_lists(texts, assigned: set, home: ModuleText, settings) -> set:
     """The global names of the list options no code assigns that hold no string of TEXT_STEP
     characters or more, as each run reads them (the set-up's, or in the rules' module the
@@ -149,7 +155,7 @@ def short_text_lists(texts, assigned: set, home: ModuleText, settings) -> set:
     (Writer.list_may_change) is that list in every run (access.no_long_text_in)."""
     short = set()
     for text in texts:
-        values = {**text.scope.vars, **({name: value for name, _, value in settings} if text is home else {})}
+        values = option_values(text, home, settings)
         for name, kind in text.names.items():
             value = values.get(name)
             if kind == "let" and name not in assigned and type(value) is list and \
