@@ -139,6 +139,9 @@ def folded(a: str, op: str, b: str) -> "str | None":
     return str(_FOLDS[op](x, y))
 
 
+LITERAL_BITS = (10 ** MAX_DIGITS).bit_length()   # the most bits a number written in the text has
+
+
 def is_literal(text: str) -> bool:
     """Whether written Python `text` is a whole-number literal (as e_Number writes one)."""
     return text.strip("()").lstrip("-").isdigit()
@@ -410,7 +413,7 @@ class Writer:
         """Whether every whole number a run holds is within `number_bits`: what arithmetic made was
         tested, and a number written in the text (an option, a stat) has at most MAX_DIGITS digits.
         Then a quotient or remainder of two of them is within too, and needs no test of its own."""
-        return self.limits.number_bits >= (10 ** MAX_DIGITS).bit_length()
+        return self.limits.number_bits >= LITERAL_BITS
 
     def never_none(self, fn) -> set:
         """The indexes of the parameters of `fn` the types say are never none."""
