@@ -63,3 +63,19 @@ def test_nested_use_keeps_the_outer_table():
         with ast.children_remembered():
             assert ast.children(program) is first
         assert ast.children(program) is first
+
+
+def test_a_walk_is_gathered_once_within():
+    """Within children_remembered(), walk gives each tree's nodes as one list, kept: the set-up
+    walks each fn's body a dozen times. Outside, a generator, gathered anew."""
+    program = _program()
+    fn = program.statements[0]
+    outside = ast.walk(fn)
+    assert not isinstance(outside, list)
+    with ast.children_remembered():
+        first = ast.walk(fn)
+        assert ast.walk(fn) is first
+        assert [id(n) for n in first] == [id(n) for n in ast.walk(fn)]
+        assert {id(n) for n in first} == {id(n) for n in outside}
+        assert ast.walk(program) is not first
+    assert ast.walk(fn) is not first

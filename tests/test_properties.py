@@ -31,7 +31,8 @@ from hypothesis.extra.lark import from_lark
 import mechscript
 from mechscript import Limits, MechError
 from mechscript.dice.faces import GivenFaces, RandomFaces
-from mechscript.dice.rollkeep import normalize
+from mechscript.dice.engine import Tally
+from mechscript.dice.rollkeep import Pool, normalize, roll_and_keep
 from support import dice_token_strategies
 from mechscript.interpreter.parser import parse_expression
 
@@ -338,6 +339,50 @@ def test_roll_and_keep_with_given_faces(x, y, data):
         sum(sorted(tens[:rolled], reverse=True)[:kept]) + flat
     exploded = sorted([10 + tens[rolled]] + tens[1:rolled], reverse=True)
     assert with_faces(f"{x}k{y}", tens)[0].total == sum(exploded[:kept]) + flat
+
+
+def reference_roll(source, pool: Pool, explode: bool):
+    """Rule text 000's roll as the brief orders the dice: all the pool's dice, then one die for each
+    die still at 10, left to right, in rounds (kept, dropped, halved die, total)."""
+    norm = normalize(pool.unkept, pool.kept, pool.flat)
+    if norm.auto_fail:
+        return [], [], None, 0
+    values = list(source.roll(norm.rolled, 10))
+    pending = [i for i, face in enumerate(values) if face == 10] if explode else []
+    while pending:
+        faces = source.roll(len(pending), 10)
+        for i, face in zip(pending, faces):
+            values[i] += face
+        pending = [i for i, face in zip(pending, faces) if face == 10]
+    values.sort(reverse=True)
+    kept, dropped = values[:norm.kept], values[norm.kept:]
+    total, halved = sum(kept) + norm.flat, None
+    if norm.halve:
+        halved = kept[-1]
+        total -= halved - halved // 2
+    return kept, dropped, halved, total
+
+
+@fast(300)
+@given(HALVES, HALVES, st.integers(-3, 3), st.booleans(), SEEDS)
+@example(Fraction(10), Fraction(4), 0, True, 4)   # seed 4: a 10 that explodes into another 10
+def test_roll_and_keep_draws_and_explodes_as_the_brief_orders(x, y, flat, explode, seed):
+    """roll_and_keep draws a seeded source's d10s itself (no call of RandomFaces.roll) and adds a
+    round's new dice to the others: the same dice, values and total as the reference, with the
+    sources in step after (the next roll the same), whether bytes were rejected or not."""
+    pool = Pool(x, y, flat)
+    mine, reference = RandomFaces(seed), RandomFaces(seed)
+    roll = roll_and_keep(mine, pool, Tally(Limits()), explode)
+    assert (roll.kept, roll.dropped, roll.halved, roll.total) == reference_roll(reference, pool, explode)
+    assert roll.pool is pool and roll.auto_fail == (roll.normalized.auto_fail)
+    assert mine.roll(3, 10) == reference.roll(3, 10)
+
+
+def test_a_roll_of_given_faces_explodes_in_rounds():
+    """10, 10, 3 then the rounds' dice 10, 4 (for the two 10s), then 2 (for the first 10's second
+    10): values 22 and 14 and 3."""
+    roll = roll_and_keep(GivenFaces([10, 10, 3, 10, 4, 2]), Pool(3, 2), Tally(Limits()))
+    assert (roll.kept, roll.dropped, roll.total) == ([22, 14], [3], 36)
 
 
 @fast(150)

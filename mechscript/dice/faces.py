@@ -77,17 +77,13 @@ def later_face(getrandbits, table: bytes) -> int:
 class RandomFaces:
     """Faces from a seeded MT19937; see the module docstring for the exact method."""
 
-    __slots__ = ("seed", "_random", "_getrandbits")
+    __slots__ = ("seed", "_random", "getrandbits")
 
     def __init__(self, seed: int):
         self.seed = seed
         self._random = random.Random(seed)
-        self._getrandbits = self._random.getrandbits
-
-    @property
-    def getrandbits(self):
-        """The source's random bits: what ONE_DIE draws from."""
-        return self._getrandbits
+        # the source's random bits: what ONE_DIE and roll_and_keep's d10s draw from, with no call of ours
+        self.getrandbits = self._random.getrandbits
 
     def roll(self, n: int, die: Die) -> Sequence[int | Fraction]:
         if type(die) is not int:
@@ -97,11 +93,15 @@ class RandomFaces:
         table = _TABLES[die]
         # One C-level draw for all n dice: bytes -> faces, rejected bytes removed.
         k = n + (n >> 2) + 2
-        faces = self._getrandbits(k << 3).to_bytes(k, "little").translate(table)
-        if 0 in faces:
-            faces = faces.replace(b"\0", b"")
+        faces = self.getrandbits(k << 3).to_bytes(k, "little").translate(table)
+        return faces[:n] if 0 not in faces else self.completed(faces, n, table)
+
+    def completed(self, faces: bytes, n: int, table: bytes) -> bytes:
+        """The first n faces of a draw that had rejected bytes (0 in `faces`): those removed, and
+        more bytes drawn while fewer than n are left."""
+        faces = faces.replace(b"\0", b"")
         while len(faces) < n:
-            faces += self._getrandbits(n << 3).to_bytes(n, "little").translate(table).replace(b"\0", b"")
+            faces += self.getrandbits(n << 3).to_bytes(n, "little").translate(table).replace(b"\0", b"")
         return faces[:n]
 
     def drawn(self) -> bool:

@@ -15,7 +15,7 @@ from fractions import Fraction
 from ..errors import MechError, Span
 from ..limits import limit_error
 from .engine import Tally
-from .faces import FaceSource
+from .faces import FaceSource, RandomFaces, face_table
 from ..numbers import normal
 
 HALF = Fraction(1, 2)
@@ -186,31 +186,53 @@ def normalize_halves(unkept2: int, kept2: int, flat) -> Normalized:
 
 
 def roll_and_keep(source: FaceSource, pool: Pool, tally: Tally, explode: bool = True) -> KeepRoll:
-    """Roll a pool. 10s compound-explode (L20-22) unless `explode` is off (Fatigued, L161)."""
+    """Roll a pool. 10s compound-explode (L20-22) unless `explode` is off (Fatigued, L161).
+
+    A fight rolls dozens of pools (transformers: 48), so a seeded source's d10s are drawn here as
+    RandomFaces.roll(n, 10) draws them, and the roll is made with no call of `KeepRoll`."""
     normalized = normalize_halves(pool.unkept2, pool.kept2, pool.flat)
     if normalized.auto_fail:
         return KeepRoll(pool, normalized, [], [], None, 0)
-    tally.spend(normalized.rolled, pool.span)
-    values = list(source.roll(normalized.rolled, 10))
+    n = normalized.rolled
+    tally.spend(n, pool.span)
+    if type(source) is RandomFaces:
+        k = n + (n >> 2) + 2
+        faces = source.getrandbits(k << 3).to_bytes(k, "little").translate(D10)
+        values = list(faces[:n] if 0 not in faces else source.completed(faces, n, D10))
+    else:
+        values = list(source.roll(n, 10))
     if explode and 10 in values:
-        pending = [i for i, face in enumerate(values) if face == 10]
-        rounds = 0
+        # Each round rolls one die for each die still at 10 of this round, left to right, and adds
+        # it; since those dice are all the same (10 a round so far), which one gets which face does
+        # not change the values: a round's new dice are added to the list of the others.
+        pending = values.count(10)
+        values = [face for face in values if face != 10]
+        base = rounds = 0
         while pending:
             rounds += 1
             if rounds > tally.limits.explosion_depth:
                 raise limit_error("explosion_depth", f"the dice kept exploding for more than "
                                   f"{tally.limits.explosion_depth} rounds", tally.limits.explosion_depth, pool.span)
-            tally.spend(len(pending), pool.span)
-            faces = source.roll(len(pending), 10)
-            for i, face in zip(pending, faces):
-                values[i] += face
-            pending = [i for i, face in zip(pending, faces) if face == 10]
+            base += 10
+            tally.spend(pending, pool.span)
+            faces = source.roll(pending, 10)
+            values += [base + face for face in faces if face != 10]
+            pending = faces.count(10)
     values.sort(reverse=True)
-    kept, dropped = values[:normalized.kept], values[normalized.kept:]
-    halved = None
+    roll = _new_roll(KeepRoll)
+    roll.pool, roll.normalized, roll.auto_fail, roll.span = pool, normalized, False, pool.span
+    roll.kept = kept = values[:normalized.kept]
+    roll.dropped = values[normalized.kept:]
     total = sum(kept) + normalized.flat
     if normalized.halve:
         # L28: halve one kept die, rounded down, "usually ... the lowest die".
-        halved = kept[-1]
+        roll.halved = halved = kept[-1]
         total -= halved - halved // 2
-    return KeepRoll(pool, normalized, kept, dropped, halved, total)
+    else:
+        roll.halved = None
+    roll.total = total
+    return roll
+
+
+D10 = face_table(10)
+_new_roll = object.__new__

@@ -310,20 +310,23 @@ def children(node: Node) -> list:
     return found
 
 
-_remembered = threading.local()   # .table: id(node) -> (node, its children), within children_remembered()
+# .table: id(node) -> (node, its children); .walks: id(node) -> (node, walk(node) as a list);
+# both within children_remembered()
+_remembered = threading.local()
 
 
 @contextmanager
 def children_remembered():
-    """Within this, `children` gathers each node's children once, in this thread: the back end's
-    set-up walks the same trees, which do not change, tens of times (backend/quiet.py)."""
-    outer = getattr(_remembered, "table", None)
-    if outer is None:
-        _remembered.table = {}
+    """Within this, `children` gathers each node's children once, and `walk` each tree's nodes once,
+    in this thread: the back end's set-up walks the same trees, which do not change, tens of times
+    (backend/quiet.py)."""
+    outer = getattr(_remembered, "table", None), getattr(_remembered, "walks", None)
+    if outer[0] is None:
+        _remembered.table, _remembered.walks = {}, {}
     try:
         yield
     finally:
-        _remembered.table = outer
+        _remembered.table, _remembered.walks = outer
 
 
 # The field names of each dataclass, looked up once
@@ -359,7 +362,20 @@ def _gather(value, found: list) -> None:
 
 def walk(node: Node):
     """`node` and every node below it, in no particular order: a stack, not nested generators, so a
-    deep tree costs no more per node than a shallow one."""
+    deep tree costs no more per node than a shallow one. Within `children_remembered()`, a list
+    the caller must not change, gathered once for each tree."""
+    walks = getattr(_remembered, "walks", None)
+    if walks is None:
+        return _walking(node)
+    entry = walks.get(id(node))
+    if entry is not None and entry[0] is node:
+        return entry[1]
+    found = list(_walking(node))
+    walks[id(node)] = (node, found)
+    return found
+
+
+def _walking(node: Node):
     stack = [node]
     while stack:
         node = stack.pop()
