@@ -18,10 +18,8 @@ error, is theirs.
 
 from __future__ import annotations
 
-import gc
 import math
 import types
-from contextlib import contextmanager
 from itertools import compress, islice
 from fractions import Fraction
 from pathlib import Path
@@ -33,7 +31,7 @@ from ..dice.rollkeep import KeepRoll, Pool, roll_and_keep
 from ..interpreter import ast, characters, running, script as closures
 from ..interpreter.evaluator import binary, compare_values, power, small_whole, unary
 from ..interpreter.names import UNSET
-from ..interpreter.parser import parse_program
+from ..interpreter.parser import parse_program, quick_collector
 from ..interpreter.lookup import ROLL_FIELDS, get_index
 from ..interpreter.values import (TEXT_STEP, Character, Encounter, Kind, Record, Scope, Table,
                                   TableRow, equal, to_json)
@@ -215,21 +213,6 @@ def written_helpers(limits, encounter, members, rounds) -> dict:
     return namespace
 
 
-@contextmanager
-def collector_paused():
-    """Python's cyclic garbage collector off for a while: the set-up makes hundreds of thousands of
-    objects (trees, types, written lines), each 700 of which set off a collection, and the oldest
-    generation's walk the whole heap: a quarter of the set-up of robomacs, for nothing, since the
-    set-up leaves no cycles of note to free (what it leaves waits for the next collection)."""
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
-
-
 class QuietFight(Keeping):
     """A compiled script's encounter, prepared in this process; `fight(seed)` is `fight_once`'s."""
 
@@ -255,7 +238,10 @@ class QuietFight(Keeping):
         self.setup_dice = ev.dice
         modules = {id(module): (path, module) for path, module in ev.modules.items()}
         self.texts: dict[int, ModuleText] = {}      # id(scope) -> ModuleText
-        with collector_paused():   # from here on no code of the script runs: the set-up reads its trees
+        # no garbage collection from here on, as parsing (quick_collector): the set-up makes hundreds of
+        # thousands of objects, all alive to its end (robomacs: 140 collections, a quarter of its time),
+        # and no code of the script runs: it reads the trees
+        with quick_collector():
             program = script.program or closures.text_program(script)
             script_text = self._module_text("s", program, ev.scope, modules)
             home = encounter.characters[0].kind.home
