@@ -79,3 +79,25 @@ def test_a_walk_is_gathered_once_within():
         assert {id(n) for n in first} == {id(n) for n in outside}
         assert ast.walk(program) is not first
     assert ast.walk(fn) is not first
+
+
+def test_the_walks_kept_hold_a_bounded_number_of_nodes():
+    """Each loop of a deep nest is walked (work.py): keeping every such walk would hold the nodes
+    times the depth. Those kept hold at most WALK_ROOM times the nodes; the rest are walked anew,
+    the same nodes."""
+    depth = 60
+    body = "let x = [" + ", ".join(["1"] * 400) + "]"
+    text = "fn f() {\n" + "while true {\n" * depth + body + "\n" + "}\n" * depth + "}\n"
+    program = parse_program(text, "t.mech", Limits())
+    with ast.children_remembered():
+        every = list(ast.walk(program))
+        for node in every:
+            ast.walk(node)
+        kept = [node for node in every if ast.walk(node) is ast.walk(node)]
+        held = sum(len(ast.walk(node)) for node in kept)
+        assert held <= ast.WALK_ROOM * len(every)
+        kept_ids = {id(node) for node in kept}
+        fresh = [node for node in every if id(node) not in kept_ids]
+        assert fresh
+        within = [[id(n) for n in ast.walk(node)] for node in fresh]
+    assert within == [[id(n) for n in ast.walk(node)] for node in fresh]   # outside: a generator's walk

@@ -1851,3 +1851,16 @@ def test_a_run_restores_no_sheet_that_no_run_changes():
     quiet = QuietFight(compile_script(path.read_text(), str(path), path.parent, Limits()))
     assert quiet.restores and all(restored for _, restored in quiet.restores)
     assert_same_fights(quiet.script, 20)
+
+
+def test_the_set_up_reads_the_modules_trees_the_closures_run():
+    """The modules are parsed once a process (script.parse_module): the quiet set-up reads those
+    trees, not a second copy unpickled from the parse cache."""
+    from mechscript.interpreter.script import parse_module
+    path = ROOT / "examples" / "transformers_duel.mech"
+    script = compile_script(path.read_text(), str(path), path.parent, Limits())
+    modules = [text for text in QuietFight(script).texts.values() if text.path is not None]
+    assert modules
+    for text in modules:
+        source = Path(text.path).read_text(encoding="utf-8-sig")
+        assert text.program is parse_module(source, str(text.path), Limits())

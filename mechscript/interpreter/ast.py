@@ -310,8 +310,8 @@ def children(node: Node) -> list:
     return found
 
 
-# .table: id(node) -> (node, its children); .walks: id(node) -> (node, walk(node) as a list);
-# both within children_remembered()
+# .table: id(node) -> (node, its children); .walks: id(node) -> (node, walk(node) as a list), and
+# .walked: the nodes those lists hold; all within children_remembered()
 _remembered = threading.local()
 
 
@@ -320,13 +320,13 @@ def children_remembered():
     """Within this, `children` gathers each node's children once, and `walk` each tree's nodes once,
     in this thread: the back end's set-up walks the same trees, which do not change, tens of times
     (backend/quiet.py)."""
-    outer = getattr(_remembered, "table", None), getattr(_remembered, "walks", None)
+    outer = getattr(_remembered, "table", None), getattr(_remembered, "walks", None), getattr(_remembered, "walked", 0)
     if outer[0] is None:
-        _remembered.table, _remembered.walks = {}, {}
+        _remembered.table, _remembered.walks, _remembered.walked = {}, {}, 0
     try:
         yield
     finally:
-        _remembered.table, _remembered.walks = outer
+        _remembered.table, _remembered.walks, _remembered.walked = outer
 
 
 # The field names of each dataclass, looked up once
@@ -371,8 +371,15 @@ def walk(node: Node):
     if entry is not None and entry[0] is node:
         return entry[1]
     found = list(_walking(node))
-    walks[id(node)] = (node, found)
+    # kept while the walks kept hold at most WALK_ROOM times the nodes seen: the examples' hold 3.5
+    # times, and deeply nested loops, each walked, could otherwise hold nodes times depth
+    if _remembered.walked + len(found) <= WALK_ROOM * len(_remembered.table):
+        walks[id(node)] = (node, found)
+        _remembered.walked += len(found)
     return found
+
+
+WALK_ROOM = 8
 
 
 def _walking(node: Node):
