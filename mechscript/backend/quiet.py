@@ -39,6 +39,7 @@ from ..limits import CpuTime, Limits
 from ..numbers import normal
 from .calls import builtin_impls
 from .changes import changed_sites, table_may_change, tables_assigned
+from .compiled import compiled
 from .depth import call_depth
 from .emit import Emitter
 from .keep import Keeping
@@ -370,7 +371,7 @@ class QuietFight(Keeping):
         # limit, the closures decide: with a raised one, Python's stack may end their run first
         namespace["DEEPEST"] = min(limits.recursion, Limits().recursion)
         namespace.update(writer.constants)
-        exec(compile(source, f"<mechscript quiet {self.script.filename}>", "exec"), namespace)
+        exec(compiled(source, f"<mechscript quiet {self.script.filename}>"), namespace)
         for python, name in shown.items():
             namespace[python].mech_fn = name   # "{f}" shows `<fn name>` (values.format_value)
         for name, python in bound.items():

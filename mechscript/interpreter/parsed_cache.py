@@ -87,7 +87,7 @@ def parsed(source: str, start: str, limits, parse, kind: type):
         except Exception:  # missing, or damaged in any way: parse it again (and write it over)
             tree = None
         if type(tree) is kind:  # a pickle of anything else (None, a number) is damaged too
-            _touch(path)
+            touch(path)
             return tree
     tree = parse()
     if path is not None:
@@ -100,6 +100,13 @@ def _write(path: Path, tree) -> None:
         data = pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # nested deeper than pickle goes, or anything else: parsed again next time
         return
+    write_entry(path, data)
+
+
+def write_entry(path: Path, data: bytes) -> None:
+    """`data` as the cache entry `path`, whole or not at all; the folder then keeps at most MAX_FILES
+    entries of its kind (its suffix). Nothing is said if it cannot be written: the next start works
+    it out again."""
     try:
         # written beside it, then renamed: another `mech` reading it at the same time sees all or nothing
         handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".part")
@@ -109,12 +116,12 @@ def _write(path: Path, tree) -> None:
         with os.fdopen(handle, "wb") as file:
             file.write(data)
         os.replace(temporary, path)
-        _trim(path.parent)
+        _trim(path.parent, path.suffix)
     except OSError:  # a full disk: no entry, and no half-written file left behind
         Path(temporary).unlink(missing_ok=True)
 
 
-def _touch(path: Path) -> None:
+def touch(path: Path) -> None:
     """Marks an entry as read now, so that _trim keeps the entries in use."""
     try:
         os.utime(path)
@@ -122,9 +129,9 @@ def _touch(path: Path) -> None:
         pass
 
 
-def _trim(folder: Path) -> None:
+def _trim(folder: Path, suffix: str) -> None:
     """At most MAX_FILES entries: the ones read or written longest ago go."""
-    entries = list(folder.glob("*.pickle"))
+    entries = list(folder.glob("*" + suffix))
     if len(entries) <= MAX_FILES:
         return
     by_age = sorted(entries, key=lambda entry: entry.stat().st_mtime)
