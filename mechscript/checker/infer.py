@@ -169,6 +169,7 @@ class Inference(Declarations, ExpressionTypes, FieldTypes):
         self.where = ModulePath.of(path.parent, module_path)  # where `use` finds modules
         self.slots: dict = {}
         self.node_types: dict[int, Type] = {}
+        self.rules: dict[type, object] = {}   # a kind of node -> its rule (ExpressionTypes.expr)
         self.changed = False
         self.vars: dict = {}          # (id(node), name) -> Var: the same binding on every pass
         self.sites: dict = {}         # key -> Site

@@ -17,7 +17,15 @@ class ExpressionTypes:
     # -- expressions --
 
     def expr(self, node, scope: Scope, unit: Unit) -> Type:
-        return self.note(node, getattr(self, "e_" + type(node).__name__)(node, scope, unit))
+        """The type of `node`, noted (`note`) with what earlier passes found. The rule of each kind
+        of node is looked up once (`rules`): a pass types each expression, six passes a check."""
+        rule = self.rules.get(type(node))
+        if rule is None:
+            rule = self.rules[type(node)] = getattr(type(self), "e_" + type(node).__name__)
+        found = rule(self, node, scope, unit)
+        old = self.node_types.get(id(node))
+        self.node_types[id(node)] = found if old is None else old | found
+        return found
 
     def e_Number(self, node, scope, unit):
         return T_INT if type(node.value) is int else T.T_FRACTION

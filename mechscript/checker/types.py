@@ -120,19 +120,26 @@ def runtime_kind(atom) -> str:
     return atom if type(atom) is str else _KIND_OF_CLASS[type(atom)]
 
 
-def _matches(atom, kind: str) -> bool:
-    name = runtime_kind(atom)
-    return name == kind or (kind == "number" and name in (INT, FRACTION))
+_NUMBERS = frozenset({INT, FRACTION})   # the runtime kinds `surely("number")` and `maybe("number")` take
 
 
 class Type:
     """An immutable set of atoms, or ANY (`top`)."""
 
-    __slots__ = ("atoms", "top")
+    __slots__ = ("atoms", "top", "runtime_kinds")
 
     def __init__(self, atoms=(), top: bool = False):
         self.atoms = frozenset() if top else frozenset(atoms)
         self.top = top
+        self.runtime_kinds = None   # of the atoms, once asked (`_runtime_kinds`)
+
+    def _runtime_kinds(self) -> frozenset:
+        """The runtime kinds of the atoms ("int", "list"...), worked out once: the checker and the
+        back end ask `maybe` and `surely` of the same types tens of thousands of times a set-up."""
+        kinds = self.runtime_kinds
+        if kinds is None:
+            kinds = self.runtime_kinds = frozenset(runtime_kind(atom) for atom in self.atoms)
+        return kinds
 
     # -- the lattice --
 
@@ -174,10 +181,16 @@ class Type:
         """Every value is of this runtime kind ("int", "str", "bool", "none", "list", "record",
         "character", "encounter", "function", "roll", "pool", "table", "row", "module", "kind", or
         "number" for int or fraction). False for ANY, and for the empty type (nothing is known)."""
-        return not self.top and bool(self.atoms) and all(_matches(a, kind) for a in self.atoms)
+        if self.top or not self.atoms:
+            return False
+        kinds = self._runtime_kinds()
+        return kinds <= _NUMBERS if kind == "number" else len(kinds) == 1 and kind in kinds
 
     def maybe(self, kind: str) -> bool:
-        return self.top or any(_matches(a, kind) for a in self.atoms)
+        if self.top:
+            return True
+        kinds = self._runtime_kinds()
+        return kind in kinds or kind == "number" and not kinds.isdisjoint(_NUMBERS)
 
     def kinds(self) -> set[tuple] | None:
         """The character kinds (path, name) of its character atoms; None for ANY."""
@@ -206,8 +219,8 @@ class Type:
         read of none fails at run time)."""
         if self.top:
             return None
-        shapes = {a.names for a in self.atoms if a != "none" and _matches(a, "record")}
-        others = [a for a in self.atoms if a != "none" and not _matches(a, "record")]
+        shapes = {a.names for a in self.atoms if type(a) is RecordT}
+        others = [a for a in self.atoms if a != "none" and type(a) is not RecordT]
         return next(iter(shapes)) if len(shapes) == 1 and not others else None
 
     def sites(self, cls) -> list:
