@@ -101,3 +101,16 @@ def test_the_walks_kept_hold_a_bounded_number_of_nodes():
         assert fresh
         within = [[id(n) for n in ast.walk(node)] for node in fresh]
     assert within == [[id(n) for n in ast.walk(node)] for node in fresh]   # outside: a generator's walk
+
+
+def test_a_nested_use_keeps_the_count_of_the_walks_kept():
+    """The bound on the walks kept counts those a nested use keeps too (they stay in the table)."""
+    program = _program()
+    with ast.children_remembered():
+        ast.walk(program)
+        with ast.children_remembered():
+            for statement in program.statements:
+                ast.walk(statement)
+        kept = [ast.walk(program), *(ast.walk(statement) for statement in program.statements)]
+        assert all(walk is ast.walk(node) for walk, node in zip(kept, [program, *program.statements]))
+        assert ast._remembered.walked == sum(map(len, kept))

@@ -267,10 +267,11 @@ class QuietFight(Keeping):
                     text.uses[statement.name] = self.texts[id(module.scope)]
                     continue
                 path, _ = modules[id(module)]
-                source = Path(path).read_text(encoding="utf-8-sig")
-                # the tree the closures run, parsed once a process (not unpickled again: 6% of a set-up)
-                text.uses[statement.name] = self._module_text(f"m{len(self.texts)}", closures.parse_module(
-                    source, str(path), self.script.limits), module.scope, modules, path)
+                if path not in self.script.modules:
+                    raise Unsupported("a module the script was not compiled with")
+                # the tree the closures run: not the file read again (edited since, or read another way)
+                text.uses[statement.name] = self._module_text(f"m{len(self.texts)}", self.script.modules[path],
+                                                              module.scope, modules, path)
         return text
 
     def _namespace(self, script_text: ModuleText, ev, limits) -> dict:

@@ -320,13 +320,15 @@ def children_remembered():
     """Within this, `children` gathers each node's children once, and `walk` each tree's nodes once,
     in this thread: the back end's set-up walks the same trees, which do not change, tens of times
     (backend/quiet.py)."""
-    outer = getattr(_remembered, "table", None), getattr(_remembered, "walks", None), getattr(_remembered, "walked", 0)
-    if outer[0] is None:
-        _remembered.table, _remembered.walks, _remembered.walked = {}, {}, 0
+    if getattr(_remembered, "table", None) is not None:   # within another: its tables serve, and it ends them
+        yield
+        return
+    _remembered.table, _remembered.walks, _remembered.walked = {}, {}, 0
     try:
         yield
     finally:
-        _remembered.table, _remembered.walks, _remembered.walked = outer
+        _remembered.table = _remembered.walks = None
+        _remembered.walked = 0
 
 
 # The field names of each dataclass, looked up once

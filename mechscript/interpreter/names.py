@@ -32,6 +32,7 @@ class ModuleInfo:
     path: Path
     code: object       # runs the module's top level in the run's current scope
     exports: dict      # name -> Binding
+    program: object = None   # the tree `code` was compiled from (the quiet back end writes it again)
 
 
 class StaticScope:

@@ -87,7 +87,7 @@ class ModuleLoader:
             raise error.located(text, str(path))
         finally:
             self.loading.discard(path)
-        info = ModuleInfo(node.name, path, code, static.names)
+        info = ModuleInfo(node.name, path, code, static.names, program)
         self.compiled[path] = info
         return info
 
@@ -359,6 +359,9 @@ class Script:
         # the text's program, as parsed to compile it: `mech check` and the quiet back end read it
         # again, and a huge text is not in the parse cache (a 1 MB script parsed twice, issue 22)
         self.parsed: ast.Program | None = None
+        # the trees of the modules it uses, by file (str of the path): the very ones it runs, which
+        # the quiet back end writes (a file edited since, or read another way, is not what runs)
+        self.modules: dict[str, ast.Program] = {}
         self.encounter: str | None = self.encounters[0][0] if len(self.encounters) == 1 else None
 
         def top_level(ev: Run) -> None:
@@ -453,6 +456,7 @@ def compile_script(source_text: str, filename: str, folder: Path, limits: Limits
                     compiler.parameters)
     script.program = changed  # what the back end writes instead of the text, when changed
     script.parsed = program if changed is None else None
+    script.modules = {str(info.path): info.program for info in loader.compiled.values()}
     return script
 
 
