@@ -97,6 +97,8 @@ def test_a_second_mech_sim_reads_the_written_code_and_fights_the_same(tmp_path):
     assert (first.returncode, first.stderr) == (0, "")
     kept, = entries(tmp_path)
     os.utime(kept, (1, 1))
+    written = kept.stat().st_ino   # an entry written again is a new file (os.replace), read is the same one
     second = subprocess.run(sim, capture_output=True, text=True, env=env, timeout=HANG_GUARD)
     assert (second.returncode, second.stdout, second.stderr) == (0, first.stdout, "")
-    assert kept.stat().st_mtime > 1 and entries(tmp_path) == [kept]
+    assert entries(tmp_path) == [kept] and kept.stat().st_ino == written
+    assert kept.stat().st_mtime > 1   # marked as read
