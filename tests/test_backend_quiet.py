@@ -23,6 +23,7 @@ from mechscript.limits import Limits
 from mechscript.interpreter.script import compile_script
 from mechscript.sim.batch import prepared_for, run_seed
 from mechscript.sim.prepared import fight_once
+from test_sim import DUEL_RULES, encounter as one_shot
 
 ROOT = Path(__file__).resolve().parent.parent
 AMBUSH = (ROOT / "examples" / "pbem_ambush.mech").read_text()
@@ -1866,43 +1867,16 @@ def test_the_set_up_reads_the_modules_trees_the_closures_run():
         assert text.program is parse_module(source, str(text.path), Limits())
 
 
-DUEL = """kind Mech {
-    stat skill 0..20
-    state hp = 1
-}
-fn standing(m) = m.hp > 0
-fn fight(enc) {
-    enc.round = 1
-    let att = enc.sides[0].members[0]
-    let def = enc.sides[1].members[0]
-    if d10 + att.skill > d10 + def.skill + EDGE {
-        def.hp = 0
-        return enc.sides[0].name
-    }
-    att.hp = 0
-    return enc.sides[1].name
-}
-"""
-ONE_SHOT = """use duel
-character Lance is Mech { skill 6 }
-character Shield is Mech { skill 4 }
-encounter "One shot" {
-    side attacker: Lance
-    side defender: Shield
-}
-"""
-
-
-def one_shot(folder: Path, rules: bytes):
-    (folder / "duel.mech").write_bytes(rules)
-    (folder / "one_shot.mech").write_text(ONE_SHOT)
-    return compile_script(ONE_SHOT, str(folder / "one_shot.mech"), folder, Limits())
+def compiled_file(path: Path):
+    return compile_script(path.read_text(), str(path), path.parent, Limits())
 
 
 def test_a_module_edited_after_the_script_was_compiled_is_fought_as_compiled(tmp_path):
     """The set-up writes the module trees the script runs (Script.modules), not the files read again."""
-    script = one_shot(tmp_path, DUEL.replace("EDGE", "0").encode())
-    (tmp_path / "duel.mech").write_text(DUEL.replace("EDGE", "100"))   # the defender would win every run
+    script = compiled_file(one_shot(tmp_path, "duel", DUEL_RULES))
+    edited = DUEL_RULES.replace("d10 + def.skill {", "d10 + def.skill + 100 {")   # the defender would win every run
+    assert edited != DUEL_RULES
+    (tmp_path / "duel.mech").write_text(edited)
     assert_same_fights(script, 30)
     quiet = QuietFight(script)
     assert {quiet.fight(run_seed(1, i))[0][0] for i in range(30)} == {"attacker", "defender"}   # (winner, ...)
@@ -1911,5 +1885,6 @@ def test_a_module_edited_after_the_script_was_compiled_is_fought_as_compiled(tmp
 def test_a_module_with_a_carriage_return_in_a_string_is_written(tmp_path):
     """A lone CR in a string: the module as the closures read it (its line endings kept), not as
     Python's text mode reads it (a CR is an end of line there, and the string was not closed)."""
-    script = one_shot(tmp_path, (DUEL.replace("EDGE", "0") + 'let tag = "a\rb"\n').encode())
+    script = compiled_file(one_shot(tmp_path, "duel", DUEL_RULES + 'let tag = "a\rb"\n'))
+    assert b'"a\rb"' in (tmp_path / "duel.mech").read_bytes()
     assert_same_fights(script, 10)
