@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 
 from mechscript.checker import types as T
+from mechscript import check
+from mechscript.api import load_script
 from mechscript.checker.infer import infer, infer_file, load_modules
+from mechscript.checker.problems import program_types
 from mechscript.dice.engine import DiceRoll
 from mechscript.dice.faces import RandomFaces
 from mechscript.dice.rollkeep import KeepRoll, Pool
@@ -386,3 +389,26 @@ def test_soundness_under_a_house_rule_giving_a_string(tmp_path):
 
 
 _AMBUSH_CHARACTERS = AMBUSH.read_text().split("use pbem\n", 1)[1]
+
+
+def test_a_module_with_a_carriage_return_in_a_string_checks_as_it_runs(tmp_path):
+    """`mech check` reads a module as the run does (a lone CR inside a string stays in it), where it
+    read it in Python's text mode, which ends a line there: the string was not closed."""
+    from test_sim import DUEL_RULES, encounter
+    script = encounter(tmp_path, "duel", DUEL_RULES + 'let tag = "a\rb"\n')
+    check(str(script))   # raised: the string is not closed
+    infer_file(script)   # the types of a script file alone read its modules the same way
+
+
+def test_the_checker_types_the_module_trees_the_script_runs(tmp_path):
+    """The types of a compiled script are those of its modules as compiled (Script.modules), not of
+    the files read again: a module edited since would be typed, not the trees the runs run."""
+    from test_sim import DUEL_RULES, encounter
+    path = encounter(tmp_path, "duel", DUEL_RULES)
+    script = load_script(str(path))
+    (tmp_path / "duel.mech").write_text(DUEL_RULES.replace("fn fight(enc)", "fn other(enc)"))
+    types = program_types(script, script.parsed)
+    module, = script.modules.values()
+    fight = next(s for s in module.statements if type(s) is ast.FnDef and s.name == "fight")
+    attacker = fight.body.statements[1].value   # let att = enc.sides[0].members[0]
+    assert types.of(attacker).surely("character")

@@ -40,7 +40,7 @@ from pathlib import Path
 
 from ..interpreter import ast
 from ..interpreter.parser import parse_program
-from ..interpreter.script import ModuleLoader, ModulePath, parse_module
+from ..interpreter.script import ModuleLoader, ModulePath, parse_module, read_source
 from ..limits import Limits
 from . import types as T
 from .infer_declarations import Declarations
@@ -146,8 +146,9 @@ def load_modules(program: ast.Program, path, limits: Limits = Limits(), module_p
         for statement in prog.statements:
             if type(statement) is ast.Use:
                 where = ModuleLoader.find(statement, folder, ModulePath.of(home, module_path))
-                if where not in found:
-                    found[where] = parse_module(where.read_text(encoding="utf-8-sig"), str(where), limits)
+                if where not in found:   # read as the loader reads it (a CR inside a string stays one)
+                    text = read_source(where, limits, f"module `{statement.name}` ({where})", statement.span)
+                    found[where] = parse_module(text, str(where), limits)
                     visit(found[where], where.parent)
     visit(program, Path(path).resolve().parent)
     return found
@@ -155,7 +156,7 @@ def load_modules(program: ast.Program, path, limits: Limits = Limits(), module_p
 
 def infer_file(path, limits: Limits = Limits()) -> Types:
     path = Path(path).resolve()
-    program = parse_program(path.read_text(encoding="utf-8-sig"), str(path), limits)
+    program = parse_program(read_source(path, limits, f"script ({path})"), str(path), limits)
     return infer(program, load_modules(program, path, limits), path)
 
 

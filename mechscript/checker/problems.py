@@ -37,8 +37,11 @@ _WORDS = {"number": "a number", "str": "a string", "bool": "true/false", "none":
 def program_types(script: Script, program: ast.Program) -> Types:
     """The checker's types of a compiled script, whose text is `program` (or a version of it), and its modules."""
     path = script.folder / Path(script.filename).name
-    return infer(program, load_modules(program, path, script.limits, script.module_path), path,
-                 script.module_path)
+    # the module trees the script runs (a file edited since is not what runs), or, for a Script
+    # made otherwise, the modules loaded as its loader would
+    modules = {Path(where): tree for where, tree in script.modules.items()} or \
+        load_modules(program, path, script.limits, script.module_path)
+    return infer(program, modules, path, script.module_path)
 
 
 def script_program(script: Script) -> ast.Program:
