@@ -8,8 +8,8 @@ An entry is found by a hash of the text, the name the code is compiled under (tr
 `co_filename` show it) and Python's bytecode version (importlib's MAGIC_NUMBER). It is the code
 object as `marshal` writes it: like the parsed programs' pickles, for the user's own folder alone.
 One that cannot be read, or reads back as anything but code of that name, is compiled again and
-written over. Texts under MIN_SIZE characters (a small script's rules) are compiled each time: that
-takes less than reading a file.
+written over. Texts under MIN_SIZE characters (a small script's rules) are kept in the process only:
+compiling them takes less than reading a file.
 """
 
 from __future__ import annotations

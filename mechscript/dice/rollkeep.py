@@ -202,9 +202,9 @@ def roll_and_keep(source: FaceSource, pool: Pool, tally: Tally, explode: bool = 
     else:
         values = list(source.roll(n, 10))
     if explode and 10 in values:
-        # Each round rolls one die for each die still at 10 of this round, left to right, and adds
-        # it; since those dice are all the same (10 a round so far), which one gets which face does
-        # not change the values: a round's new dice are added to the list of the others.
+        # Each round rolls one die for each die that came up 10 in the round before, left to right,
+        # and adds it. Those dice are all worth the same (10 for each round so far), so which of them
+        # gets which face does not change the values: a round's new dice join the list of the others.
         pending = values.count(10)
         values = [face for face in values if face != 10]
         base = rounds = 0

@@ -32,7 +32,7 @@ class ModuleInfo:
     path: Path
     code: object       # runs the module's top level in the run's current scope
     exports: dict      # name -> Binding
-    program: object = None   # the tree `code` was compiled from (the quiet back end writes it again)
+    program: object    # the tree `code` was compiled from, which the checker and the quiet back end read (Script.modules)
 
 
 class StaticScope:
