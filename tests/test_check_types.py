@@ -412,3 +412,45 @@ def test_the_checker_types_the_module_trees_the_script_runs(tmp_path):
     fight = next(s for s in module.statements if type(s) is ast.FnDef and s.name == "fight")
     attacker = fight.body.statements[1].value   # let att = enc.sides[0].members[0]
     assert types.of(attacker).surely("character")
+
+
+def _canonical(inference) -> tuple:
+    """An inference's node types and slots, with its own objects (sites, variables) named by what
+    made them, so that two inferences of one program compare."""
+    import dataclasses
+    site_keys = {id(site): key for key, site in inference.sites.items()}
+
+    def value(v):
+        if type(v) is T.Site:
+            return ("site", site_keys[id(v)])
+        if type(v) is T.Ref:
+            return ("ref", id(v.node))
+        if dataclasses.is_dataclass(v):
+            return (type(v).__name__, *(value(getattr(v, f.name)) for f in dataclasses.fields(v)))
+        return v
+
+    def typed(t):
+        return "ANY" if t.top else sorted(map(repr, map(value, t.atoms)))
+
+    def key(k):
+        return tuple(map(value, k)) if type(k) is tuple else ("var", id(k.node), k.name, k.kind)
+    return ({k: typed(t) for k, t in inference.node_types.items()},
+            {repr(key(k)): typed(t) for k, t in inference.slots.items()})
+
+
+@pytest.mark.parametrize("name", ["pbem_ambush", "transformers_duel", "neojove_frigate", "robomacs_spartacus"])
+def test_typing_only_the_fns_whose_inputs_grew_gives_the_types_of_typing_all(name, monkeypatch):
+    """A pass types a `fn` again only when a slot its last typing read has grown since (or what
+    every fn may read): the same types as typing every fn on every pass, in fewer typings."""
+    from mechscript.checker import infer as inference
+    path = (Path(__file__).resolve().parent.parent / "examples" / f"{name}.mech")
+    program = parse_program(path.read_text(), str(path), Limits())
+    typings = []
+    typed_once = inference.Inference._function
+    monkeypatch.setattr(inference.Inference, "_function", lambda self, *a: typings.append(1) or typed_once(self, *a))
+    skipping = infer(program, load_modules(program, path), path)._i
+    fewer = len(typings)
+    monkeypatch.setattr(inference.Inference, "function", inference.Inference._function)
+    every = infer(program, load_modules(program, path), path)._i
+    assert _canonical(skipping) == _canonical(every)
+    assert fewer < len(typings) - fewer   # the second inference typed every fn on every pass

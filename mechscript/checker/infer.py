@@ -46,8 +46,9 @@ from . import types as T
 from .infer_declarations import Declarations
 from .infer_expressions import ExpressionTypes
 from .infer_heap import FieldTypes
+from .infer_slots import Slots
 from .scopes import FileInfo, FnInfo, KindInfo, Scope, Unit, Var
-from .types import ANY, BOTTOM, T_NONE, Site, Type
+from .types import ANY, BOTTOM, T_NONE, Type
 
 
 # ---- the result ----
@@ -162,24 +163,19 @@ def infer_file(path, limits: Limits = Limits()) -> Types:
 
 # ---- the inference ----
 
-class Inference(Declarations, ExpressionTypes, FieldTypes):
-    """The fixpoint over every file's code: its set-up, slots and the walk of statements here; the
-    rules for declarations, expressions and the heap in the mixins (infer_*.py)."""
+class Inference(Slots, Declarations, ExpressionTypes, FieldTypes):
+    """The fixpoint over every file's code: its set-up and the walk of statements here; the store
+    of types and the rules for declarations, expressions and the heap in the mixins (infer_*.py)."""
 
     def __init__(self, program, modules: dict, path: Path, module_path=()):
         self.where = ModulePath.of(path.parent, module_path)  # where `use` finds modules
-        self.slots: dict = {}
-        self.node_types: dict[int, Type] = {}
+        Slots.__init__(self)
         self.rules: dict[type, object] = {}   # a kind of node -> its rule (ExpressionTypes.expr)
-        self.changed = False
+        self.typed: dict = {}   # id of a fn -> (the version its last typing began at, the slots it read)
         self.vars: dict = {}          # (id(node), name) -> Var: the same binding on every pass
-        self.sites: dict = {}         # key -> Site
-        self.list_sites: set = set()
-        self.record_sites: dict = {}  # Site -> names
         self.fns: dict[int, FnInfo] = {}
         self.kinds: dict[tuple, KindInfo] = {}
         self.callees: dict[int, set] = {}
-        self.rolled: set = set()      # unit keys that may roll dice
         self.loading: set = set()     # FnInfos that may run while modules load
         self.address_taken: set = set()
         self.unknown_call = False
@@ -259,41 +255,6 @@ class Inference(Declarations, ExpressionTypes, FieldTypes):
             var.file = file
             scope.names[s.name] = var
 
-    # -- slots --
-
-    def get(self, key) -> Type:
-        return self.slots.get(key, BOTTOM)
-
-    def put(self, key, t: Type) -> None:
-        old = self.slots.get(key, BOTTOM)
-        new = old | t
-        if new is not old and new != old:
-            self.slots[key] = new
-            self.changed = True
-
-    def note(self, node, t: Type) -> Type:
-        old = self.node_types.get(id(node), BOTTOM)
-        self.node_types[id(node)] = old | t
-        return t
-
-    def site(self, key, label: str) -> Site:
-        found = self.sites.get(key)
-        if found is None:
-            found = self.sites[key] = Site(label)
-            self.changed = True
-        return found
-
-    def list_of(self, key, label: str, elements: Type) -> Type:
-        site = self.site(key, label)
-        self.list_sites.add(site)
-        self.put(("elems", site), elements)
-        return T.of(T.ListT(site))
-
-    def mark_rolls(self, unit: Unit) -> None:
-        if unit.key is not None and unit.key not in self.rolled:
-            self.rolled.add(unit.key)
-            self.changed = True
-
     # -- the fixpoint --
 
     def run(self) -> None:
@@ -371,11 +332,31 @@ class Inference(Declarations, ExpressionTypes, FieldTypes):
         # Use: set up with the file
 
     def function(self, node: ast.FnDef, scope: Scope, file: FileInfo) -> None:
-        """A `fn`'s body, in a scope of its parameters beside the body's own names."""
+        """A `fn`'s body, in a scope of its parameters beside the body's own names. Typed again only
+        when a slot its last typing read has grown since, or anything else did (`grew`): typing it
+        again would give the same types (the last passes of a fixpoint change a few slots)."""
+        last = self.typed.get(id(node))   # (the version its last typing began at, the slots it read)
+        if last is not None and self.everything_version <= last[0] and \
+                all(self.slot_versions.get(key, 0) <= last[0] for key in last[1]):
+            if self.reading is not None:
+                self.reading |= last[1]
+            return
+        outer, self.reading = self.reading, set()
+        start = self.version
+        try:
+            self._function(node, scope, file)
+        finally:
+            read, self.reading = self.reading, outer
+        self.typed[id(node)] = (start, read)
+        if outer is not None:   # an enclosing fn reads what its nested fns read
+            outer |= read
+
+    def _function(self, node: ast.FnDef, scope: Scope, file: FileInfo) -> None:
         info = self.fn_info(node, file)
         inner = Scope(scope)
         for param in info.params:
             inner.names[param.name] = param
+        self.reads(("loading", info))
         unit = Unit(info, info, loading=info in self.loading, file=file)
         if node.line_form:
             self.put(("ret", id(node)), self.expr(node.body, inner, unit))

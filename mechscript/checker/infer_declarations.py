@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..interpreter import ast
 from . import types as T
-from .scopes import FileInfo, KindInfo, Scope, Unit, Var
+from .scopes import RECORD_SITES, FileInfo, KindInfo, Scope, Unit, Var
 from .types import ANY, BOTTOM, T_BOOL, T_INT, T_STR, Ref, Type
 
 
@@ -78,7 +78,9 @@ class Declarations:
         self.encounter = members
         chars = self.list_of(("enc", "members"), "side.members", members)
         side_site = self.site(("enc", "side"), "encounter side")
-        self.record_sites[side_site] = ("name", "members")
+        if side_site not in self.record_sites:
+            self.record_sites[side_site] = ("name", "members")
+            self.grew(RECORD_SITES)
         self.put(("field", side_site, "name"), T_STR)
         self.put(("field", side_site, "members"), chars)
         self.list_of(("enc", "sides"), "encounter.sides", T.of(T.RecordT(side_site, ("name", "members"))))
@@ -106,7 +108,7 @@ class Declarations:
                 if var is not None:
                     self.invoke(self.read_var(var, ended_unit, value=False), [arg], None,
                                 Unit(None, key, loading=False, file=file))
-        if "until" in self.rolled:
+        if self.may_roll("until"):
             self.mark_rolls(ended_unit)
 
     def homes(self, members: Type) -> list[Scope]:
@@ -127,7 +129,7 @@ class Declarations:
                 for info in defs:
                     if info not in self.address_taken:
                         self.address_taken.add(info)
-                        self.changed = True
+                        self.grew()
             return Type(T.FnT(Ref(info.node)) for info in defs)
         if kind == "module":
             return T.of(T.ModuleT(var.file.path))

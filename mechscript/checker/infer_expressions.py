@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..interpreter import ast
 from ..interpreter.builtins import BUILTINS, NOT_ROLLED
 from . import types as T
-from .scopes import Scope, Unit
+from .scopes import RECORD_SITES, Scope, Unit
 from .types import ANY, BOTTOM, T_BOOL, T_INT, T_NONE, T_NUMBER, T_STR, Type
 
 
@@ -49,7 +49,9 @@ class ExpressionTypes:
     def e_Record(self, node, scope, unit):
         site = self.site(("record", id(node)), f"record@{node.span.line}")
         names = tuple(name for name, _ in node.fields)
-        self.record_sites[site] = names
+        if self.record_sites.get(site) != names:
+            self.record_sites[site] = names
+            self.grew(RECORD_SITES)
         for name, value in node.fields:
             self.put(("field", site, name), self.expr(value, scope, unit))
         return T.of(T.RecordT(site, names))
@@ -196,7 +198,7 @@ class ExpressionTypes:
             called.add(None)
             if not self.unknown_call:
                 self.unknown_call = True
-                self.changed = True
+                self.grew()
             self.mark_rolls(unit)
             return ANY
         out = BOTTOM
@@ -211,11 +213,11 @@ class ExpressionTypes:
                 self.put(param.slot, arg)
             one_line = self.of_these_arguments(info.node, args, unit)
             out = out | (self.get(("ret", id(info.node))) if one_line is None else one_line)
-            if info in self.rolled:
+            if self.may_roll(info):
                 self.mark_rolls(unit)
             if unit.loading and info not in self.loading:
                 self.loading.add(info)
-                self.changed = True
+                self.grew(("loading", info))
         return out
 
     def of_these_arguments(self, fn, args: list, unit: Unit) -> "Type | None":
@@ -280,7 +282,7 @@ class ExpressionTypes:
                 Type(a for a in items if a in (T.INT, T.FRACTION, T.STR))
             return self.list_of(("sorted", id(node)), f"sorted@{node.span.line}", items)
         if name in ("contains", "ended", "has", "is_a"):
-            if name == "ended" and "ended" in self.rolled:
+            if name == "ended" and self.may_roll("ended"):
                 self.mark_rolls(unit)
             return T_BOOL
         if name == "fail":

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..interpreter import ast
 from . import types as T
-from .scopes import Unit
+from .scopes import LIST_SITES, RECORD_SITES, Unit
 from .types import ANY, BOTTOM, T_INT, T_NUMBER, T_STR, Type
 
 
@@ -22,6 +22,8 @@ class FieldTypes:
         return T.join_all(self.get(("elems", site)) for site in t.sites(T.ListT))
 
     def push(self, items: Type, value: Type) -> None:
+        if items.top:
+            self.reads(LIST_SITES)
         sites = self.list_sites if items.top else items.sites(T.ListT)
         for site in list(sites):
             self.put(("elems", site), value)
@@ -79,6 +81,7 @@ class FieldTypes:
 
     def write_field(self, t: Type, name: str, value: Type) -> None:
         if t.top:  # an unknown holder: any record's field, character's state or module's variable
+            self.reads(RECORD_SITES)
             for site, names in list(self.record_sites.items()):
                 if name in names:
                     self.put(("field", site, name), value)
@@ -105,7 +108,7 @@ class FieldTypes:
         if var.kind == "fn":  # `m.rule = x` through a value replaces the rule: nothing known of it
             if (path, name) not in self.clobbered:
                 self.clobbered.add((path, name))
-                self.changed = True
+                self.grew()
         elif var.kind in ("let",):
             self.put(var.slot, value)
 
@@ -144,6 +147,7 @@ class FieldTypes:
             if name is not None:
                 self.write_field(ANY, name, value)
             else:
+                self.reads(RECORD_SITES)
                 for site, names in list(self.record_sites.items()):
                     for n in names:
                         self.put(("field", site, n), value)

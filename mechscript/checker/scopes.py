@@ -6,6 +6,10 @@ from __future__ import annotations
 from ..interpreter import ast
 
 
+# what Inference.grew names when a list or record site is added: code that looks at every one of
+# them reads it
+LIST_SITES, RECORD_SITES = ("list sites",), ("record sites",)
+
 
 class Var:
     """A name's binding. `slot` is where a variable's type is kept."""
