@@ -438,12 +438,9 @@ def _canonical(inference) -> tuple:
             {repr(key(k)): typed(t) for k, t in inference.slots.items()})
 
 
-@pytest.mark.parametrize("name", ["pbem_ambush", "transformers_duel", "neojove_frigate", "robomacs_spartacus"])
-def test_typing_only_the_fns_whose_inputs_grew_gives_the_types_of_typing_all(name, monkeypatch):
-    """A pass types a `fn` again only when a slot its last typing read has grown since (or what
-    every fn may read): the same types as typing every fn on every pass, in fewer typings."""
+def assert_typed_as_typing_every_fn(path: Path, monkeypatch) -> None:
+    """The types of the script at `path` are those of typing every `fn` on every pass, in fewer typings."""
     from mechscript.checker import infer as inference
-    path = (Path(__file__).resolve().parent.parent / "examples" / f"{name}.mech")
     program = parse_program(path.read_text(), str(path), Limits())
     typings = []
     typed_once = inference.Inference._function
@@ -454,3 +451,20 @@ def test_typing_only_the_fns_whose_inputs_grew_gives_the_types_of_typing_all(nam
     every = infer(program, load_modules(program, path), path)._i
     assert _canonical(skipping) == _canonical(every)
     assert fewer < len(typings) - fewer   # the second inference typed every fn on every pass
+
+
+@pytest.mark.parametrize("name", ["pbem_ambush", "transformers_duel", "neojove_frigate", "robomacs_spartacus"])
+def test_typing_only_the_fns_whose_inputs_grew_gives_the_types_of_typing_all(name, monkeypatch):
+    """A pass types a `fn` again only when a slot its last typing read has grown since (or what
+    every fn may read): the same types as typing every fn on every pass, in fewer typings."""
+    assert_typed_as_typing_every_fn(Path(__file__).resolve().parent.parent / "examples" / f"{name}.mech", monkeypatch)
+
+
+def test_a_kind_declared_in_a_block_reaches_the_fns_typed_before_it(tmp_path, monkeypatch):
+    """A kind in an `if` is known only once a pass reaches it; `a`, typed before, writes a field of
+    any holder, which is then the kind's too (review: `a` was skipped, and `hp` missed "str")."""
+    script = tmp_path / "nested_kind.mech"
+    script.write_text('let x = dist(d6)\na(x)\nw(x, "hp")\nfn a(p) {\n  p.hp = "wounded"\n}\n'
+                      'fn w(p, k) {\n  p[k] = [1]\n}\nif true {\n  kind K {\n    state hp = 0\n  }\n'
+                      '  character C is K { }\n  say C.hp\n}\n')
+    assert_typed_as_typing_every_fn(script, monkeypatch)

@@ -47,7 +47,7 @@ from .infer_declarations import Declarations
 from .infer_expressions import ExpressionTypes
 from .infer_heap import FieldTypes
 from .infer_slots import Slots
-from .scopes import FileInfo, FnInfo, KindInfo, Scope, Unit, Var
+from .scopes import KINDS, FileInfo, FnInfo, KindInfo, Scope, Unit, Var
 from .types import ANY, BOTTOM, T_NONE, Type
 
 
@@ -248,6 +248,7 @@ class Inference(Slots, Declarations, ExpressionTypes, FieldTypes):
                 key = (file.path, s.name)
                 if key not in self.kinds:
                     self.kinds[key] = KindInfo(key, s, scope)
+                    self.grew(KINDS)
                 var = self.var(s, s.name, "kind")
             else:
                 continue

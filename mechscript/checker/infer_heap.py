@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..interpreter import ast
 from . import types as T
-from .scopes import LIST_SITES, RECORD_SITES, Unit
+from .scopes import KINDS, LIST_SITES, RECORD_SITES, Unit
 from .types import ANY, BOTTOM, T_INT, T_NUMBER, T_STR, Type
 
 
@@ -82,6 +82,7 @@ class FieldTypes:
     def write_field(self, t: Type, name: str, value: Type) -> None:
         if t.top:  # an unknown holder: any record's field, character's state or module's variable
             self.reads(RECORD_SITES)
+            self.reads(KINDS)
             for site, names in list(self.record_sites.items()):
                 if name in names:
                     self.put(("field", site, name), value)
@@ -148,6 +149,7 @@ class FieldTypes:
                 self.write_field(ANY, name, value)
             else:
                 self.reads(RECORD_SITES)
+                self.reads(KINDS)
                 for site, names in list(self.record_sites.items()):
                     for n in names:
                         self.put(("field", site, n), value)

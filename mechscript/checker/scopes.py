@@ -6,9 +6,9 @@ from __future__ import annotations
 from ..interpreter import ast
 
 
-# what Inference.grew names when a list or record site is added: code that looks at every one of
-# them reads it
-LIST_SITES, RECORD_SITES = ("list sites",), ("record sites",)
+# what Inference.grew names when a list or record site or a kind is added (a kind may be declared in
+# a block a pass reaches late): code that looks at every one of them reads it
+LIST_SITES, RECORD_SITES, KINDS = ("list sites",), ("record sites",), ("kinds",)
 
 
 class Var:
