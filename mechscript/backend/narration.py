@@ -232,6 +232,8 @@ def narration_only(module, fn: ast.FnDef, purity: Purity) -> tuple[set, set]:
               for dropped in dropped_arguments(purity, module, n, local)}
     while True:
         emptied = emptied_ifs(fn.body, candidates, droppable)
+        if not candidates:   # no local to look for (most fns): no walk of the body for its reads
+            return says | emptied, candidates
         live = _live_reads(fn.body, candidates, says | emptied | purity.skipped | passed)
         dropped = candidates - live
         if dropped == candidates:
