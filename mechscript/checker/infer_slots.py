@@ -43,8 +43,8 @@ class Slots:
 
     def grew(self, key=None) -> None:
         """What the inference knows grew: the slot `key`, or what it names ("rolls", a unit: that it
-        may roll; "loading", a fn: that it may run while the modules load; the list or record sites);
-        None: something every function may read (a fn's address taken, a rule replaced)."""
+        may roll; "loading", a fn: that it may run while the modules load; the list or record sites;
+        the kinds); None: something every function may read (a fn's address taken, a rule replaced)."""
         self.changed = True
         self.version += 1
         if key is None:
