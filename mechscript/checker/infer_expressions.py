@@ -22,10 +22,7 @@ class ExpressionTypes:
         rule = self.rules.get(type(node))
         if rule is None:
             rule = self.rules[type(node)] = getattr(type(self), "e_" + type(node).__name__)
-        found = rule(self, node, scope, unit)
-        old = self.node_types.get(id(node))
-        self.node_types[id(node)] = found if old is None else old | found
-        return found
+        return self.note(node, rule(self, node, scope, unit))
 
     def e_Number(self, node, scope, unit):
         return T_INT if type(node.value) is int else T.T_FRACTION

@@ -91,7 +91,8 @@ class RandomFaces:
         if die > 255:
             return [self._large(die) for _ in range(n)]
         table = _TABLES[die]
-        # One C-level draw for all n dice: bytes -> faces, rejected bytes removed.
+        # One C-level draw for all n dice: bytes -> faces, rejected bytes removed. (roll_and_keep
+        # draws its d10s these same three lines, inline: a change here is a change there.)
         k = n + (n >> 2) + 2
         faces = self.getrandbits(k << 3).to_bytes(k, "little").translate(table)
         return faces[:n] if 0 not in faces else self.completed(faces, n, table)
