@@ -575,7 +575,7 @@ def test_rules_that_do_much_work_without_a_long_loop_still_count_their_steps():
     script = compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(steps=3000))
     quiet = QuietFight(script)
     for name in ("s_a", "s_b"):
-        assert _function_written(quiet, name).split("\n")[1] == "    next(STEP)"
+        assert _function_written(quiet, name).split("\n")[1:3] == ["    global STEP_BULK", "    next(STEP)"]
     assert_both_stop(script, "steps")
 
 
@@ -591,6 +591,25 @@ def test_rules_written_in_place_of_their_calls_stay_as_small_as_their_work():
     assert_same_fights(script, 20)
 
 
+@pytest.mark.parametrize("limit, rule", [
+    ("steps", "let s = 0\n for x in range(3000) { s += x }\n let i = 0\n while i < 3000 { i += 1 }\n"
+              " return att.firepower + s - 4498500 + i - 3000"),
+    ("total_dice", "let s = 0\n repeat 3000 { s += d6 }\n repeat 1000 { s += 3d6 }\n return att.firepower + s * 0"),
+])
+def test_a_run_past_a_limit_only_in_both_parts_of_its_budget_bails(limit, rule):
+    # the written code spends a `while` round's step (a die) one at a time and a `for`'s length (a
+    # roll's dice) at once, from two parts of one budget that each start with all that is left
+    # (runtime.Budget). The house rule spends 3,000 from each part at each call: the written code
+    # bails at the limit their sum passes (a quiet run counts a little fewer steps than the
+    # closures, never half of them)
+    text = f"use pbem\nfn pbem.damage_power(att, weapon) {{\n {rule}\n}}\n{CHARACTERS}{encounter()}"
+    seed = run_seed(7, 0)
+    closures, written = _smallest_limits(text, limit, seed)
+    assert closures - 500 < written <= closures
+    script = _limited(text, limit, closures)
+    assert QuietFight(script).fight(seed) == fight_once(script, seed)
+
+
 @pytest.mark.parametrize("n", [5, 2000])
 def test_a_short_loop_that_runs_no_more_counts_no_step_and_a_long_one_its_rounds(n):
     # `total` loops over a list with a body that calls nothing: over at most 8 items it counts nothing
@@ -602,7 +621,8 @@ def test_a_short_loop_that_runs_no_more_counts_no_step_and_a_long_one_its_rounds
     text = f"use pbem\n{rules}\n{CHARACTERS}{encounter()}"
     script = compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(steps=4000))
     total = _function_written(QuietFight(script), "s_total")
-    assert "next(STEP)" not in total and "    if len(v1_xs) > 8:\n        next(islice(STEP, len(v1_xs) - 1" in total
+    assert "next(STEP)" not in total and \
+        "    if len(v1_xs) > 8:\n        if (STEP_BULK := STEP_BULK - len(v1_xs)) < 0: bail()" in total
     if n > 8:
         assert_both_stop(script, "steps")
     else:
@@ -790,6 +810,24 @@ def _smallest_limit(fits) -> int:
     return low
 
 
+def _limited(text: str, limit: str, value: int):
+    return compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(**{limit: value}))
+
+
+def _smallest_limits(text: str, limit: str, seed: int) -> tuple[int, int]:
+    """The smallest value of `limit` at which the closures fight run `seed` of `text` whole, and the
+    smallest at which the written code does (below it, the run bails)."""
+    def closures_fit(value):
+        try:
+            fight_once(_limited(text, limit, value), seed)
+        except MechError:
+            return False
+        return True
+
+    written = _smallest_limit(lambda value: QuietFight(_limited(text, limit, value)).fight(seed) is not None)
+    return _smallest_limit(closures_fit), written
+
+
 @pytest.mark.parametrize("limit", ["steps", "total_dice", "output_lines"])
 def test_the_written_code_spends_its_steps_and_dice_against_the_limits(limit):
     # the written code counts on budgets (runtime.Budget), not on the closures' counters. It rolls
@@ -800,19 +838,7 @@ def test_the_written_code_spends_its_steps_and_dice_against_the_limits(limit):
     text = f'use pbem\nsay "ready"\n{CHARACTERS}{encounter()}'
     script = compiled(text)
     seed = next(seed for seed in (run_seed(3, i) for i in range(50)) if fight_once(script, seed)[0][1] >= 6)
-
-    def limited(value):
-        return compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(**{limit: value}))
-
-    def closures_fit(value):
-        try:
-            fight_once(limited(value), seed)
-        except MechError:
-            return False
-        return True
-
-    closures = _smallest_limit(closures_fit)
-    written = _smallest_limit(lambda value: QuietFight(limited(value)).fight(seed) is not None)
+    closures, written = _smallest_limits(text, limit, seed)
     assert written > 20   # the fight counts many of them
     assert written == closures if limit != "steps" else written <= closures
 
@@ -1303,14 +1329,39 @@ def test_an_and_or_an_or_of_true_or_false_written_as_an_if_is_written_as_python_
 
 def test_a_call_s_step_is_spent_with_its_first_loop_s_when_nothing_comes_between():
     # the same count (1 + the list's length) in one call; not past a call or a loop of another depth
-    lines = ["def m1_f(v1_a):", "    next(STEP)", "    v2_b = []", "    t3 = v1_a.characters",
-             "    if len(t3) > LIST_SIZE: bail()", "    if t3: next(islice(STEP, len(t3) - 1, None))",
+    lines = ["def m1_f(v1_a):", "    global STEP_BULK", "    next(STEP)", "    v2_b = []", "    t3 = v1_a.characters",
+             "    if len(t3) > LIST_SIZE: bail()", "    if (STEP_BULK := STEP_BULK - len(t3)) < 0: bail()",
              "    for v4_c in t3:", "        v2_b.append(v4_c)",
-             "def m1_g(v5_a):", "    next(STEP)", "    t6 = m1_f(v5_a)", "    if t6: next(islice(STEP, len(t6) - 1, None))",
-             "    for v7_c in t6:", "        pass"]
+             "def m1_g(v5_a):", "    global STEP_BULK", "    next(STEP)", "    t6 = m1_f(v5_a)",
+             "    if (STEP_BULK := STEP_BULK - len(t6)) < 0: bail()", "    for v7_c in t6:", "        pass"]
     assert merged(lines) == [
-        "def m1_f(v1_a):", "    v2_b = []", "    t3 = v1_a.characters", "    if len(t3) > LIST_SIZE: bail()",
-        "    next(islice(STEP, len(t3), None))", "    for v4_c in t3:", "        v2_b.append(v4_c)"] + lines[8:]
+        "def m1_f(v1_a):", "    global STEP_BULK", "    v2_b = []", "    t3 = v1_a.characters",
+        "    if len(t3) > LIST_SIZE: bail()", "    if (STEP_BULK := STEP_BULK - len(t3) - 1) < 0: bail()",
+        "    for v4_c in t3:", "        v2_b.append(v4_c)"] + lines[9:]
+
+
+def test_a_pool_made_only_to_be_added_to_the_next_is_written_into_it():
+    # `p + (a)k(b)` and then `+ bonus`: one pool made, not three, with the same fields
+    made = ["    t2 = NEW_POOL(Pool)", "    t2.unkept2 = t1 * 2", "    t2.kept2 = 0 * 2", "    t2.flat = 0",
+            "    t2.span = k1"]
+    added = ["    t3 = NEW_POOL(Pool)", "    t3.unkept2 = t0.unkept2 + t2.unkept2", "    t3.kept2 = t0.kept2 + t2.kept2",
+             "    t3.flat = t0.flat + t2.flat", "    t3.span = k2"]
+    between = ["    t4 = m1_bonus(t0)"]
+    bonus = ["    t5 = NEW_POOL(Pool)", "    t5.unkept2 = t3.unkept2", "    t5.kept2 = t3.kept2",
+             "    t5.flat = t3.flat + t4", "    t5.span = k3", "    return t5"]
+    assert merged(["def m1_f(t0, t1):"] + made + added + between + bonus) == [
+        "def m1_f(t0, t1):", "    t4 = m1_bonus(t0)", "    t5 = NEW_POOL(Pool)",
+        "    t5.unkept2 = (t0.unkept2 + (t1 * 2))", "    t5.kept2 = (t0.kept2)", "    t5.flat = (t0.flat) + t4",
+        "    t5.span = k3", "    return t5"]
+    # not past a line when the pool's fields read a name that line may change (a temporary is set
+    # once), nor into a pool made in a deeper block, nor when the pool is used again
+    changed = [line.replace("t1 * 2", "v9_n * 2") for line in made]
+    kept = ["def m1_f(t0):"] + changed + between + added
+    assert merged(kept) == kept
+    deeper = ["def m1_f(t0, t1):"] + made + ["    if t1:"] + ["    " + line for line in added]
+    assert merged(deeper) == deeper
+    again = ["def m1_f(t0, t1):"] + made + added + ["    return t2"]
+    assert merged(again) == again
 
 
 @pytest.mark.parametrize("shown, sampled", [
@@ -1657,7 +1708,7 @@ def test_a_character_or_none_is_found_in_a_list_by_python_s_in():
              "fn pbem.damage_power(att, weapon) {\n let seen = [att, none]\n if att.hp < 5 { seen = [att] }\n"
              " if contains(seen, foe(att)) { return att.firepower }\n return 1\n}")
     written = damage_power_written(rules)
-    assert re.search(r"t\d+ in v\d+_seen if len\(v\d+_seen\) < SHORT_LIST and next\(islice\(STEP, ", written)
+    assert re.search(r"t\d+ in v\d+_seen if len\(v\d+_seen\) < SHORT_LIST and \(\(STEP_BULK := STEP_BULK - len\(", written)
 
 
 def test_pools_are_made_and_added_with_no_python_call():

@@ -11,7 +11,7 @@ from ..interpreter.operators import may_be_pool, may_roll, pool_chain
 from ..interpreter.values import TEXT_STEP
 from ..checker.types import PoolT
 from ..numbers import normal
-from .writer import Writer, is_literal
+from .writer import Writer, is_literal, spending
 
 
 class Arithmetic(Writer):
@@ -157,7 +157,7 @@ class Arithmetic(Writer):
             self.depth += 1
         self.line(f"{result} = {a} + {b}")
         self.line(f"if len({result}) > LIST_SIZE: bail()")
-        self.line(f"if {result}: next(islice(STEP, len({result}) - 1, None))")
+        self.line(spending(f"len({result})"))
         if not lists:
             self.depth -= 1
             self.line(f"else: {result} = binary(EV, '+', {a}, {b}, {k})")
@@ -169,7 +169,9 @@ class Arithmetic(Writer):
         result = self.temp()
         self.line(f"{result} = {a} + {b}")
         self.line(f"if len({result}) > STRING_SIZE: bail()")
-        self.line(f"if len({result}) >= {TEXT_STEP}: next(islice(STEP, len({result}) // {TEXT_STEP} - 1, None))")
+        self.line(f"if len({result}) >= {TEXT_STEP}:")
+        with self.indented():
+            self.line(spending(f"len({result}) // {TEXT_STEP}"))
         return result
 
     def past_literal(self, op: str, a: str, b: str, k: str) -> "str | None":

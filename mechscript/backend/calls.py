@@ -10,7 +10,7 @@ from ..interpreter.values import TEXT_STEP
 from .memo import state_reads
 from .narration import dropped_arguments
 from .work import Work
-from .writer import TEMPORARY, Unsupported, is_literal, short_text
+from .writer import TEMPORARY, Unsupported, is_literal, short_text, spent
 
 
 
@@ -197,11 +197,10 @@ class Calls(Work):
                 is_plain = f"(type({b}) is not str or len({b}) < {TEXT_STEP}) and "
             else:
                 is_plain = f"type({b}) is str and len({b}) < {TEXT_STEP} and "
-            # and a step an item, as `contains` counts them, charged first: islice(STEP, n, n) takes
-            # n steps and gives nothing (the default, True); one expression, which an `and` chain
-            # keeps whole (Comparisons.e_Logic)
+            # and a step an item, as `contains` counts them, charged first; one expression, which an
+            # `and` chain keeps whole (Comparisons.e_Logic)
             return self.into(f"{b} in {a} if {is_list}{is_plain}len({a}) < SHORT_LIST and "
-                             f"next(islice(STEP, len({a}), len({a})), True) else {general}")
+                             f"{spent(f'len({a})')} else {general}")
         # the common cases of the numeric builtins and `lower`, as their implementations work them out
         if len(args) == 1 and not node.kwargs and name in _ONE_ARGUMENT:
             a, = args

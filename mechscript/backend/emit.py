@@ -96,8 +96,11 @@ class Emitter(Assignments):
                 self.line("    EV.depth -= 1")
             declared = []
             self.every_assigned |= self.assigned_globals
-            if self.assigned_globals:
-                declared.append("global " + ", ".join(sorted(self.assigned_globals)))
+            # the budgets its lines spend at once (Writer.spend), with the globals the script assigns
+            spends = {budget for budget in ("DICE_BULK", "STEP_BULK")
+                      if any(budget in line for line in self.lines[header:])}
+            if self.assigned_globals or spends:
+                declared.append("global " + ", ".join(sorted(self.assigned_globals) + sorted(spends)))
             if self.nonlocals:
                 declared.append("nonlocal " + ", ".join(sorted(self.nonlocals)))
             if declared:

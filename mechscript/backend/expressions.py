@@ -7,13 +7,13 @@ from __future__ import annotations
 import re
 
 from ..dice.engine import sampler
-from ..dice.faces import ONE_DIE, face_table
+from ..dice.faces import FEW_DICE, ONE_DIE, drawn_bits, face_table, few_dice
 from ..dice.rollkeep import Pool
 from ..interpreter import ast
 from ..interpreter.operators import CONSTANTS
 from .arithmetic import Arithmetic
 from .comparisons import Comparisons, identity, logic
-from .writer import BOOLEAN, NOT_LITERAL, Unsupported, folded, literal_value
+from .writer import BOOLEAN, NOT_LITERAL, Unsupported, folded, literal_value, spending
 
 
 # a local, or a field of one: cheap to read twice
@@ -267,10 +267,20 @@ class Expressions(Arithmetic, Comparisons):
         if sample is not None and count == 1 and not node.modifiers and type(die) is int and 2 <= die <= 255:
             # one plain die, drawn inline from the run's bits exactly as its face source draws it
             self.line("next(DICE)")
-            table = self.constant(face_table(die))
-            drawn = self.into(ONE_DIE.replace("TABLE", table))
-            return self.into(f"{drawn}[0] if {drawn} else later_face(BITS, {table})")
+            drawn = self.into("BITS(24)")
+            faces = self.constant(tuple(face_table(die)))
+            return self.into(ONE_DIE.replace("DRAWN", drawn).replace("FACES", faces)
+                             .replace("TABLE", self.constant(face_table(die))))
         if sample is not None:   # the total alone, from the same faces (as the closures' sampling)
-            self.line("next(DICE)" if count == 1 else f"next(islice(DICE, {count - 1}, None))")
+            if count == 1:
+                self.line("next(DICE)")
+            else:
+                self.line(spending(str(count), "DICE_BULK"))
+            if 2 <= count <= FEW_DICE and not node.modifiers and type(die) is int and 2 <= die <= 255:
+                # a few plain dice (neojove's and robomacs' 2d6), drawn inline as their source draws them
+                drawn = self.into(f"BITS({drawn_bits(count)})")
+                names = [self.temp() for _ in range(count)]
+                return self.into(few_dice(count, drawn, self.constant(tuple(face_table(die))), self.constant(face_table(die)),
+                                          names))
             return self.into(f"{self.constant(sample)}(EV.source)")
         return self.into(f"roll_dice(EV.source, {count}, {self.constant(die)}, {self.constant(node.modifiers)}, EV)")

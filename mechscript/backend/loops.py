@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..interpreter import ast
 from .access import Access
 from .work import SHORT_LOOP
-from .writer import short_text
+from .writer import short_text, spending
 
 
 class Loops(Access):
@@ -30,7 +30,7 @@ class Loops(Access):
         if id(node) in self.bounded_loops:   # for the pushes it holds (narration.bounded_pushes)
             self.line(f"if len({items}) > LIST_SIZE: bail()")
         # its length, at entry
-        self.line(f"{'' if short else f'if {items}: '}next(islice(STEP, len({items}) - 1, None))")
+        self.line(spending(f"len({items})"))
         if short:
             self.depth -= 1
         self.scopes.append({})
@@ -71,7 +71,7 @@ class Loops(Access):
         # total) or fail on it
         self.line(f"{rounds} = {count} if type({count}) is int and 0 <= {count} <= LOOP_ITERATIONS "
                   f"else repeat_count(EV, {count}, {self.constant(node.count.span)})")
-        self.line(f"if {rounds}: next(islice(STEP, {rounds} - 1, None))")
+        self.line(spending(rounds))
         self.line(f"for _ in range({rounds}):")
         with self.indented():
             self.block(node.body)

@@ -24,28 +24,108 @@ _TEST = re.compile(r"( *)if (not )?(t\d+):(.*)")
 _COMPARED = re.compile(r"( *)(t\d+) = (t\d+) ((?:[<>=!]=|[<>]) (?:[\w.]+|'[^'\\]*'))")
 _FIRST = re.compile(r"( *)if (not )?(.+): (t\d+) = (False|True)")   # `and` stops at False, `or` at True
 _SECOND = re.compile(r"( *)(t\d+) = (.+)")
+_NEW_POOL = re.compile(r"( *)(t\d+) = NEW_POOL\(Pool\)")
+_CALL = re.compile(r"\w\(|[^\w .+\-*()]")   # a call, or anything but names, numbers and arithmetic
+_POOL_FIELDS = ("unkept2", "kept2", "flat")
+# a pool's field worked out of temporaries, numbers and pools' fields alone: a temporary is set once
+# (or once in each branch of an `if`), a pool's fields never change
+_STABLE = re.compile(r"(?:t\d+(?:\.(?:unkept2|kept2|flat))?|\d+|[ +\-*()])+")
 
 
 _ENTRY = re.compile(r"( *)next\(STEP\)")
 _QUIET = re.compile(r"( *)(?:[tv]\w* = (?:\[\]|[\w.]+)|if len\(\w+\) > LIST_SIZE: bail\(\))")   # reads and stores
-_CHARGE = re.compile(r"( *)if (\w+): next\(islice\(STEP, len\(\2\) - 1, None\)\)")
+_CHARGE = re.compile(r"( *)if \(STEP_BULK := STEP_BULK - len\((\w+)\)\) < 0: bail\(\)")
 
 
 def merged(lines: list[str]) -> list[str]:
     """`lines` with their `and`s and `or`s joined, then their temporaries merged into their uses,
     then a call's step spent with its first loop's."""
-    return _charges_joined(_temporaries_merged(_logic_joined(lines)))
+    return _charges_joined(_temporaries_merged(_logic_joined(_pools_fused(lines))))
+
+
+def _pools_fused(lines: list[str]) -> list[str]:
+    """_pool_fused until no pool is left to fuse: a pool fused into the next may then be fused into
+    the one after."""
+    while True:
+        fused = _pool_fused(lines)
+        if fused == lines:
+            return lines
+        lines = fused
+
+
+def _pool_fused(lines: list[str]) -> list[str]:
+    """A pool made (`tA = NEW_POOL(Pool)` and its four fields) only to be added to or taken from
+    the pool made right after it (arithmetic.pool_made): its fields' values written in place of
+    its fields' reads there, when they are plain arithmetic of names (no call: worked out a few
+    lines later, they give the same). A field of 0 added or taken is left out. Transformers adds
+    `(spent + led)k(spent + led)` and the like to a pool dozens of times a fight."""
+    uses = Counter(_TEMP.findall("\n".join(lines)))
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        made = _NEW_POOL.fullmatch(lines[index])
+        fields = _made_pool(lines, index, made) if made and uses[made[2]] > 5 else None
+        if fields is None:
+            out.append(lines[index])
+            index += 1
+            continue
+        depth, name = made[1], made[2]
+        after = _pool_using(lines, index + 5, depth, name, all(_STABLE.fullmatch(value) for value in fields))
+        block = _NEW_POOL.fullmatch(lines[after]) if after is not None else None
+        end = after + 1 if block and block[1] == depth else len(lines)
+        while end < len(lines) and not lines[end].startswith(f"{depth}{block[2]}.span = "):
+            end += 1
+        if end == len(lines) or len(re.findall(rf"\b{name}\b", "\n".join(lines[after:end + 1]))) != uses[name] - 5:
+            out.append(lines[index])
+            index += 1
+            continue
+        out.extend(lines[index + 5:after])
+        for line in lines[after:end + 1]:
+            for field, value in zip(_POOL_FIELDS, fields):
+                if value in ("0", "0 * 2"):
+                    line = re.sub(rf" [+-] {name}\.{field}\b", "", line)
+                line = re.sub(rf"\b{name}\.{field}\b", f"({value})", line)
+            out.append(line)
+        index = end + 1
+    return out
+
+
+def _pool_using(lines: list[str], start: int, depth: str, name: str, stable: bool) -> "int | None":
+    """The line from `start` on, at `depth`, that makes the pool using the pool `name`: the next
+    line, or a later one if the pool's fields are `stable` (what other lines do cannot change them)
+    and the lines between are of that block (deeper, or at its depth)."""
+    for index in range(start, len(lines)):
+        line = lines[index]
+        if re.search(rf"\b{name}\b", line):
+            return index - 1 if index > start and _NEW_POOL.fullmatch(lines[index - 1]) else None
+        if not stable or not line.startswith(depth):
+            return None
+    return None
+
+
+def _made_pool(lines: list[str], index: int, made) -> "tuple | None":
+    """The values of the fields unkept2, kept2 and flat of the pool made at `index` (its next four
+    lines), if each is plain arithmetic of names; else None."""
+    depth, name = made[1], made[2]
+    values = []
+    for offset, field in enumerate(_POOL_FIELDS + ("span",), 1):
+        line = lines[index + offset] if index + offset < len(lines) else ""
+        prefix = f"{depth}{name}.{field} = "
+        if not line.startswith(prefix):
+            return None
+        values.append(line[len(prefix):])
+    return tuple(values[:3]) if not any(_CALL.search(value) for value in values[:3]) else None
 
 
 def _charges_joined(lines: list[str]) -> list[str]:
     """A function that spends its call's step (`next(STEP)`) and, after nothing but reads and stores
-    of names, a `for`'s length (`if t: next(islice(STEP, len(t) - 1, None))`), spends both at the
-    `for`: `next(islice(STEP, len(t), None))`. The same count, one test and one call fewer; a run
-    past the limit bails either way, and the closures stop it where they do."""
+    of names, a `for`'s length (`if (STEP_BULK := STEP_BULK - len(t)) < 0: bail()`), spends both
+    at the `for`: `... - len(t) - 1) ...`. The same count, one call fewer; a run past the limit
+    bails either way, and the closures stop it where they do."""
     out = list(lines)
     for index, line in enumerate(lines):
         entry = _ENTRY.fullmatch(line)
-        if not entry or index == 0 or not lines[index - 1].lstrip().startswith("def "):
+        if not entry or not _opens_function(lines, index):
             continue
         depth, after = entry[1], index + 1
         while after < len(lines) and _QUIET.fullmatch(lines[after]) and _QUIET.fullmatch(lines[after])[1] == depth:
@@ -53,8 +133,16 @@ def _charges_joined(lines: list[str]) -> list[str]:
         charge = _CHARGE.fullmatch(lines[after]) if after < len(lines) else None
         if charge and charge[1] == depth:
             out[index] = None
-            out[after] = f"{depth}next(islice(STEP, len({charge[2]}), None))"
+            out[after] = f"{depth}if (STEP_BULK := STEP_BULK - len({charge[2]}) - 1) < 0: bail()"
     return [line for line in out if line is not None]
+
+
+def _opens_function(lines: list[str], index: int) -> bool:
+    """Whether line `index` comes first in a function: after its `def` and its `global` line, if any."""
+    before = lines[index - 1].lstrip() if index else ""
+    if before.startswith(("global ", "nonlocal ")) and index > 1:
+        before = lines[index - 2].lstrip()
+    return before.startswith("def ")
 
 
 def _logic_joined(lines: list[str]) -> list[str]:

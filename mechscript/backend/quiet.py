@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import math
 import types
-from itertools import compress, islice
+from itertools import compress
 from fractions import Fraction
 from pathlib import Path
 
 from ..checker.infer import infer
 from ..dice.engine import roll_dice
-from ..dice.faces import RandomFaces, later_face
+from ..dice.faces import RandomFaces, later_face, later_total
 from ..dice.rollkeep import KeepRoll, Pool, roll_and_keep
 from ..interpreter import ast, characters, running, script as closures
 from ..interpreter.evaluator import binary, compare_values, power, small_whole, unary
@@ -203,8 +203,8 @@ def written_helpers(limits, encounter, members, rounds) -> dict:
         "get_index": get_index, "set_index": running.set_index, "show": running.show,
         "SMALL": small_whole(limits), "SMALL_FACTOR": 2 ** max(0, min(30, (limits.number_bits - 1) // 2)),
         "LOOP_ITERATIONS": limits.loop_iterations, "LOOP_ROUNDS": range(limits.loop_iterations),
-        "LIST_SIZE": limits.list_size, "islice": islice, "STEP": None, "DICE": None, "SAY": None,
-        "BITS": None, "later_face": later_face, "SHOWN_WHOLE": running.SHOWN_WHOLE,
+        "LIST_SIZE": limits.list_size, "STEP": None, "DICE": None, "SAY": None,
+        "BITS": None, "later_face": later_face, "later_total": later_total, "SHOWN_WHOLE": running.SHOWN_WHOLE,
         "NUMBER_BITS": limits.number_bits, "DICE_PER_ROLL": limits.dice_per_roll, "DIE_SIDES": limits.die_sides,
         "STRING_SIZE": limits.string_size, "TOTAL_DICE": limits.total_dice,
         "SHORT_LIST": 1000,   # `contains` of a string in a shorter list is Python's `in` (its steps counted)
@@ -404,9 +404,11 @@ class QuietFight(Keeping):
         ev.depth = self.depth   # the most calls of fns that count no depth (depth.py)
         try:
             with CpuTime(self.script.limits, ev):   # the `seconds` of a run, as Script.run times it
-                return self._fight(ev), self.encounter.name, self.sides
+                outcome = self._fight(ev)
         except Exception:   # Bail, or an error the closures will word
             return None
+        # each part of a budget was within the limit, but together they may not be (runtime.Budget)
+        return None if ev.overspent else (outcome, self.encounter.name, self.sides)
 
     def _fight(self, ev):
         namespace, encounter = self.namespace, self.encounter

@@ -8,7 +8,7 @@ and that run gives the error the user reads: the same message, at the same place
 
 from __future__ import annotations
 
-from itertools import chain, islice
+from itertools import chain
 from operator import length_hint
 
 from ..interpreter.running import Run, set_field
@@ -42,38 +42,55 @@ BAILING = iter(bail, None)
 
 
 class Budget:
-    """What is left of a count (steps, dice) as an iterator: the written code spends one with
-    `next(STEP)` (no count of its own to add to and test), n at once with `next(islice(STEP, n - 1,
-    None))`; past the limit, next() bails. `spent` is the count as the closures keep it."""
+    """What is left of a count (steps, dice), in two parts that each start with all of it. The written
+    code spends one at a time from an iterator, `next(STEP)` (no count of its own to add to and test;
+    past the end, next() bails), and n at a time from a number of the namespace, `if (STEP_BULK :=
+    STEP_BULK - n) < 0: bail()` (a new islice to spend n from the iterator cost 8 times as much).
+    Either part alone stops a run that spends more than the limit. A run that ends having spent more
+    than the limit from the two together bails at its end (QuietFight.fight), and the closures,
+    replaying it, stop it where they do. `spent` is the count as the closures keep it."""
 
-    __slots__ = ("left", "items", "limit")
+    __slots__ = ("left", "items", "limit", "start", "namespace", "bulk")
 
-    def __init__(self, spent: int, limit: int):
-        self.left = iter(range(max(0, limit - spent)))
+    def __init__(self, spent: int, limit: int, namespace: dict, bulk: str):
+        self.start = max(0, limit - spent)
+        self.left = iter(range(self.start))
         self.items = chain(self.left, BAILING)
         self.limit = limit
+        self.namespace, self.bulk = namespace, bulk
+        namespace[bulk] = self.start
 
     @property
     def spent(self) -> int:
-        return self.limit - length_hint(self.left)
+        return self.limit - length_hint(self.left) + self.start - self.namespace[self.bulk]
+
+    @property
+    def overspent(self) -> bool:
+        """Whether `spent` is past the limit."""
+        return length_hint(self.left) + self.namespace[self.bulk] < self.start
 
     def spend(self, n: int) -> None:
         if n > 0:
-            next(islice(self.items, n - 1, None))
+            namespace = self.namespace
+            left = namespace[self.bulk] - n
+            namespace[self.bulk] = left
+            if left < 0:
+                bail()
 
 
 class WrittenRun(Run):
-    """A quiet run of the written code: its steps and dice are the namespace's budgets STEP and DICE
-    (Budget), which the interpreter's helpers spend too, through the same `steps`, `dice`, `step`
-    and `spend` as a closures' run. Its `say` lines are the budget SAY: a quiet run shows none, but
-    counts them against `output_lines` (nothing else of the written code says anything)."""
+    """A quiet run of the written code: its steps and dice are the namespace's budgets STEP and
+    STEP_BULK, DICE and DICE_BULK (Budget), which the interpreter's helpers spend too, through the
+    same `steps`, `dice`, `step` and `spend` as a closures' run. Its `say` lines are the budget SAY:
+    a quiet run shows none, but counts them against `output_lines` (nothing else of the written code
+    says anything)."""
 
     __slots__ = ("namespace", "step_budget", "dice_budget")
 
     def __init__(self, source, limits, namespace: dict, steps: int, dice: int, lines: int):
         self.namespace = namespace
-        self.step_budget = Budget(steps, limits.steps)
-        self.dice_budget = Budget(dice, limits.total_dice)
+        self.step_budget = Budget(steps, limits.steps, namespace, "STEP_BULK")
+        self.dice_budget = Budget(dice, limits.total_dice, namespace, "DICE_BULK")
         super().__init__(source, limits, quiet=True)
         namespace["STEP"], namespace["DICE"] = self.step_budget.items, self.dice_budget.items
         namespace["SAY"] = chain(range(max(0, limits.output_lines - lines)), BAILING)   # nobody asks what is spent
@@ -91,6 +108,7 @@ class WrittenRun(Run):
     def _set_step_limit(self, value: int) -> None:
         if value < 0:   # CpuTime: the time is up, and the next step stops the run
             self.namespace["STEP"] = BAILING
+            self.namespace["STEP_BULK"] = -1   # below 0 whatever is spent from it
 
     steps = property(lambda self: self.step_budget.spent, _set_steps)
     dice = property(lambda self: self.dice_budget.spent, _set_dice)
@@ -103,7 +121,17 @@ class WrittenRun(Run):
 
     def spend(self, n: int, span) -> None:
         if n > 0:   # Budget.spend, with one call fewer: a roll-and-keep pool spends here at each roll
-            next(islice(self.dice_budget.items, n - 1, None))
+            namespace = self.namespace
+            left = namespace["DICE_BULK"] - n
+            namespace["DICE_BULK"] = left
+            if left < 0:
+                bail()
+
+    @property
+    def overspent(self) -> bool:
+        """Whether the run spent more steps or dice than its limits from the two parts of a budget
+        together: the closures would have stopped it."""
+        return self.step_budget.overspent or self.dice_budget.overspent
 
 
 def module_field_set(value, name: str, new, span) -> None:

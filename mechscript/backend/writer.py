@@ -170,6 +170,17 @@ def kind_test(node) -> "tuple[ast.Name, str] | None":
     return None
 
 
+def spent(count: str, budget: str = "STEP_BULK") -> str:
+    """The test that spends `count` steps (or dice) at once (runtime.Budget): true, or a bail past
+    the limit. The function that holds it declares the budget global (Emitter.define)."""
+    return f"(({budget} := {budget} - {count}) >= 0 or bail())"
+
+
+def spending(count: str, budget: str = "STEP_BULK") -> str:
+    """The line that spends `count` steps (or dice) at once."""
+    return f"if ({budget} := {budget} - {count}) < 0: bail()"
+
+
 def short_text(node) -> bool:
     """Whether `node` is a literal string shorter than TEXT_STEP: comparing it costs no step."""
     literal = literal_value(node)

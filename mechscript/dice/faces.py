@@ -60,9 +60,46 @@ def face_table(sides: int) -> bytes:
 
 
 # One die of 2 to 255 sides, as RandomFaces.roll(1, sides) draws it, written inline by the back end
-# (backend/expressions.py) with BITS the source's getrandbits and TABLE face_table(sides): the first
-# face of a 3-byte draw that is not rejected, else `later_face(BITS, TABLE)`.
-ONE_DIE = "BITS(24).to_bytes(3, 'little').translate(TABLE).lstrip(b'\\0')"
+# (backend/expressions.py): DRAWN holds BITS(24), the 3 bytes RandomFaces.roll(1, sides) draws (BITS
+# the source's getrandbits), lowest first; FACES is tuple(face_table(sides)), TABLE face_table(sides).
+# The face of the first byte not rejected (0 in the table), else `later_face(BITS, TABLE)`. Indexing a
+# tuple is 3 operations of Python where translating the bytes was 3 calls.
+ONE_DIE = "FACES[DRAWN & 255] or FACES[DRAWN >> 8 & 255] or FACES[DRAWN >> 16] or later_face(BITS, TABLE)"
+
+
+# The most dice of a plain roll (`2d6`) whose total the back end draws inline, as `few_dice` writes it.
+FEW_DICE = 4
+
+
+def few_dice(n: int, drawn: str, faces: str, table: str, names: list[str]) -> str:
+    """Python text of the total of n (2 to FEW_DICE) plain dice of 2 to 255 sides, as
+    RandomFaces.roll(n, sides) draws them: `drawn` names the BITS(drawn_bits(n)) drawn before it,
+    `faces` tuple(face_table(sides)), `table` face_table(sides), `names` n names of the function's
+    own to hold the faces. The sum of the first n bytes when none is rejected (0 in the table),
+    else later_total's."""
+    terms = [f"({name} := {faces}[{drawn}{f' >> {8 * i}' if i else ''} & 255])" for i, name in enumerate(names)]
+    return f"{' and '.join(terms)} and {' + '.join(names)} or later_total(BITS, {drawn}, {n}, {table})"
+
+
+def drawn_bits(n: int) -> int:
+    """The bits RandomFaces.roll draws first for n dice of at most 255 sides: a byte a die, and some over."""
+    return (n + (n >> 2) + 2) << 3
+
+
+def later_total(getrandbits, drawn: int, n: int, table: bytes) -> int:
+    """The total of n dice whose first draw (`drawn`, few_dice) had a rejected byte among its first n:
+    RandomFaces.roll's faces, from that draw and the next ones."""
+    k = drawn_bits(n) >> 3
+    return sum(completed(getrandbits, drawn.to_bytes(k, "little").translate(table), n, table))
+
+
+def completed(getrandbits, faces: bytes, n: int, table: bytes) -> bytes:
+    """The first n faces of a draw that had rejected bytes (0 in `faces`): those removed, and more
+    bytes drawn (`getrandbits`) while fewer than n are left."""
+    faces = faces.replace(b"\0", b"")
+    while len(faces) < n:
+        faces += getrandbits(n << 3).to_bytes(n, "little").translate(table).replace(b"\0", b"")
+    return faces[:n]
 
 
 def later_face(getrandbits, table: bytes) -> int:
@@ -92,18 +129,11 @@ class RandomFaces:
             return [self._large(die) for _ in range(n)]
         table = _TABLES[die]
         # One C-level draw for all n dice: bytes -> faces, rejected bytes removed. (roll_and_keep
-        # draws its d10s these same three lines, inline: a change here is a change there.)
+        # draws its d10s these same three lines, and the back end one die or a few (ONE_DIE,
+        # few_dice) from the same bits: a change here is a change there.)
         k = n + (n >> 2) + 2
         faces = self.getrandbits(k << 3).to_bytes(k, "little").translate(table)
-        return faces[:n] if 0 not in faces else self.completed(faces, n, table)
-
-    def completed(self, faces: bytes, n: int, table: bytes) -> bytes:
-        """The first n faces of a draw that had rejected bytes (0 in `faces`): those removed, and
-        more bytes drawn while fewer than n are left."""
-        faces = faces.replace(b"\0", b"")
-        while len(faces) < n:
-            faces += self.getrandbits(n << 3).to_bytes(n, "little").translate(table).replace(b"\0", b"")
-        return faces[:n]
+        return faces[:n] if 0 not in faces else completed(self.getrandbits, faces, n, table)
 
     def drawn(self) -> bool:
         """Whether any face (any random bit) was drawn yet: an error before the first is the same for every seed."""

@@ -15,7 +15,7 @@ from fractions import Fraction
 from ..errors import MechError, Span
 from ..limits import limit_error
 from .engine import Tally
-from .faces import FaceSource, RandomFaces, face_table
+from .faces import FaceSource, RandomFaces, completed, face_table
 from ..numbers import normal
 
 HALF = Fraction(1, 2)
@@ -198,7 +198,7 @@ def roll_and_keep(source: FaceSource, pool: Pool, tally: Tally, explode: bool = 
     if type(source) is RandomFaces:
         k = n + (n >> 2) + 2
         faces = source.getrandbits(k << 3).to_bytes(k, "little").translate(D10)
-        values = list(faces[:n] if 0 not in faces else source.completed(faces, n, D10))
+        values = list(faces[:n] if 0 not in faces else completed(source.getrandbits, faces, n, D10))
     else:
         values = list(source.roll(n, 10))
     if explode and 10 in values:
