@@ -125,11 +125,17 @@ class CpuTime:
         self.timing = self.fired = False
         self.previous = None
 
+    def again(self, ev) -> "CpuTime":
+        """This timer, for the next run `ev`: a batch times each of its runs with one timer."""
+        self.ev, self.fired = ev, False
+        return self
+
     def __enter__(self) -> "CpuTime":
-        if CpuTime.running == os.getpid() or not _can_time():
+        pid = os.getpid()
+        if CpuTime.running == pid or not _can_time():
             return self
         self.previous = _signal.signal(signal.SIGPROF, self._expired)
-        CpuTime.running, self.timing = os.getpid(), True
+        CpuTime.running, self.timing = pid, True
         seconds = self.limits.seconds
         signal.setitimer(signal.ITIMER_PROF, min(seconds, self.LONGEST), min(self.GRACE, seconds))
         return self
@@ -138,9 +144,10 @@ class CpuTime:
         if not self.timing:
             return
         signal.setitimer(signal.ITIMER_PROF, 0)
-        _signal.signal(signal.SIGPROF, signal.SIG_DFL if self.previous is None else self.previous)
+        # (None: the handler before was not set from Python; _signal takes only its own SIG_DFL)
+        _signal.signal(signal.SIGPROF, _signal.SIG_DFL if self.previous is None else self.previous)
         CpuTime.running, self.timing = None, False
-        if self.ev is not None:
+        if self.fired:   # the handler set it
             self.ev.step_limit = self.limits.steps
 
     def _expired(self, signum, frame) -> None:

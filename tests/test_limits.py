@@ -11,6 +11,7 @@ own counts, tested against these in tests/test_backend_quiet.py.
 
 from __future__ import annotations
 
+import _signal
 import os
 import re
 import signal
@@ -25,6 +26,7 @@ import pytest
 import mechscript
 from mechscript import Limits, MechError
 from mechscript.dice.faces import RandomFaces
+from mechscript import limits as limits_module
 from mechscript.limits import CpuTime
 from mechscript.interpreter.script import compile_script
 from mechscript.interpreter.session import Session
@@ -226,6 +228,47 @@ def test_a_timer_inside_another_leaves_the_outer_one_running():
         delay, _ = signal.getitimer(signal.ITIMER_PROF)
         assert 29 < delay <= 31  # the outer one's, not the inner one's (the timer rounds to its ticks)
     assert no_timer_left()
+
+
+class Counted:
+    """What CpuTime stops: an evaluation's step_limit."""
+    step_limit = 1000
+
+
+def spin_until_stopped(ev: Counted) -> None:
+    start = time.process_time()
+    while ev.step_limit >= 0:
+        assert time.process_time() - start < HANG_GUARD
+
+
+def test_one_timer_times_run_after_run():
+    # a batch's runs share one timer (CpuTime.again): a run its time stopped leaves nothing for the
+    # next, whose time is its own and stops it the same way (at its next count, not at once)
+    timer = CpuTime(Limits(seconds=0.02, steps=1000))
+    for _ in range(2):
+        slow, fast = Counted(), Counted()
+        with timer.again(slow):
+            spin_until_stopped(slow)
+        assert slow.step_limit == 1000 and no_timer_left()
+        with timer.again(fast):
+            pass
+        assert fast.step_limit == 1000 and not timer.fired and no_timer_left()
+
+
+def test_a_handler_set_outside_python_is_left_as_the_default(monkeypatch):
+    # signal.signal gives None for a handler set in C: the timer puts back SIGPROF's default
+    class FromC:
+        SIG_DFL = _signal.SIG_DFL
+
+        @staticmethod
+        def signal(signum, handler):
+            _signal.signal(signum, handler)
+            return None
+
+    monkeypatch.setattr(limits_module, "_signal", FromC)
+    with CpuTime(Limits(seconds=30)):
+        pass
+    assert signal.getsignal(signal.SIGPROF) == signal.SIG_DFL and no_timer_left()
 
 
 @pytest.mark.parametrize("value, seconds", [("1", 1), ("2.5", 2.5), ("0.25", 0.25)])

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import math
 import types
-from itertools import compress
 from fractions import Fraction
 from pathlib import Path
 
@@ -49,10 +48,6 @@ from .peephole import merged
 from .runtime import Bail, WrittenRun, bail, exact, fresh, module_field_set
 from .unread import left_out, named_calls, quiet_nodes, uncalled, unread_fields, unread_values
 from .writer import ModuleText, Unsupported, roll_or_none
-
-
-PLAIN = frozenset([int, str, bool, type(None)])   # values `_numbers` keeps only when whole (int)
-_WHOLE = frozenset([int]).__contains__            # of a type: whether it is int (bool is a type of its own)
 
 
 def _numbers(items) -> dict:
@@ -220,6 +215,7 @@ class QuietFight(Keeping):
     def __init__(self, script: closures.Script):
         self.script = script
         limits = script.limits
+        self.timer = CpuTime(limits)   # each run's `seconds` (CpuTime.again)
         ev = running.Run(NoFaces(), limits, quiet=True)
         ev.scope = Scope(None)
         try:
@@ -403,7 +399,7 @@ class QuietFight(Keeping):
         self.namespace["BITS"] = faces.getrandbits
         ev.depth = self.depth   # the most calls of fns that count no depth (depth.py)
         try:
-            with CpuTime(self.script.limits, ev):   # the `seconds` of a run, as Script.run times it
+            with self.timer.again(ev):   # the `seconds` of a run, as Script.run times it
                 outcome = self._fight(ev)
         except Exception:   # Bail, or an error the closures will word
             return None
@@ -432,9 +428,5 @@ class QuietFight(Keeping):
                 result[name] = (standing(character) is True, _numbers(state.items()))
             return winner, encounter.round, result
         for character, name, names, values_of in self.reporting:
-            values = values_of(character.fields)
-            # `_numbers` of whole numbers, strings, true/false and none, worked out in C
-            numbers = dict(compress(zip(names, values), map(_WHOLE, map(type, values)))) \
-                if PLAIN.issuperset(map(type, values)) else _numbers(zip(names, values))
-            result[name] = (standing(character) is True, numbers)
+            result[name] = (standing(character) is True, _numbers(zip(names, values_of(character.fields))))
         return winner, encounter.round, result
