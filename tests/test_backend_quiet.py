@@ -18,9 +18,12 @@ from mechscript.backend.writer import Unsupported
 from mechscript.backend.comparisons import identity
 from mechscript.backend.peephole import merged
 from mechscript.backend.quiet import QuietFight
+from mechscript.backend.runtime import WrittenRun, copier, fresh
+from mechscript.dice.faces import RandomFaces
 from mechscript.errors import MechError
 from mechscript.limits import Limits
 from mechscript.interpreter.script import compile_script
+from mechscript.interpreter.values import Record
 from mechscript.sim.batch import prepared_for, run_seed
 from mechscript.sim.prepared import fight_once
 from test_sim import DUEL_RULES, encounter as one_shot
@@ -258,6 +261,21 @@ def test_an_if_left_with_nothing_but_narration_to_do_is_left_out_whole():
     assert "grumble" not in retreat and "< 3" not in retreat and "< 5" not in retreat and "< 4" not in retreat
     assert "< 2" in retreat and retreat.count("next(SAY)") == 2 and retreat.count("next(DICE)") == 1
     assert_same_fights(script, 40)
+
+
+def test_a_record_of_plain_values_and_lists_is_copied_as_fresh_copies_it():
+    # transformers' `traits`, a state record of numbers, true/false and a list: each run's copy is
+    # its dict and its lists copied (runtime.copier), what `fresh` makes of it, field by field
+    traits = Record({"cool": True, "reserve": 2, "fears": ["fire", 3], "name": None})
+    copy = copier(traits)
+    made = copy(traits)
+    assert copy is not fresh and type(made) is Record
+    assert list(made.fields.items()) == list(fresh(traits).fields.items())
+    made.fields["fears"].append("water")
+    made.reserve = 0
+    assert traits.fields == {"cool": True, "reserve": 2, "fears": ["fire", 3], "name": None}
+    assert copier(Record({"inner": Record({"a": 1})})) is fresh and copier(Record({"l": [[1]]})) is fresh
+    assert copier([1, "a"]) is list and copier([[1]]) is fresh
 
 
 def test_a_record_a_rule_changes_in_place_starts_each_run_as_written():
@@ -608,6 +626,25 @@ def test_a_run_past_a_limit_only_in_both_parts_of_its_budget_bails(limit, rule):
     assert closures - 500 < written <= closures
     script = _limited(text, limit, closures)
     assert QuietFight(script).fight(seed) == fight_once(script, seed)
+
+
+def test_an_until_that_spends_at_once_is_fought_by_the_written_code():
+    # ENDED declares the budgets its `until` spends (found by review: they were its locals, and
+    # every run bailed)
+    for until in ("one_side_left or round > 2d6 + 10", 'one_side_left or contains(["a", "b"], "c") or round > 20'):
+        text = f"use pbem\n{CHARACTERS}{encounter().replace('one_side_left or round > 20', until)}"
+        assert until in text
+        assert_same_fights(compiled(text), 20)
+
+
+def test_a_run_whose_time_is_up_is_overspent():
+    # CpuTime's handler sets STEP_BULK below 0; a bulk spend that read it before stores over that
+    namespace = {}
+    ev = WrittenRun(RandomFaces(1), Limits(), namespace, 0, 0, 0)
+    assert not ev.overspent
+    ev.step_limit = -1   # the handler's way
+    namespace["STEP_BULK"] = 5
+    assert ev.overspent
 
 
 @pytest.mark.parametrize("n", [5, 2000])

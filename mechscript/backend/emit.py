@@ -96,11 +96,9 @@ class Emitter(Assignments):
                 self.line("    EV.depth -= 1")
             declared = []
             self.every_assigned |= self.assigned_globals
-            # the budgets its lines spend at once (Writer.spend), with the globals the script assigns
-            spends = {budget for budget in ("DICE_BULK", "STEP_BULK")
-                      if any(budget in line for line in self.lines[header:])}
+            spends = self.budgets_spent(header)
             if self.assigned_globals or spends:
-                declared.append("global " + ", ".join(sorted(self.assigned_globals) + sorted(spends)))
+                declared.append("global " + ", ".join(sorted(self.assigned_globals) + spends))
             if self.nonlocals:
                 declared.append("nonlocal " + ", ".join(sorted(self.nonlocals)))
             if declared:
@@ -128,6 +126,7 @@ class Emitter(Assignments):
         self.own_names = set()
         played, one_side_left, sides_left = (self.local(name) for name in ("round", "one_side_left", "sides_left"))
         self.line("def ENDED(encounter):")
+        header = len(self.lines)
         with self.indented():
             self.line("if encounter is not ENCOUNTER: bail()")
             self.line(f"{sides_left} = 0")
@@ -148,6 +147,14 @@ class Emitter(Assignments):
             self.line(f"answer = {self.expr(node) if node is not None else one_side_left}")
             self.line("if answer is not True and answer is not False: bail()")
             self.line("return answer")
+        spends = self.budgets_spent(header)   # by the `until`
+        if spends:
+            self.lines.insert(header, f"    global {', '.join(spends)}")
+
+    def budgets_spent(self, start: int) -> list[str]:
+        """The budgets the lines from `start` on spend at once (writer.spending, writer.spent): the
+        function that holds them declares them global."""
+        return [budget for budget in ("DICE_BULK", "STEP_BULK") if any(budget in line for line in self.lines[start:])]
 
     # -- statements --
 

@@ -12,7 +12,7 @@ from ..errors import MechError
 from ..interpreter import ast, characters
 from ..interpreter.values import Character, Function, Kind, Module, Record, Scope, Table
 from .changes import may_change, table_may_change
-from .runtime import fresh, mutable
+from .runtime import copier, fresh, mutable
 from .writer import ModuleText, Unsupported
 
 
@@ -93,9 +93,7 @@ class Keeping:
             restored = {name: v for name, v in kept if name not in names}
             if restored:   # robomacs' gear: 28 of its 34 sheets have nothing a run changes
                 self.restores.append((character.fields, restored))
-            # a list of numbers, strings... is copied by `list`, in C: what `fresh` gives of it
-            self.copies.extend((character.fields, name, list if type(value) is list and not any(map(mutable, value))
-                                else fresh, value) for name, value in copied)
+            self.copies.extend((character.fields, name, copier(value), value) for name, value in copied)
         settings = []
         for name, _, value in self.encounter.settings:
             if name not in home.vars or type(home.vars[name]) in (Function, Kind, Table, Module):

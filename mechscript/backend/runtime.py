@@ -130,8 +130,9 @@ class WrittenRun(Run):
     @property
     def overspent(self) -> bool:
         """Whether the run spent more steps or dice than its limits from the two parts of a budget
-        together: the closures would have stopped it."""
-        return self.step_budget.overspent or self.dice_budget.overspent
+        together: the closures would have stopped it. Or its time is up: CpuTime's handler may
+        set STEP_BULK below 0 between a bulk spend's read of it and its store, which writes over it."""
+        return self.step_budget.overspent or self.dice_budget.overspent or self.namespace["STEP"] is BAILING
 
 
 def module_field_set(value, name: str, new, span) -> None:
@@ -156,6 +157,26 @@ def fresh(value):
                                row.has_default) for name, row in value.rows.items()}
         return Table(value.name, rows)
     return value
+
+
+def copier(value):
+    """What copies `value` for each run as `fresh` does, made once: `list` for a list of values it
+    leaves as they are; for a record that holds only such values and such lists (transformers'
+    `traits`), a copy of its dict with each list copied, in C, where `fresh` would be called on each
+    of its fields; else `fresh`."""
+    if type(value) is list and not any(map(mutable, value)):
+        return list
+    if type(value) is Record and all(type(item) is list and not any(map(mutable, item)) or not mutable(item)
+                                     for item in value.fields.values()):
+        lists = [name for name, item in value.fields.items() if type(item) is list]
+
+        def copied(value):
+            fields = value.fields.copy()
+            for name in lists:
+                fields[name] = fields[name][:]
+            return Record(fields)
+        return copied
+    return fresh
 
 
 def _row_values(row):
