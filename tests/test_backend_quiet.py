@@ -628,6 +628,14 @@ def test_a_run_past_a_limit_only_in_both_parts_of_its_budget_bails(limit, rule):
     assert QuietFight(script).fight(seed) == fight_once(script, seed)
 
 
+@pytest.mark.parametrize("dice", ["3d6!", "(att.hp % 2 + 1)d6!", "2d6r1"])
+def test_a_roll_the_dice_engine_makes_is_its_total_where_rolls_are_numbers(dice):
+    # an exploding or rerolled roll is rolled by the engine (roll_dice), not sampled: where every
+    # roll is taken as its total, so is it, and arithmetic on it is Python's
+    written = damage_power_written(f"fn pbem.damage_power(att, weapon) = att.firepower + {dice} % 4")
+    assert ").total" in written
+
+
 def test_an_until_that_spends_at_once_is_fought_by_the_written_code():
     # ENDED declares the budgets its `until` spends (found by review: they were its locals, and
     # every run bailed)

@@ -254,7 +254,7 @@ class Expressions(Arithmetic, Comparisons):
             die = self.into(self.expr(node.sides))
             self.line(f"if type({die}) is not int: {die} = EV.number({die}, None)")
             self.line(f"if type({die}) is not int or not 1 <= {die} <= DIE_SIDES: bail()")
-        return self.into(f"roll_dice(EV.source, {n}, {die}, {self.constant(node.modifiers)}, EV)")
+        return self.rolled(f"roll_dice(EV.source, {n}, {die}, {self.constant(node.modifiers)}, EV)")
 
     def e_Dice(self, node):
         count = 1 if node.count is None else node.count.value if type(node.count) is ast.Number else None
@@ -283,4 +283,10 @@ class Expressions(Arithmetic, Comparisons):
                 return self.into(few_dice(count, drawn, self.constant(tuple(face_table(die))), self.constant(face_table(die)),
                                           names))
             return self.into(f"{self.constant(sample)}(EV.source)")
-        return self.into(f"roll_dice(EV.source, {count}, {self.constant(die)}, {self.constant(node.modifiers)}, EV)")
+        return self.rolled(f"roll_dice(EV.source, {count}, {self.constant(die)}, {self.constant(node.modifiers)}, EV)")
+
+    def rolled(self, roll: str) -> str:
+        """A roll by the dice engine: its total where the run takes every roll as its total
+        (rolls_as_numbers), as the sampled rolls give it (found by review: `3d6! % 4` took the
+        roll itself, which Python cannot divide, and every run bailed)."""
+        return self.into(f"{roll}.total" if self.rolls_as_numbers else roll)
