@@ -14,6 +14,7 @@ the same order.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 
@@ -44,27 +45,18 @@ def merged(lines: list[str]) -> list[str]:
 
 
 def _pools_fused(lines: list[str]) -> list[str]:
-    """_pool_fused until no pool is left to fuse: a pool fused into the next may then be fused into
-    the one after."""
-    while True:
-        fused = _pool_fused(lines)
-        if fused == lines:
-            return lines
-        lines = fused
-
-
-def _pool_fused(lines: list[str]) -> list[str]:
     """A pool made (`tA = NEW_POOL(Pool)` and its four fields) only to be added to or taken from
     the pool made right after it (arithmetic.pool_made): its fields' values written in place of
     its fields' reads there, when they are plain arithmetic of names (no call: worked out a few
-    lines later, they give the same). A field of 0 added or taken is left out. Transformers adds
-    `(spent + led)k(spent + led)` and the like to a pool dozens of times a fight."""
-    uses = Counter(_TEMP.findall("\n".join(lines)))
+    lines later, they give the same). A field of 0 added or taken is left out. The pool it went
+    into may then go into the next in turn. Transformers adds `(spent + led)k(spent + led)` and
+    the like to a pool dozens of times a fight."""
+    lines = list(lines)
     out: list[str] = []
     index = 0
     while index < len(lines):
         made = _NEW_POOL.fullmatch(lines[index])
-        fields = _made_pool(lines, index, made) if made and uses[made[2]] > 5 else None
+        fields = _made_pool(lines, index, made) if made else None
         if fields is None:
             out.append(lines[index])
             index += 1
@@ -75,19 +67,30 @@ def _pool_fused(lines: list[str]) -> list[str]:
         end = after + 1 if block and block[1] == depth else len(lines)
         while end < len(lines) and not lines[end].startswith(f"{depth}{block[2]}.span = "):
             end += 1
-        if end == len(lines) or len(re.findall(rf"\b{name}\b", "\n".join(lines[after:end + 1]))) != uses[name] - 5:
+        if end == len(lines) or _used_from(lines, end + 1, name):
             out.append(lines[index])
             index += 1
             continue
         out.extend(lines[index + 5:after])
-        for line in lines[after:end + 1]:
+        for at in range(after, end + 1):
             for field, value in zip(_POOL_FIELDS, fields):
                 if value in ("0", "0 * 2"):
-                    line = re.sub(rf" [+-] {name}\.{field}\b", "", line)
-                line = re.sub(rf"\b{name}\.{field}\b", f"({value})", line)
-            out.append(line)
-        index = end + 1
+                    lines[at] = re.sub(rf" [+-] {name}\.{field}\b", "", lines[at])
+                lines[at] = re.sub(rf"\b{name}\.{field}\b", f"({value})", lines[at])
+        index = after   # the pool it went into, which may go into the next
     return out
+
+
+def _used_from(lines: list[str], start: int, name: str) -> bool:
+    """Whether the temporary `name` is used from line `start` to the end of its function (a nested
+    function has temporaries of its own)."""
+    used = re.compile(rf"\b{name}\b")
+    for line in itertools.islice(lines, start, None):
+        if line.startswith("def "):
+            return False
+        if name in line and used.search(line):
+            return True
+    return False
 
 
 def _pool_using(lines: list[str], start: int, depth: str, name: str, stable: bool) -> "int | None":
