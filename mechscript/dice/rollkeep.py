@@ -198,15 +198,15 @@ def roll_and_keep(source: FaceSource, pool: Pool, tally: Tally, explode: bool = 
     if type(source) is RandomFaces:
         k = n + (n >> 2) + 2
         faces = source.getrandbits(k << 3).to_bytes(k, "little").translate(D10)
-        values = list(faces[:n] if 0 not in faces else completed(source.getrandbits, faces, n, D10))
+        values = sorted(faces[:n] if 0 not in faces else completed(source.getrandbits, faces, n, D10), reverse=True)
     else:
-        values = list(source.roll(n, 10))
-    if explode and 10 in values:
+        values = sorted(source.roll(n, 10), reverse=True)
+    if explode and values[0] == 10:
         # Each round rolls one die for each die that came up 10 in the round before, left to right,
         # and adds it. Those dice are all worth the same (10 for each round so far), so which of them
         # gets which face does not change the values: a round's new dice join the list of the others.
         pending = values.count(10)
-        values = [face for face in values if face != 10]
+        del values[:pending]   # the 10s, first in the sorted dice
         base = rounds = 0
         while pending:
             rounds += 1
@@ -218,7 +218,7 @@ def roll_and_keep(source: FaceSource, pool: Pool, tally: Tally, explode: bool = 
             faces = source.roll(pending, 10)
             values += [base + face for face in faces if face != 10]
             pending = faces.count(10)
-    values.sort(reverse=True)
+        values.sort(reverse=True)
     roll = _new_roll(KeepRoll)
     roll.pool, roll.normalized, roll.auto_fail, roll.span = pool, normalized, False, pool.span
     roll.kept = kept = values[:normalized.kept]
