@@ -636,6 +636,22 @@ def test_a_roll_the_dice_engine_makes_is_its_total_where_rolls_are_numbers(dice)
     assert ").total" in written
 
 
+@pytest.mark.parametrize("made", ["range(att.hp)", "range(att.hp - 8)", "range(2, att.hp)", "range(att.hp, 3)",
+                                  "range(d6, 4)", "range(att.hp * 2 / 2)"])
+def test_range_of_whole_numbers_is_made_inline(made):
+    # neojove's `for k in range(most)`: Python's range, its size tested and a step an item, as the
+    # builtin makes it; a number that may not be whole goes to the builtin (and its error)
+    written = damage_power_written(f"fn pbem.damage_power(att, weapon) = att.firepower + len({made}) % 3")
+    assert "list(range(" in written
+
+
+def test_range_spends_its_items_against_the_steps_as_the_closures_do():
+    text = f"use pbem\nfn pbem.damage_power(att, weapon) = att.firepower + len(range(att.hp * 400)) % 2\n" \
+           f"{CHARACTERS}{encounter()}"
+    closures, written = _smallest_limits(text, "steps", run_seed(7, 0))
+    assert closures - 500 < written <= closures and written > 4000
+
+
 def test_an_until_that_spends_at_once_is_fought_by_the_written_code():
     # ENDED declares the budgets its `until` spends (found by review: they were its locals, and
     # every run bailed)

@@ -168,6 +168,14 @@ class Calls(Work):
                 tests.append(f"({explode} is True or {explode} is False)")
             made = f"roll_and_keep(EV.source, {args[0]}, EV, {explode})"   # and keeps no record of it
             return self.into(f"{made} if {' and '.join(tests)} else {general}" if tests else made)
+        if name == "range" and 1 <= len(args) <= 2 and not node.kwargs:
+            # of whole numbers, made as the builtin makes it: its size tested, a step an item
+            start, end = ("1", args[0]) if len(args) == 1 else args
+            start, end = (x if x.isidentifier() or is_literal(x) else self.into(x) for x in (start, end))
+            ints = "".join(f"type({x}) is int and " for x in (start, end) if not is_literal(x))
+            count = end if start == "1" else f"{end} - {start} + 1"
+            return self.into(f"list(range({start}, {end} + 1)) if {ints}{count} <= LIST_SIZE and "
+                             f"{spent(f'max(0, {count})')} else {general}")
         if name == "len":
             a, = args
             if self.surely(node.args[0], "list") or self.surely(node.args[0], "str"):
