@@ -154,7 +154,8 @@ class Emitter(Assignments):
     def budgets_spent(self, start: int) -> list[str]:
         """The budgets the lines from `start` on spend at once (writer.spending, writer.spent): the
         function that holds them declares them global."""
-        return [budget for budget in ("DICE_BULK", "STEP_BULK") if any(budget in line for line in self.lines[start:])]
+        text = "\n".join(self.lines[start:])
+        return [budget for budget in ("DICE_BULK", "STEP_BULK") if budget in text]
 
     # -- statements --
 
