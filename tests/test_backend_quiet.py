@@ -1419,6 +1419,9 @@ def test_a_pool_made_only_to_be_added_to_the_next_is_written_into_it():
     changed = [line.replace("t1 * 2", "v9_n * 2") for line in made]
     kept = ["def m1_f(t0):"] + changed + between + added
     assert merged(kept) == kept
+    assert merged(["def m1_f(t0):"] + changed + added) == [   # with nothing between, it may
+        "def m1_f(t0):", "    t3 = NEW_POOL(Pool)", "    t3.unkept2 = t0.unkept2 + (v9_n * 2)", "    t3.kept2 = t0.kept2",
+        "    t3.flat = t0.flat", "    t3.span = k2"]
     deeper = ["def m1_f(t0, t1):"] + made + ["    if t1:"] + ["    " + line for line in added]
     assert merged(deeper) == deeper
     again = ["def m1_f(t0, t1):"] + made + added + ["    return t2"]
@@ -1774,11 +1777,12 @@ def test_a_character_or_none_is_found_in_a_list_by_python_s_in():
 
 def test_pools_are_made_and_added_with_no_python_call():
     # `pool` of whole numbers, a pool plus a pool and a pool plus a number are made in the written
-    # code (object.__new__ and the four slots, as Pool and _halves make them), no Python call
+    # code (object.__new__ and the four slots, as Pool and _halves make them), no Python call; the
+    # pool `q - 1k0` is made only to take 3 from, and goes into that one (peephole._pools_fused)
     rules = ("fn pbem.damage_power(att, weapon) {\n let base = pool(att.firepower, 1)\n let p = base + 2k1\n"
              " let q = p + 3\n let r = roll(q - 1k0 - 3)\n return r.total % 7\n}")
     written = damage_power_written(rules)
-    assert written.count("NEW_POOL(Pool)") == 5 and ".combine(" not in written and ".plus(" not in written
+    assert written.count("NEW_POOL(Pool)") == 4 and ".combine(" not in written and ".plus(" not in written
     assert "Pool(" not in written.replace("NEW_POOL(Pool)", "") and "normal(" not in written
 
 

@@ -101,7 +101,7 @@ def _pool_using(lines: list[str], start: int, depth: str, name: str, stable: boo
         line = lines[index]
         if re.search(rf"\b{name}\b", line):
             return index - 1 if index > start and _NEW_POOL.fullmatch(lines[index - 1]) else None
-        if not stable or not line.startswith(depth):
+        if not (stable or index == start and _NEW_POOL.fullmatch(line)) or not line.startswith(depth):
             return None
     return None
 
