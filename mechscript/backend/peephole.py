@@ -97,9 +97,10 @@ def _pool_using(lines: list[str], start: int, depth: str, name: str, stable: boo
     """The line from `start` on, at `depth`, that makes the pool using the pool `name`: the next
     line, or a later one if the pool's fields are `stable` (what other lines do cannot change them)
     and the lines between are of that block (deeper, or at its depth)."""
+    used = re.compile(rf"\b{name}\b")
     for index in range(start, len(lines)):
         line = lines[index]
-        if re.search(rf"\b{name}\b", line):
+        if name in line and used.search(line):
             return index - 1 if index > start and _NEW_POOL.fullmatch(lines[index - 1]) else None
         if not (stable or index == start and _NEW_POOL.fullmatch(line)) or not line.startswith(depth):
             return None

@@ -66,8 +66,7 @@ class Budget:
 
     @property
     def overspent(self) -> bool:
-        """Whether `spent` is past the limit."""
-        return length_hint(self.left) + self.namespace[self.bulk] < self.start
+        return self.spent > self.limit
 
     def spend(self, n: int) -> None:
         if n > 0:
