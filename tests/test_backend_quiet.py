@@ -483,6 +483,27 @@ def test_a_field_every_record_has_is_set_as_an_attribute():
     assert "set_field" not in written and ".n = " in written
 
 
+@pytest.mark.parametrize("step", ["1", "1/2"])
+def test_a_sum_into_a_field_and_a_repeat_count_the_checker_knows_are_not_tested_for_their_type(step):
+    # `r.n += att.firepower` (whole numbers) and `repeat r.n` (a whole number) are written with no test
+    # of their types, as `a + b` of the same values is; `k += 1/2` (numbers) adds a fraction exactly
+    rules = ("fn pbem.damage_power(att, weapon) {\n let r = {n: 0}\n r.n += att.firepower\n let k = 0\n"
+             f" repeat r.n {{ k += {step} }}\n return floor(k)\n}}")
+    written = damage_power_written(rules)
+    loop = written.index("for _ in range")
+    assert "type(" not in written[:loop] and "binary(" not in written[:loop]
+    if step == "1/2":
+        assert "exact(" in written[loop:] and "binary(" not in written[loop:]
+
+
+def test_max_and_min_of_numbers_are_python_s_own():
+    # whole numbers or fractions: the builtin picks with Python's max and min from the same values
+    rules = ("fn pbem.damage_power(att, weapon) {\n let k = att.firepower / 2\n"
+             " return floor(max(k, 1/2) + min(k, att.hp))\n}")
+    written = damage_power_written(rules)
+    assert "max(" in written and "min(" in written and "B_max" not in written and "B_min" not in written
+
+
 def test_the_total_of_a_roll_is_read_as_the_roll_keeps_it():
     # transformers reads its rolls' dice as well (no roll is its total alone): `r.total` of what is
     # surely a roll is the roll's own, with no look-up by name
@@ -836,6 +857,20 @@ fn fight(enc) {
 
 def own_rules(rules: str = "fn standing(m) = m.hp > 0", first: str = "", formula: str = ""):
     return compiled(OWN_RULES.replace("RULES", rules).replace("FIRST", first).replace("FORMULA", formula))
+
+
+@pytest.mark.parametrize("first", ["", "enc.round = 0 - 5", "enc.round = 1/2"])
+def test_a_round_set_to_a_whole_number_is_tested_for_its_sign_alone(first):
+    # `enc.round += 1` of a whole round, and `= 0 - 5`, are surely whole numbers: their sign is tested,
+    # not their type; a round that is not one, or below 0, stops the closures and the written code
+    script = own_rules(first=first)
+    written = _function_written(QuietFight(script), "s_fight")
+    sets = [line for line in written.splitlines() if "enc.round = " in line]
+    assert [("type(" in line) for line in sets] == [first.endswith("1/2")] * (first != "") + [False]
+    if first:
+        assert_both_stop(script, "round")
+    else:
+        assert_same_fights(script, 20)
 
 
 @pytest.mark.parametrize("rules, first, formula", [

@@ -22,17 +22,15 @@ class Assignments(Loops):
                 self.assigned_globals.add(name)
             elif place[2] < self.function_base:   # a name of the enclosing function
                 self.nonlocals.add(name)
-            ints = self.surely(target, "int") and self.surely(node.value, "int")
-            bounds = (None, self.bound(node.value))
             if node.op == "=":
                 self.line(f"{name} = {self.value(node.value)}")
             elif place[0] == "local" and self.pure(node.value) is not None:
                 # nothing runs between reading the local and adding to it: no copy of it is needed
-                self.line(f"{name} = {self.arithmetic(node.op[0], name, self.value(node.value), k, ints, bounds)}")
+                self.line(f"{name} = {self.updated(node, name, self.value(node.value), k)}")
             else:
                 old = self.temp()
                 self.line(f"{old} = {name}")
-                self.line(f"{name} = {self.arithmetic(node.op[0], old, self.expr(node.value), k, ints, bounds)}")
+                self.line(f"{name} = {self.updated(node, old, self.expr(node.value), k)}")
             return
         if type(target) is ast.Field and self.module_of(target.target) is not None:
             name = self.module_of(target.target).global_name(target.name)
@@ -42,7 +40,7 @@ class Assignments(Loops):
             else:
                 old = self.temp()
                 self.line(f"{old} = {name}")
-                self.line(f"{name} = {self.arithmetic(node.op[0], old, self.expr(node.value), k)}")
+                self.line(f"{name} = {self.updated(node, old, self.expr(node.value), k)}")
             return
         holder = self.expr(target.target)
         if not holder.startswith(("t", "v")):   # a local or temporary holds as it is
@@ -53,14 +51,15 @@ class Assignments(Loops):
                 new = self.expr(node.value)
             else:
                 old = self.field_of(holder, target)
-                new = self.arithmetic(node.op[0], old, self.expr(node.value), k)
+                new = self.updated(node, old, self.expr(node.value), k)
             kinds = self.kinds(self.types.of(target.target))
             if kinds is not None and self.state_everywhere(kinds, target.name):
                 self.line(f"{self.attr(holder, target.name)} = {new}")   # the state of one kind of character
             elif self.record_field(target.target, target.name):
                 self.line(f"{self.attr(holder, target.name)} = {new}")   # a field every record it may be has
             elif self.surely(target.target, "encounter") and target.name == "round":
-                self.line(f"if type({new}) is int and {new} >= 0: {holder}.round = {new}")
+                whole = self.surely(node.value, "int") and (node.op == "=" or self.surely(target, "int"))
+                self.line(f"if {'' if whole else f'type({new}) is int and '}{new} >= 0: {holder}.round = {new}")
                 self.line(f"else: set_field({holder}, {field}, {new}, {span})")
             else:
                 self.line(f"if type({holder}) is Character and {field} in {holder}.kind.schema.changes: "
@@ -75,8 +74,16 @@ class Assignments(Loops):
         else:
             old = self.temp()
             self.line(f"{old} = get_index(EV, {holder}, {key}, {span})")
-            new = self.arithmetic(node.op[0], old, self.expr(node.value), k)
+            new = self.updated(node, old, self.expr(node.value), k)
         self.line(f"set_index(EV, {holder}, {key}, {new}, {span})")
+
+    def updated(self, node: ast.Assign, old: str, value: str, k: str) -> str:
+        """`old` (the target's value) with `value` added, taken away... (`+=`, `-=`...): without the
+        test of their types where the checker knows them, as an expression's operands."""
+        target, right = node.target, node.value
+        ints = self.surely(target, "int") and self.surely(right, "int")
+        numbers = self.surely(target, "number") and self.surely(right, "number")
+        return self.arithmetic(node.op[0], old, value, k, ints, (None, self.bound(right)), numbers)
 
     def record_field(self, node, name: str) -> bool:
         """Whether `node` is surely a record, of shapes that all have the field `name` (a record's

@@ -69,7 +69,8 @@ class Loops(Access):
         rounds = self.temp()
         # a whole number within the limit as it is; anything else as the closures take it (a roll's
         # total) or fail on it
-        self.line(f"{rounds} = {count} if type({count}) is int and 0 <= {count} <= LOOP_ITERATIONS "
+        whole = "" if self.surely(node.count, "int") else f"type({count}) is int and "
+        self.line(f"{rounds} = {count} if {whole}0 <= {count} <= LOOP_ITERATIONS "
                   f"else repeat_count(EV, {count}, {self.constant(node.count.span)})")
         self.line(spending(rounds))
         self.line(f"for _ in range({rounds}):")
