@@ -15,7 +15,7 @@ from fractions import Fraction
 from ..errors import MechError, Span
 from ..limits import limit_error
 from .engine import Tally
-from .faces import FaceSource, RandomFaces, completed, face_table
+from .faces import FaceSource, RandomFaces, completed, face_table, later_face
 from ..numbers import normal
 
 HALF = Fraction(1, 2)
@@ -204,7 +204,8 @@ def roll_and_keep(source: FaceSource, pool: Pool, tally: Tally, explode: bool = 
     if explode and values[0] == 10:
         # Each round rolls one die for each die that came up 10 in the round before, left to right,
         # and adds it. Those dice are all worth the same (10 for each round so far), so which of them
-        # gets which face does not change the values: a round's new dice join the list of the others.
+        # gets which face does not change the values; and each is worth more than any die finished
+        # in the rounds before, so a round's finished dice go in front of them, highest first.
         pending = values.count(10)
         del values[:pending]   # the 10s, first in the sorted dice
         base = rounds = 0
@@ -215,10 +216,18 @@ def roll_and_keep(source: FaceSource, pool: Pool, tally: Tally, explode: bool = 
                                   f"{tally.limits.explosion_depth} rounds", tally.limits.explosion_depth, pool.span)
             base += 10
             tally.spend(pending, pool.span)
+            if pending == 1 and type(source) is RandomFaces:
+                # one die, the usual case, drawn as RandomFaces.roll(1, 10) draws it (faces.ONE_DIE)
+                drawn = source.getrandbits(24)
+                face = D10_FACES[drawn & 255] or D10_FACES[drawn >> 8 & 255] or D10_FACES[drawn >> 16] or \
+                    later_face(source.getrandbits, D10)
+                if face != 10:
+                    values.insert(0, base + face)
+                    pending = 0
+                continue
             faces = source.roll(pending, 10)
-            values += [base + face for face in faces if face != 10]
+            values[:0] = sorted([base + face for face in faces if face != 10], reverse=True)
             pending = faces.count(10)
-        values.sort(reverse=True)
     roll = _new_roll(KeepRoll)
     roll.pool, roll.normalized, roll.auto_fail, roll.span = pool, normalized, False, pool.span
     roll.kept = kept = values[:normalized.kept]
@@ -235,4 +244,5 @@ def roll_and_keep(source: FaceSource, pool: Pool, tally: Tally, explode: bool = 
 
 
 D10 = face_table(10)
+D10_FACES = tuple(D10)
 _new_roll = object.__new__
