@@ -43,3 +43,18 @@ def test_a_few_dice_drawn_inline_are_the_face_sources_dice(n, sides):
             if turn % 4 == 3:
                 assert inline.roll(3, 8) == given.roll(3, 8)
             assert inline_total(inline, n, sides) == sum(given.roll(n, sides)), (n, sides, seed, turn)
+
+
+def test_a_source_seeded_anew_gives_the_faces_of_a_new_source():
+    # a batch's written code draws each run from one source, reseeded (QuietFight.fight): the same
+    # faces, and the same `drawn`, as RandomFaces(seed), whatever was drawn from it before
+    source = RandomFaces(99)
+    for seed in [0, 1, 7, 2**31 - 1, 2**32 + 5, 10**30, 1220045158]:
+        source.roll(5, 10)
+        source.roll(1, 300)   # a die of more than 255 sides: bits drawn one by one
+        assert source.reseeded(seed) is source and source.seed == seed
+        assert not source.drawn()
+        new = RandomFaces(seed)
+        assert [source.roll(4, 6), source.roll(1, 1000), source.getrandbits(40)] == \
+            [new.roll(4, 6), new.roll(1, 1000), new.getrandbits(40)], seed
+        assert source.drawn()

@@ -216,6 +216,7 @@ class QuietFight(Keeping):
         self.script = script
         limits = script.limits
         self.timer = CpuTime(limits)   # each run's `seconds` (CpuTime.again)
+        self.faces = RandomFaces(0)    # each run's dice, seeded anew (RandomFaces.reseeded)
         ev = running.Run(NoFaces(), limits, quiet=True)
         ev.scope = Scope(None)
         try:
@@ -247,6 +248,7 @@ class QuietFight(Keeping):
             self.home = self.texts[id(home)]
             with ast.children_remembered():
                 self.namespace = self._namespace(script_text, ev, limits)
+                self.namespace["BITS"] = self.faces.getrandbits
         self._keep(ev, home)
 
     # -- set-up --
@@ -393,10 +395,9 @@ class QuietFight(Keeping):
     def fight(self, seed: int):
         """(outcome, the encounter's name, its sides) as `fight_once` gives them, or None when the run
         bailed: the caller fights that run whole, on the closures, for its outcome or its error."""
-        faces = RandomFaces(seed)
+        faces = self.faces.reseeded(seed)   # BITS, its bits, is the namespace's since the set-up
         ev = WrittenRun(faces, self.script.limits, self.namespace, self.setup_steps, self.setup_dice,
                         self.setup_lines)
-        self.namespace["BITS"] = faces.getrandbits
         ev.depth = self.depth   # the most calls of fns that count no depth (depth.py)
         try:
             with self.timer.again(ev):   # the `seconds` of a run, as Script.run times it
