@@ -57,6 +57,9 @@ class Assignments(Loops):
                 self.line(f"{self.attr(holder, target.name)} = {new}")   # the state of one kind of character
             elif self.record_field(target.target, target.name):
                 self.line(f"{self.attr(holder, target.name)} = {new}")   # a field every record it may be has
+            elif self.surely(target.target, "encounter") and target.name == "round" and node.op == "=" and \
+                    self.rolls_as_numbers and self.types.of(node.value).maybe("roll"):
+                self.line("bail()")   # a roll, a number here, is no round to the closures' set_field (found by review)
             elif self.surely(target.target, "encounter") and target.name == "round":
                 whole = self.surely(node.value, "int") and (node.op == "=" or self.surely(target, "int"))
                 self.line(f"if {'' if whole else f'type({new}) is int and '}{new} >= 0: {holder}.round = {new}")

@@ -243,7 +243,7 @@ class Calls(Work):
         if name in ("max", "min") and len(args) >= 2 and not node.kwargs:
             # of numbers, Python's own (the builtin picks with it from the same values)
             ints = " and ".join(f"type({a}) is int" for a, arg in zip(args, node.args)
-                                if not is_literal(a) and not self.surely(arg, "number"))
+                                if not is_literal(a) and not (self.surely(arg, "int") or self.surely(arg, "number")))
             return self.into(f"{name}({', '.join(args)}) if {ints} else {general}" if ints
                              else f"{name}({', '.join(args)})")
         return self.into(general)
