@@ -502,7 +502,7 @@ def test_max_and_min_of_numbers_are_python_s_own():
              " return floor(max(k, 1/2) + min(k, att.hp))\n}")
     written = damage_power_written(rules)
     assert "max(" in written and "min(" in written and "B_max" not in written and "B_min" not in written
-    # a die is its number where rolls are numbers (found by review: the test had come back)
+    # a die is a whole number where rolls are numbers: no type test of it either (found by review)
     written = damage_power_written("fn pbem.damage_power(att, weapon) = max(d6, att.firepower) + min(att.hp, 2d6)")
     assert "B_max" not in written and "B_min" not in written
 
