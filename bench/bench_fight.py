@@ -46,8 +46,9 @@ def measure(name: str, runs: int, passes: int) -> dict:
     seeds = [run_seed(1, index) for index in range(runs)]
 
     def fights():
-        for seed in seeds:
-            quiet.fight(seed)
+        with quiet.timer.handling():   # as a batch's chunk fights its runs (sim/batch.py)
+            for seed in seeds:
+                quiet.fight(seed)
 
     whole = best(passes, fights) / runs
     inner = quiet.namespace[quiet.fight_name]

@@ -258,6 +258,85 @@ def test_one_timer_times_run_after_run():
         assert fast.step_limit == 1000 and not timer.fired and no_timer_left()
 
 
+class CountedSignals:
+    """_signal, counting the handlers set (CpuTime.handling sets one for a chunk of runs)."""
+    SIG_DFL = _signal.SIG_DFL
+
+    def __init__(self):
+        self.set = 0
+
+    def signal(self, signum, handler):
+        self.set += 1
+        return _signal.signal(signum, handler)
+
+
+def test_runs_one_after_another_set_the_handler_once_and_each_its_own_time(monkeypatch):
+    # a batch's chunk (sim/batch.py): the handler set once for its runs, put back after; each run
+    # still timed afresh, stopped at its next count; a timer of another run between (the closures
+    # playing a run again) sets its own for its own time, and puts the chunk's back
+    counted = CountedSignals()
+    monkeypatch.setattr(limits_module, "_signal", counted)
+    before = signal.getsignal(signal.SIGPROF)
+    timer = CpuTime(Limits(seconds=0.02, steps=1000))
+    with timer.handling():
+        for _ in range(2):
+            slow, fast = Counted(), Counted()
+            with timer.again(slow):
+                spin_until_stopped(slow)
+            assert slow.step_limit == 1000 and no_timer_left()
+            with timer.again(fast):
+                pass
+            assert fast.step_limit == 1000 and not timer.fired and no_timer_left()
+        assert counted.set == 1 and signal.getsignal(signal.SIGPROF).__self__ is timer
+        replayed = Counted()
+        with CpuTime(Limits(seconds=0.03, steps=1000), replayed):
+            spin_until_stopped(replayed)
+        assert counted.set == 3 and signal.getsignal(signal.SIGPROF).__self__ is timer
+        again = Counted()
+        with timer.again(again):
+            spin_until_stopped(again)
+    assert counted.set == 4 and signal.getsignal(signal.SIGPROF) is before and no_timer_left()
+
+
+def test_a_chunk_of_a_batch_sets_the_handler_once(monkeypatch):
+    from mechscript.sim.batch import Batch, _fight_chunk
+    counted = CountedSignals()
+    monkeypatch.setattr(limits_module, "_signal", counted)
+    path = REPO / "examples" / "pbem_ambush.mech"
+    chunk = _fight_chunk(Batch(path.read_text(encoding="utf-8"), str(path), str(path.parent), Limits()), 1, 0, 20)
+    assert len(chunk.outcomes) == 20 and counted.set == 2   # not 2 a run
+
+
+def test_runs_inside_a_timer_that_is_timing_leave_its_handler():
+    outer = CpuTime(Limits(seconds=30))
+    with outer:
+        handler = signal.getsignal(signal.SIGPROF)
+        inner = CpuTime(Limits(seconds=0.001))
+        with inner.handling(), inner.again(Counted()):
+            assert signal.getsignal(signal.SIGPROF) == handler   # the outer one's, for its time
+        delay, _ = signal.getitimer(signal.ITIMER_PROF)
+        assert 29 < delay <= 31
+    assert no_timer_left()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="forks")
+def test_a_child_forked_while_a_timer_is_timing_times_its_own_runs():
+    # fork carries no interval timer over: the child's runs are its own timer's (a worker of a pool)
+    with CpuTime(Limits(seconds=30)):
+        child = os.fork()
+        if child == 0:
+            try:
+                ev = Counted()
+                fresh = CpuTime.running is None and signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
+                with CpuTime(Limits(seconds=0.02, steps=1000), ev):
+                    spin_until_stopped(ev)
+                os._exit(0 if fresh and ev.step_limit == 1000 and no_timer_left() else 3)
+            finally:
+                os._exit(4)
+        _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0 and no_timer_left()
+
+
 def test_a_handler_set_outside_python_is_left_as_the_default(monkeypatch):
     # signal.signal gives None for a handler set in C: the timer puts back SIGPROF's default
     class FromC:

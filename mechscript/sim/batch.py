@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 from collections import deque
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -196,29 +196,31 @@ def _fight_chunk(batch: Batch, seed: int, start: int, stop: int, script: Script 
     script = script or _worker_script(batch)
     prepared = prepared_for(script)
     chunk = Chunk(start)
-    for index in range(start, stop):
-        s = run_seed(seed, index)
-        try:
-            fought = prepared.fight(s) if prepared is not None else None
-            encounter = prepared.encounter if fought is not None else None
-            if fought is None:  # not set up once, or the run failed: fought whole, for its error as `mech run` has it
-                ev = run_once(script, s)
-                fought, encounter = outcome(ev), ev.encounter
-            result, chunk.encounter, chunk.sides = fought
-            if chunk.survival is None:
-                chunk.survival = survival(encounter)
-        except NothingToSimulate:
-            chunk.no_encounter = True
-            break
-        except MechError as error:
-            chunk.failure, chunk.failed_seed = error.render(), s
-            chunk.failure_rolled = error.rolled
-            break
-        except MemoryError:
-            chunk.outcomes = []  # room to say so
-            chunk.failure, chunk.failed_seed = out_of_memory(script).render(), s
-            break
-        chunk.outcomes.append(result)
+    # the written code's runs: the `seconds` timer's handler set once for the chunk (CpuTime.handling)
+    with prepared.timer.handling() if type(prepared) is QuietFight else nullcontext():
+        for index in range(start, stop):
+            s = run_seed(seed, index)
+            try:
+                fought = prepared.fight(s) if prepared is not None else None
+                encounter = prepared.encounter if fought is not None else None
+                if fought is None:  # not set up once, or the run failed: fought whole, for its error as `mech run` has it
+                    ev = run_once(script, s)
+                    fought, encounter = outcome(ev), ev.encounter
+                result, chunk.encounter, chunk.sides = fought
+                if chunk.survival is None:
+                    chunk.survival = survival(encounter)
+            except NothingToSimulate:
+                chunk.no_encounter = True
+                break
+            except MechError as error:
+                chunk.failure, chunk.failed_seed = error.render(), s
+                chunk.failure_rolled = error.rolled
+                break
+            except MemoryError:
+                chunk.outcomes = []  # room to say so
+                chunk.failure, chunk.failed_seed = out_of_memory(script).render(), s
+                break
+            chunk.outcomes.append(result)
     return chunk
 
 
