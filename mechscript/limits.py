@@ -150,7 +150,10 @@ class CpuTime:
         try:
             yield self
         finally:
-            self.handled = False
+            # no run's timer is left (a Ctrl-C just past a run's start can skip its exit): stopped
+            # before SIGPROF's handler goes back to one that may end the process (found by review)
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            CpuTime.running, self.timing, self.handled = None, False, False
             _signal.signal(signal.SIGPROF, _signal.SIG_DFL if previous is None else previous)
 
     def __enter__(self) -> "CpuTime":

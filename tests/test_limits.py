@@ -298,6 +298,16 @@ def test_runs_one_after_another_set_the_handler_once_and_each_its_own_time(monke
     assert counted.set == 4 and signal.getsignal(signal.SIGPROF) is before and no_timer_left()
 
 
+def test_a_chunk_leaves_no_timer_of_a_run_whose_exit_was_skipped():
+    # a Ctrl-C just past a run's start skips its exit: the chunk's end stops the timer before
+    # SIGPROF's default (which ends the process) comes back (found by review)
+    before = signal.getsignal(signal.SIGPROF)
+    timer = CpuTime(Limits(seconds=30))
+    with timer.handling():
+        timer.again(Counted()).__enter__()
+    assert no_timer_left() and signal.getsignal(signal.SIGPROF) is before
+
+
 def test_a_chunk_of_a_batch_sets_the_handler_once(monkeypatch):
     from mechscript.sim.batch import Batch, _fight_chunk
     counted = CountedSignals()
