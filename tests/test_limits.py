@@ -244,10 +244,9 @@ def spin_until_stopped(ev: Counted) -> None:
         assert time.process_time() - start < HANG_GUARD
 
 
-def test_one_timer_times_run_after_run():
-    # a batch's runs share one timer (CpuTime.again): a run its time stopped leaves nothing for the
-    # next, whose time is its own and stops it the same way (at its next count, not at once)
-    timer = CpuTime(Limits(seconds=0.02, steps=1000))
+def times_run_after_run(timer: CpuTime) -> None:
+    """A run its time stopped leaves nothing for the next, whose time is its own and stops it the
+    same way (at its next count, not at once); `timer` has seconds=0.02 and steps=1000."""
     for _ in range(2):
         slow, fast = Counted(), Counted()
         with timer.again(slow):
@@ -256,6 +255,11 @@ def test_one_timer_times_run_after_run():
         with timer.again(fast):
             pass
         assert fast.step_limit == 1000 and not timer.fired and no_timer_left()
+
+
+def test_one_timer_times_run_after_run():
+    # a batch's runs share one timer (CpuTime.again)
+    times_run_after_run(CpuTime(Limits(seconds=0.02, steps=1000)))
 
 
 class CountedSignals:
@@ -279,14 +283,7 @@ def test_runs_one_after_another_set_the_handler_once_and_each_its_own_time(monke
     before = signal.getsignal(signal.SIGPROF)
     timer = CpuTime(Limits(seconds=0.02, steps=1000))
     with timer.handling():
-        for _ in range(2):
-            slow, fast = Counted(), Counted()
-            with timer.again(slow):
-                spin_until_stopped(slow)
-            assert slow.step_limit == 1000 and no_timer_left()
-            with timer.again(fast):
-                pass
-            assert fast.step_limit == 1000 and not timer.fired and no_timer_left()
+        times_run_after_run(timer)
         assert counted.set == 1 and signal.getsignal(signal.SIGPROF).__self__ is timer
         replayed = Counted()
         with CpuTime(Limits(seconds=0.03, steps=1000), replayed):
