@@ -24,8 +24,9 @@ class Assignments(Loops):
                 self.nonlocals.add(name)
             if node.op == "=":
                 self.line(f"{name} = {self.value(node.value)}")
-            elif place[0] == "local" and self.pure(node.value) is not None:
-                # nothing runs between reading the local and adding to it: no copy of it is needed
+            elif place[0] == "local" and (self.pure(node.value) is not None or self.unchanged_by_calls(name)):
+                # nothing that runs between reading the local and adding to it can change it (the
+                # value only reads, or the local is one no call can change): no copy of it is needed
                 self.line(f"{name} = {self.updated(node, name, self.value(node.value), k)}")
             else:
                 old = self.temp()

@@ -46,6 +46,11 @@ class Calls(Work):
                          f"{function}.__code__.co_argcount == {len(args)} or type({function}) is REMEMBERING and "
                          f"{function}.__wrapped__.__code__.co_argcount == {len(args)} else bail()")
 
+    def unchanged_by_calls(self, text: str) -> bool:
+        """Whether `text` is a temporary or a local that no call can change (`fixed_locals`): a
+        value read from it after a call is the one read before."""
+        return TEMPORARY.fullmatch(text) is not None or self.fixed_locals is not None and text in self.fixed_locals
+
     def called(self, function: str, args: list) -> str:
         """A call of the `fn` bound to the global `function`; of one remembered with a key of state
         (memo.py), a call of its `answer` with the state it reads (memo.state_reads), as its
@@ -122,7 +127,7 @@ class Calls(Work):
                 if any(type(n) is ast.Call and self.calls_a_fn(n, self.own_names) for n in nodes):
                     # it calls a `fn`, which may assign a global or an enclosing function's local:
                     # each argument is taken as it is now, as the call takes it
-                    held.update({arg: self.temp() for arg in args if arg not in held and not TEMPORARY.fullmatch(arg)
+                    held.update({arg: self.temp() for arg in args if arg not in held and not self.unchanged_by_calls(arg)
                                  and not is_literal(arg)})
                     self.scopes = [dict(zip(fn.params, (held.get(a, a) for a in args)))]
                     self.argument_types = {self.scopes[0][param]: found for param, found in given.items()}

@@ -57,7 +57,8 @@ class Emitter(Assignments):
         """The `def` of a function at this point of the text: at the top level, or inside another
         function's block (its names are then Python's closure cells of the enclosing function)."""
         saved = self.assigned_globals, self.nonlocals, self.function_base, self.dropped_statements, self.dropped_names, \
-            self.bounds, self.reassigned, self.own_names, self.function_nodes, self.not_none, self.kind_tested
+            self.bounds, self.reassigned, self.own_names, self.function_nodes, self.not_none, self.kind_tested, \
+            self.fixed_locals
         self.assigned_globals, self.nonlocals = set(), set()
         self.not_none = set()   # an enclosing function's tests do not hold when this one is called
         self.kind_tested = {}
@@ -68,6 +69,7 @@ class Emitter(Assignments):
         self.dropped_statements, self.dropped_names = self.purity.narration(self.module, node)
         self.own_names = self.purity.local_names_of(node)
         self.function_nodes = self.purity.nodes(node)
+        self.fixed_locals = None if any(type(n) is ast.FnDef for n in self.function_nodes) else set()
         bounded = bounded_pushes(node, self.purity.nodes(node), lambda n: self.surely(n, "list"))
         self.bounded_pushes.update(bounded)
         self.bounded_loops.update(id(loop) for loop in bounded.values())
@@ -112,7 +114,7 @@ class Emitter(Assignments):
             del self.scopes[self.function_base:]
             self.assigned_globals, self.nonlocals, self.function_base, self.dropped_statements, self.dropped_names, \
                 self.bounds, self.reassigned, self.own_names, self.function_nodes, self.not_none, \
-                self.kind_tested = saved
+                self.kind_tested, self.fixed_locals = saved
 
     def ended(self, module: ModuleText, node: ast.Node | None, standing: str) -> None:
         """`ENDED(encounter)`, the builtin `ended` of the one encounter fought (ENCOUNTER, whose

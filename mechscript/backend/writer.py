@@ -261,6 +261,9 @@ class Writer:
         self.argument_types: dict[str, Type] = {}  # a parameter's Python name -> its argument's type (Narrowed)
         self.fixed_tables: dict = {}   # global name -> a Table every run reads as the set-up left it (quiet.fixed_tables)
         self.function_nodes: list = []       # every node of the function being written
+        # the locals of the function being written that its own lines alone change: none when it
+        # holds a nested `fn` (which may assign them through a closure cell), else all
+        self.fixed_locals: "set[str] | None" = None
         self.reassigned: set[str] = set()    # the names the function's assignments assign
         self.nonlocals: set[str] = set()     # names of enclosing functions a nested one assigns
         self.function_base = 0               # self.scopes[function_base:] are this function's
@@ -307,6 +310,8 @@ class Writer:
         self.count += 1
         python = f"v{self.count}_{name}"
         self.scopes[-1][name] = python
+        if self.fixed_locals is not None:
+            self.fixed_locals.add(python)
         return python
 
     @staticmethod
