@@ -8,6 +8,7 @@ from __future__ import annotations
 import gc
 import re
 from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,8 @@ from mechscript.backend.writer import Unsupported
 from mechscript.backend.comparisons import identity
 from mechscript.backend.peephole import merged
 from mechscript.backend.quiet import QuietFight
-from mechscript.backend.runtime import WrittenRun, copier, fresh
+from mechscript.backend.runtime import (Bail, WrittenRun, copier, exact, exact_difference, exact_product,
+                                       exact_quotient, exact_sum, fresh, ratio)
 from mechscript.dice.faces import RandomFaces
 from mechscript.errors import MechError
 from mechscript.limits import Limits
@@ -493,7 +495,7 @@ def test_a_sum_into_a_field_and_a_repeat_count_the_checker_knows_are_not_tested_
     loop = written.index("for _ in range")
     assert "type(" not in written[:loop] and "binary(" not in written[:loop]
     if step == "1/2":
-        assert "exact(" in written[loop:] and "binary(" not in written[loop:]
+        assert "exact_sum(" in written[loop:] and "binary(" not in written[loop:]
 
 
 def test_a_local_only_its_own_lines_change_is_not_copied_before_a_call():
@@ -512,6 +514,47 @@ def test_a_local_only_its_own_lines_change_is_not_copied_before_a_call():
               " fn more() {\n k += 1\n return att.firepower\n }\n k += more()\n return k\n}")
     written = _function_written(QuietFight(ruled(nested)), "s__pbem_damage_power")
     assert re.search(r"\bt\d+ = v\d+_k$", written, re.M)
+
+
+NUMBERS = st.one_of(st.integers(-10**6, 10**6), st.fractions(max_denominator=12).filter(lambda x: x.denominator > 1),
+                    st.integers(-2**70, 2**70))
+
+
+@given(NUMBERS, NUMBERS, st.sampled_from([8, 40, 64, 10_000]))
+def test_exact_arithmetic_gives_what_fractions_give(a, b, bits):
+    # the written code's `a + b`, `a - b`, `a * b` and `a / b` with a Fraction on a side: Python's exact answer,
+    # whole as an int, and a bail past number_bits, as `exact` of Fraction's own arithmetic gives
+    for helper, answer in ((exact_sum, a + b), (exact_difference, a - b), (exact_product, a * b),
+                           (exact_quotient, Fraction(a) / b if b else None)):
+        if answer is None:
+            continue
+        try:
+            expected = exact(answer, bits)
+        except Bail:
+            with pytest.raises(Bail):
+                helper(a, b, bits)
+            continue
+        got = helper(a, b, bits)
+        assert got == expected and type(got) is type(expected) and (type(got) is int or
+                                                                    (got.numerator, got.denominator) == (expected.numerator, expected.denominator))
+        assert hash(got) == hash(expected) and str(got) == str(expected)
+
+
+@given(st.integers(-10**9, 10**9), st.integers(-50, 50).filter(lambda b: b != 0))
+def test_a_ratio_of_whole_numbers_is_the_fraction(a, b):
+    if a % b:
+        got = ratio(a, b)
+        assert type(got) is Fraction and got == Fraction(a, b) and (got.numerator, got.denominator) == \
+            (Fraction(a, b).numerator, Fraction(a, b).denominator) and got + 1 == Fraction(a, b) + 1
+
+
+def test_halves_are_added_without_fraction_s_operators():
+    # transformers' damage and Energon come in halves: the written code adds them with exact_sum and
+    # its kin, and divides whole numbers with ratio, not with Fraction's operators
+    script = compiled((ROOT / "examples" / "transformers_duel.mech").read_text())
+    written = QuietFight(script).source
+    assert "exact_sum(" in written and "exact_difference(" in written and "ratio(" in written
+    assert "exact_quotient(" in written and not re.search(r"\bexact\(", written) and "Fraction(" not in written
 
 
 def test_max_and_min_of_numbers_are_python_s_own():
@@ -1043,11 +1086,12 @@ HALVES = ("fn pbem.damage_power(att, weapon) {\n let half = att.firepower / 2\n 
 
 
 def test_fractions_are_worked_out_by_python_s_arithmetic_and_fought_the_same():
-    # numbers the checker knows (whole or fractions) with a Fraction on a side: Python's exact
-    # arithmetic, whole results back to ints (runtime.exact), never the closures' `binary`
+    # numbers the checker knows (whole or fractions) with a Fraction on a side: exact arithmetic,
+    # whole results back to ints (runtime.exact_sum and its kin), never the closures' `binary`
     written = _rule_written(HALVES)
     # `+`, `-`, `*` and `/` of them; `binary` only past a literal and for a division by 0, its error
-    assert written.count("exact(") == 4 and "= binary(" not in written
+    assert [written.count(f"exact_{name}(") for name in ("sum", "difference", "product", "quotient")] == [1, 1, 1, 1]
+    assert "= binary(" not in written
     assert_same_fights(compiled(f"use pbem\n{HALVES}\n{CHARACTERS}{encounter()}"), 60)
 
 
@@ -1069,7 +1113,7 @@ def test_a_fraction_past_number_bits_gives_the_closures_error(grow):
     # batch gives the closures' error
     rule = f"fn pbem.damage_power(att, weapon) {{\n let x = att.firepower / 7\n repeat 20000 {{ {grow} }}\n" \
            " return floor(x)\n}"
-    assert "exact(" in _rule_written(rule)
+    assert re.search(r"\bexact(_sum|_product|_quotient)?\(", _rule_written(rule))
     assert_both_stop(ruled(rule), "number_bits")
 
 

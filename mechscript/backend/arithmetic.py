@@ -11,6 +11,7 @@ from ..interpreter.operators import may_be_pool, may_roll, pool_chain
 from ..interpreter.values import TEXT_STEP
 from ..checker.types import PoolT
 from ..numbers import normal
+from .runtime import EXACT
 from .writer import Writer, is_literal, spending
 
 
@@ -78,7 +79,7 @@ class Arithmetic(Writer):
         if op == "/" and is_literal(a) and is_literal(b) and int(b.strip("()")) != 0:
             return self.e_Number(ast.Number(None, normal(Fraction(int(a.strip("()")), int(b.strip("()"))))))
         if op in ("/", "//", "%"):   # no result is larger than its operands (values_within_bits)
-            exact = f"({a} // {b} if {a} % {b} == 0 else Fraction({a}, {b}))" if op == "/" else f"{a} {op} {b}"
+            exact = f"({a} // {b} if {a} % {b} == 0 else ratio({a}, {b}))" if op == "/" else f"{a} {op} {b}"
             tests = [] if ints else [f"type({x}) is int" for x in (a, b) if not is_literal(x)]
             if not (is_literal(b) and int(b.strip("()")) != 0):
                 tests.append(f"{b} != 0")
@@ -86,7 +87,8 @@ class Arithmetic(Writer):
                 return self.into(exact)
             other = f"binary(EV, {op!r}, {a}, {b}, {k})"
             if numbers and op == "/" and not ints:   # a Fraction on a side: as binary divides, but by 0
-                other = f"exact(Fraction({a}) / {b}, NUMBER_BITS) if {b} != 0 else {other}"
+                quotient = f"exact_quotient({a}, {b}, NUMBER_BITS)"
+                other = quotient if is_literal(b) and int(b.strip("()")) != 0 else f"{quotient} if {b} != 0 else {other}"
             return self.into(f"{exact} if {' and '.join(tests)} else {other}")
         if ints and op in "+-":
             one_sided = self.past_literal(op, a, b, k)
@@ -113,7 +115,7 @@ class Arithmetic(Writer):
         if types:
             self.depth -= 1
             if numbers:   # a Fraction on a side
-                self.line(f"else: {result} = exact({a} {op} {b}, NUMBER_BITS)")
+                self.line(f"else: {result} = {EXACT[op]}({a}, {b}, NUMBER_BITS)")
                 return result
             if op in "+-" and len(types) == 2 and self.pools:   # pools add up as _pool_arithmetic adds them
                 span = self.constant(self.constants[k].span)

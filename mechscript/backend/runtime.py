@@ -8,7 +8,9 @@ and that run gives the error the user reads: the same message, at the same place
 
 from __future__ import annotations
 
+from fractions import Fraction
 from itertools import chain
+from math import gcd
 from operator import length_hint
 
 from ..interpreter.running import Run, set_field
@@ -34,6 +36,74 @@ def exact(value, bits: int):
     elif value.numerator.bit_length() > bits or value.denominator.bit_length() > bits:
         raise Bail()
     return value
+
+
+# Exact arithmetic of numbers one of which is a Fraction, as the written code makes it: the value
+# Python's Fraction operators give, whole as an int (numbers.normal), past `bits` a bail (`exact`).
+# Fraction's operators cost some 100 bytecodes each in Python (operator fallbacks, isinstance tests
+# of the numbers ABCs, a normalising __new__), and transformers, whose damage and Energon come in
+# halves, does some thirty a fight. A Fraction is made here from its parts in lowest terms, in its
+# two slots (the ones Fraction's own arithmetic fills, Python 3.11 to 3.13).
+
+_new_fraction = object.__new__
+
+
+def _rational(n: int, d: int, bits: int):
+    """n/d (d > 0) in lowest terms: an int when whole; past `bits`, a bail."""
+    g = gcd(n, d)
+    if g != 1:
+        n //= g
+        d //= g
+    if d == 1:
+        if n.bit_length() > bits:
+            raise Bail()
+        return n
+    if n.bit_length() > bits or d.bit_length() > bits:
+        raise Bail()
+    value = _new_fraction(Fraction)
+    value._numerator, value._denominator = n, d
+    return value
+
+
+def exact_sum(a, b, bits: int):
+    """`exact(a + b, bits)` of an int or Fraction `a` and `b`."""
+    an, ad = (a, 1) if type(a) is int else (a._numerator, a._denominator)
+    bn, bd = (b, 1) if type(b) is int else (b._numerator, b._denominator)
+    return _rational(an + bn, ad, bits) if ad == bd else _rational(an * bd + bn * ad, ad * bd, bits)
+
+
+def exact_difference(a, b, bits: int):
+    """`exact(a - b, bits)` of an int or Fraction `a` and `b`."""
+    an, ad = (a, 1) if type(a) is int else (a._numerator, a._denominator)
+    bn, bd = (b, 1) if type(b) is int else (b._numerator, b._denominator)
+    return _rational(an - bn, ad, bits) if ad == bd else _rational(an * bd - bn * ad, ad * bd, bits)
+
+
+def exact_product(a, b, bits: int):
+    """`exact(a * b, bits)` of an int or Fraction `a` and `b`."""
+    an, ad = (a, 1) if type(a) is int else (a._numerator, a._denominator)
+    bn, bd = (b, 1) if type(b) is int else (b._numerator, b._denominator)
+    return _rational(an * bn, ad * bd, bits)
+
+
+def exact_quotient(a, b, bits: int):
+    """`exact(Fraction(a) / b, bits)` of an int or Fraction `a` and `b`, `b` not 0."""
+    an, ad = (a, 1) if type(a) is int else (a._numerator, a._denominator)
+    bn, bd = (b, 1) if type(b) is int else (b._numerator, b._denominator)
+    return _rational(an * bd, ad * bn, bits) if bn > 0 else _rational(-an * bd, -ad * bn, bits)
+
+
+def ratio(a: int, b: int):
+    """`Fraction(a, b)` of ints, b not 0 and not dividing a (the written `a / b` of whole numbers)."""
+    if b < 0:
+        a, b = -a, -b
+    g = gcd(a, b)
+    value = _new_fraction(Fraction)
+    value._numerator, value._denominator = a // g, b // g
+    return value
+
+
+EXACT = {"+": "exact_sum", "-": "exact_difference", "*": "exact_product"}   # their names in the written code
 
 
 # What a spent budget goes on to: each next() bails (the run is replayed by the closures, which word
