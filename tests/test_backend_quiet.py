@@ -12,7 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 import mechscript
 from mechscript.backend.writer import Unsupported
@@ -520,7 +520,10 @@ NUMBERS = st.one_of(st.integers(-10**6, 10**6), st.fractions(max_denominator=12)
                     st.integers(-2**70, 2**70))
 
 
-@given(NUMBERS, NUMBERS, st.sampled_from([8, 40, 64, 10_000]))
+@given(NUMBERS, NUMBERS, st.sampled_from([1, 2, 8, 40, 64, 10_000]))
+@example(Fraction(1, 2), 0, 1).via("a half's denominator is past number_bits=1")
+@example(Fraction(1, 2), Fraction(1, 2), 1).via("a whole sum of halves")
+@example(Fraction(-3, 4), Fraction(1, 6), 8)
 def test_exact_arithmetic_gives_what_fractions_give(a, b, bits):
     # the written code's `a + b`, `a - b`, `a * b` and `a / b` with a Fraction on a side: Python's exact answer,
     # whole as an int, and a bail past number_bits, as `exact` of Fraction's own arithmetic gives

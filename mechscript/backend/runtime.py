@@ -50,6 +50,17 @@ _new_fraction = object.__new__
 
 def _rational(n: int, d: int, bits: int):
     """n/d (d > 0) in lowest terms: an int when whole; past `bits`, a bail."""
+    if d == 2:   # halves, the usual case: no gcd to work out
+        if not n & 1:
+            n >>= 1
+            if n.bit_length() > bits:
+                raise Bail()
+            return n
+        if n.bit_length() > bits or bits < 2:
+            raise Bail()
+        value = _new_fraction(Fraction)
+        value._numerator, value._denominator = n, 2
+        return value
     g = gcd(n, d)
     if g != 1:
         n //= g
