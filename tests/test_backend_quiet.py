@@ -716,6 +716,22 @@ def test_a_run_past_a_limit_only_in_both_parts_of_its_budget_bails(limit, rule):
     assert QuietFight(script).fight(seed) == fight_once(script, seed)
 
 
+@pytest.mark.parametrize("limit", ["total_dice", "explosion_depth"])
+def test_a_pool_the_written_code_rolls_spends_its_dice_after_it(limit):
+    # `roll(p)` of a pool: roll_and_keep spends nothing itself there, and the written code spends the
+    # roll's dice, explosions included, at once after it. The same runs stop: the smallest
+    # total_dice (explosion_depth) a run gets through with is the closures' own
+    rule = "let s = 0\n repeat 200 { s += roll(pool(10, 4)).total }\n return att.firepower + s * 0"
+    text = f"use pbem\nfn pbem.damage_power(att, weapon) {{\n {rule}\n}}\n{CHARACTERS}{encounter()}"
+    seed = run_seed(7, 0)
+    assert re.search(r"roll_and_keep\(EV\.source, \w+, None, True, EXPLOSION_DEPTH\)\n.*DICE_BULK - t\d+\.dice",
+                     QuietFight(_limited(text, limit, 10**6)).source)
+    closures, written = _smallest_limits(text, limit, seed)
+    assert written == closures and closures > (2000 if limit == "total_dice" else 1)
+    script = _limited(text, limit, closures)
+    assert QuietFight(script).fight(seed) == fight_once(script, seed)
+
+
 @pytest.mark.parametrize("dice", ["3d6!", "(att.hp % 2 + 1)d6!", "2d6r1"])
 def test_a_roll_the_dice_engine_makes_is_its_total_where_rolls_are_numbers(dice):
     # an exploding or rerolled roll is rolled by the engine (roll_dice), not sampled: where every
@@ -806,7 +822,7 @@ def test_pools_are_made_and_added_to_numbers_in_the_written_code():
     # and no record of the roll kept (nobody shows it); every call gives `roll_for` a pool (each
     # `add` and `sub` call's type is its own arguments' sum), so there is no test that it is one
     written = _function_written(quiet, "m1_roll_for")
-    assert re.search(r"roll_and_keep\(EV\.source, v\w+, EV, t\d+\)", written) and "B_roll(" not in written
+    assert re.search(r"roll_and_keep\(EV\.source, v\w+, None, t\d+, EXPLOSION_DEPTH\)", written) and "B_roll(" not in written
     assert_same_fights(script, 20)
 
 

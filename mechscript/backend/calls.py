@@ -10,7 +10,7 @@ from ..interpreter.values import TEXT_STEP
 from .memo import state_reads
 from .narration import dropped_arguments
 from .work import Work
-from .writer import TEMPORARY, Unsupported, is_literal, short_text, spent
+from .writer import TEMPORARY, Unsupported, is_literal, short_text, spending, spent
 
 
 
@@ -171,8 +171,13 @@ class Calls(Work):
             tests = [] if self.surely(node.args[0], "pool") else [f"type({args[0]}) is Pool"]
             if "explode" in named and not self.surely(node.kwargs["explode"], "bool"):
                 tests.append(f"({explode} is True or {explode} is False)")
-            made = f"roll_and_keep(EV.source, {args[0]}, EV, {explode})"   # and keeps no record of it
-            return self.into(f"{made} if {' and '.join(tests)} else {general}" if tests else made)
+            if tests:
+                made = f"roll_and_keep(EV.source, {args[0]}, EV, {explode})"   # and keeps no record of it
+                return self.into(f"{made} if {' and '.join(tests)} else {general}")
+            # its dice spent at once after it, from the roll's count: no call of EV.spend for each round
+            made = self.into(f"roll_and_keep(EV.source, {args[0]}, None, {explode}, EXPLOSION_DEPTH)")
+            self.line(spending(f"{made}.dice", "DICE_BULK"))
+            return made
         if name == "range" and 1 <= len(args) <= 2 and not node.kwargs:
             # of whole numbers, made as the builtin makes it: its size tested, a step an item
             start, end = ("1", args[0]) if len(args) == 1 else args

@@ -162,9 +162,10 @@ def normalize(unkept: Fraction, kept: Fraction, flat: int | Fraction = 0) -> Nor
 
 
 class KeepRoll:
-    """A rolled pool: kept and dropped dice (highest first), the halved die if any, the total."""
+    """A rolled pool: kept and dropped dice (highest first), the halved die if any, the total, and
+    how many dice were rolled for it (explosions included)."""
 
-    __slots__ = ("pool", "normalized", "kept", "dropped", "halved", "total", "auto_fail", "span")
+    __slots__ = ("pool", "normalized", "kept", "dropped", "halved", "total", "auto_fail", "span", "dice")
 
     def __init__(self, pool: Pool, normalized: Normalized, kept: list[int], dropped: list[int],
                  halved: int | None, total):
@@ -176,6 +177,7 @@ class KeepRoll:
         self.total = total
         self.auto_fail = normalized.auto_fail
         self.span = pool.span
+        self.dice = len(kept) + len(dropped)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -185,16 +187,21 @@ def normalize_halves(unkept2: int, kept2: int, flat) -> Normalized:
     return normalize(_count(unkept2), _count(kept2), flat)
 
 
-def roll_and_keep(source: FaceSource, pool: Pool, tally: Tally, explode: bool = True) -> KeepRoll:
-    """Roll a pool. 10s compound-explode (L20-22) unless `explode` is off (Fatigued, L161).
+def roll_and_keep(source: FaceSource, pool: Pool, tally: Tally | None, explode: bool = True,
+                  depth: int = 0) -> KeepRoll:
+    """Roll a pool. 10s compound-explode (L20-22) unless `explode` is off (Fatigued, L161). Its dice
+    are spent from `tally` as they are rolled; with no tally (the written code's quiet runs, which
+    spend the roll's `dice` at once after it), none, and `depth` is the explosion_depth limit.
 
     A fight rolls dozens of pools (transformers: 48), so a seeded source's d10s are drawn here as
     RandomFaces.roll(n, 10) draws them, and the roll is made with no call of `KeepRoll`."""
     normalized = normalize_halves(pool.unkept2, pool.kept2, pool.flat)
     if normalized.auto_fail:
         return KeepRoll(pool, normalized, [], [], None, 0)
-    n = normalized.rolled
-    tally.spend(n, pool.span)
+    n = dice = normalized.rolled
+    if tally is not None:
+        tally.spend(n, pool.span)
+        depth = tally.limits.explosion_depth
     if type(source) is RandomFaces:
         k = n + (n >> 2) + 2
         faces = source.getrandbits(k << 3).to_bytes(k, "little").translate(D10)
@@ -211,11 +218,13 @@ def roll_and_keep(source: FaceSource, pool: Pool, tally: Tally, explode: bool = 
         base = rounds = 0
         while pending:
             rounds += 1
-            if rounds > tally.limits.explosion_depth:
-                raise limit_error("explosion_depth", f"the dice kept exploding for more than "
-                                  f"{tally.limits.explosion_depth} rounds", tally.limits.explosion_depth, pool.span)
+            if rounds > depth:
+                raise limit_error("explosion_depth", f"the dice kept exploding for more than {depth} rounds",
+                                  depth, pool.span)
             base += 10
-            tally.spend(pending, pool.span)
+            dice += pending
+            if tally is not None:
+                tally.spend(pending, pool.span)
             if pending == 1 and type(source) is RandomFaces:
                 # one die, the usual case, drawn as RandomFaces.roll(1, 10) draws it (faces.ONE_DIE)
                 drawn = source.getrandbits(24)
@@ -229,7 +238,7 @@ def roll_and_keep(source: FaceSource, pool: Pool, tally: Tally, explode: bool = 
             values[:0] = sorted([base + face for face in faces if face != 10], reverse=True)
             pending = faces.count(10)
     roll = _new_roll(KeepRoll)
-    roll.pool, roll.normalized, roll.auto_fail, roll.span = pool, normalized, False, pool.span
+    roll.pool, roll.normalized, roll.auto_fail, roll.span, roll.dice = pool, normalized, False, pool.span, dice
     roll.kept = kept = values[:normalized.kept]
     roll.dropped = values[normalized.kept:]
     total = sum(kept) + normalized.flat
