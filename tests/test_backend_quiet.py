@@ -525,8 +525,8 @@ NUMBERS = st.one_of(st.integers(-10**6, 10**6), st.fractions(max_denominator=12)
 @example(Fraction(1, 2), Fraction(1, 2), 1).via("a whole sum of halves")
 @example(Fraction(-3, 4), Fraction(1, 6), 8)
 def test_exact_arithmetic_gives_what_fractions_give(a, b, bits):
-    # the written code's `a + b`, `a - b`, `a * b` and `a / b` with a Fraction on a side: Python's exact answer,
-    # whole as an int, and a bail past number_bits, as `exact` of Fraction's own arithmetic gives
+    # the written code's `a + b`, `a - b`, `a * b` and `a / b` with a Fraction on a side: Python's
+    # exact answer, whole as an int, and a bail past number_bits, as `exact` of Fraction's own gives
     for helper, answer in ((exact_sum, a + b), (exact_difference, a - b), (exact_product, a * b),
                            (exact_quotient, Fraction(a) / b if b else None)):
         if answer is None:
@@ -538,9 +538,8 @@ def test_exact_arithmetic_gives_what_fractions_give(a, b, bits):
                 helper(a, b, bits)
             continue
         got = helper(a, b, bits)
-        assert got == expected and type(got) is type(expected) and (type(got) is int or
-                                                                    (got.numerator, got.denominator) == (expected.numerator, expected.denominator))
-        assert hash(got) == hash(expected) and str(got) == str(expected)
+        assert got == expected and type(got) is type(expected) and hash(got) == hash(expected)
+        assert (got.numerator, got.denominator, str(got)) == (expected.numerator, expected.denominator, str(expected))
 
 
 @given(st.integers(-10**9, 10**9), st.integers(-50, 50).filter(lambda b: b != 0))
@@ -822,7 +821,8 @@ def test_pools_are_made_and_added_to_numbers_in_the_written_code():
     # and no record of the roll kept (nobody shows it); every call gives `roll_for` a pool (each
     # `add` and `sub` call's type is its own arguments' sum), so there is no test that it is one
     written = _function_written(quiet, "m1_roll_for")
-    assert re.search(r"roll_and_keep\(EV\.source, v\w+, None, t\d+, EXPLOSION_DEPTH\)", written) and "B_roll(" not in written
+    assert re.search(r"roll_and_keep\(EV\.source, v\w+, None, t\d+, EXPLOSION_DEPTH\)", written)
+    assert "B_roll(" not in written
     assert_same_fights(script, 20)
 
 

@@ -88,7 +88,8 @@ class Arithmetic(Writer):
             other = f"binary(EV, {op!r}, {a}, {b}, {k})"
             if numbers and op == "/" and not ints:   # a Fraction on a side: as binary divides, but by 0
                 quotient = f"exact_quotient({a}, {b}, NUMBER_BITS)"
-                other = quotient if is_literal(b) and int(b.strip("()")) != 0 else f"{quotient} if {b} != 0 else {other}"
+                nonzero = is_literal(b) and int(b.strip("()")) != 0
+                other = quotient if nonzero else f"{quotient} if {b} != 0 else {other}"
             return self.into(f"{exact} if {' and '.join(tests)} else {other}")
         if ints and op in "+-":
             one_sided = self.past_literal(op, a, b, k)

@@ -127,8 +127,8 @@ class Calls(Work):
                 if any(type(n) is ast.Call and self.calls_a_fn(n, self.own_names) for n in nodes):
                     # it calls a `fn`, which may assign a global or an enclosing function's local:
                     # each argument is taken as it is now, as the call takes it
-                    held.update({arg: self.temp() for arg in args if arg not in held and not self.unchanged_by_calls(arg)
-                                 and not is_literal(arg)})
+                    held.update({arg: self.temp() for arg in args
+                                 if arg not in held and not self.unchanged_by_calls(arg) and not is_literal(arg)})
                     self.scopes = [dict(zip(fn.params, (held.get(a, a) for a in args)))]
                     self.argument_types = {self.scopes[0][param]: found for param, found in given.items()}
                 for arg, temp in held.items():

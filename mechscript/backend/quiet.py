@@ -203,7 +203,8 @@ def written_helpers(limits, encounter, members, rounds) -> dict:
         "LOOP_ITERATIONS": limits.loop_iterations, "LOOP_ROUNDS": range(limits.loop_iterations),
         "LIST_SIZE": limits.list_size, "STEP": None, "DICE": None, "SAY": None,
         "BITS": None, "later_face": later_face, "later_total": later_total, "SHOWN_WHOLE": running.SHOWN_WHOLE,
-        "NUMBER_BITS": limits.number_bits, "EXPLOSION_DEPTH": limits.explosion_depth, "DICE_PER_ROLL": limits.dice_per_roll, "DIE_SIDES": limits.die_sides,
+        "NUMBER_BITS": limits.number_bits, "DICE_PER_ROLL": limits.dice_per_roll, "DIE_SIDES": limits.die_sides,
+        "EXPLOSION_DEPTH": limits.explosion_depth,
         "STRING_SIZE": limits.string_size, "TOTAL_DICE": limits.total_dice,
         "SHORT_LIST": 1000,   # `contains` of a string in a shorter list is Python's `in` (its steps counted)
         "EV": None,           # the run's evaluation (runtime.WrittenRun), set by each run

@@ -56,7 +56,7 @@ def _rational(n: int, d: int, bits: int):
             if n.bit_length() > bits:
                 raise Bail()
             return n
-        if n.bit_length() > bits or bits < 2:
+        if n.bit_length() > bits or bits < 2:   # the denominator, 2, has 2 bits
             raise Bail()
         value = _new_fraction(Fraction)
         value._numerator, value._denominator = n, 2
