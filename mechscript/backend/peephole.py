@@ -6,8 +6,9 @@ line and is a plain copy (`v3_x = t12`, `return t12`), the test of an `if` (`if 
 `if not t12:`) or the left side of a comparison with a name or a constant (`t13 = t12 > 0`), the
 temporary is one store and one load too many. Temporaries are named once in the whole text (`t` and
 a number), so a name that occurs twice occurs only at its definition and that use: the use takes the
-value directly. (A temporary's name inside a string constant counts as a use, which at worst keeps
-it.) An `and` or `or` of two values the writer knows to be true or false, written as an `if` that
+value directly. So too where the use is anywhere in the next line and the value only reads (a
+literal, a constant, or a field of a local that the next line calls nothing to change: `_read_into`).
+(A temporary's name inside a string constant counts as a use, which at worst keeps it.) An `and` or `or` of two values the writer knows to be true or false, written as an `if` that
 sets a temporary in each branch, becomes Python's own `and` or `or`: the same values, worked out in
 the same order.
 """
@@ -23,6 +24,12 @@ _DEFINED = re.compile(r"( *)(t\d+) = (.+)")
 _COPY = re.compile(r"( *)(?:([\w.]+) = |return )(t\d+)")
 _TEST = re.compile(r"( *)if (not )?(t\d+):(.*)")
 _COMPARED = re.compile(r"( *)(t\d+) = (t\d+) ((?:[<>=!]=|[<>]) (?:[\w.]+|'[^'\\]*'))")
+# a value that reading cannot change: a literal or a constant of the written code (never set again),
+# or a local's or temporary's field (a chain of them), which only a call can change between two lines
+_FIXED = re.compile(r"k\d+|'[^'\\]*'|\d+|True|False|None")
+_READ = re.compile(r"[tv]\d+\w*(?:\.[A-Za-z_]\w*)*")
+_CALLED = re.compile(r"([\w.]*[\w\])])\(")   # what is called: a name, or `...]` or `...)` (never pure)
+_PURE_CALLS = {"len", "type", "bail"}   # calls that change nothing (bail raises: the run is replayed)
 _FIRST = re.compile(r"( *)if (not )?(.+): (t\d+) = (False|True)")   # `and` stops at False, `or` at True
 _SECOND = re.compile(r"( *)(t\d+) = (.+)")
 _NEW_POOL = re.compile(r"( *)(t\d+) = NEW_POOL\(Pool\)")
@@ -170,10 +177,28 @@ def _logic_joined(lines: list[str]) -> list[str]:
     return out
 
 
+def _read_into(after: str, depth: str, name: str, value: str) -> bool:
+    """Whether the temporary `name`, set to `value` on the line before `after`, may be replaced by
+    `value` in `after`: `after` is at the same depth and run once, right after it, and `value` is
+    a literal or a constant (`_FIXED`), or a read of a local's or a temporary's field (`_READ`) and
+    `after` calls nothing that could change it (`_PURE_CALLS` alone): reading it there gives what
+    reading it a line before gave."""
+    fixed = _FIXED.fullmatch(value) is not None
+    if not (fixed or _READ.fullmatch(value)) or not after.startswith(depth) or \
+            after[len(depth):len(depth) + 1] in ("", " "):
+        return False
+    statement = after[len(depth):]
+    if statement.startswith(("elif ", "else", "while ", "except", "finally")) or " for " in statement or \
+            "lambda" in statement or len(re.findall(rf"\b{name}\b", after)) != 1:
+        return False
+    return fixed or all(called in _PURE_CALLS or called.endswith(".bit_length") for called in _CALLED.findall(after))
+
+
 def _temporaries_merged(lines: list[str]) -> list[str]:
     """Each `tN = X` followed by `<target> = tN`, `return tN`, `if tN:...`, `if not tN:...` or
     `tM = tN <compared> <name or constant>` (at the same depth, tN used nowhere else) written as the
-    one line `<target> = X`, `return X`, `if X:...`, `if not (X):...` or `tM = (X) <compared> ...`."""
+    one line `<target> = X`, `return X`, `if X:...`, `if not (X):...` or `tM = (X) <compared> ...`;
+    and an X that only reads, in any next line that uses tN once where `_read_into` allows it."""
     uses = Counter(_TEMP.findall("\n".join(lines)))
     out: list[str] = []
     index = 0
@@ -190,6 +215,8 @@ def _temporaries_merged(lines: list[str]) -> list[str]:
                 out.append(f"{depth}if {f'not ({value})' if test[2] else value}:{test[4]}")
             elif compared and compared[1] == depth and compared[3] == name:
                 out.append(f"{depth}{compared[2]} = ({value}) {compared[4]}")
+            elif _read_into(after, depth, name, value):
+                out.append(re.sub(rf"\b{name}\b", value.replace("\\", "\\\\"), after))
             else:
                 out.append(line)
                 index += 1
