@@ -1501,7 +1501,8 @@ def test_a_field_read_into_a_temporary_is_read_where_the_next_line_uses_it():
     # read (len, type, bit_length, bail): the read is written there; so is a literal, whatever the
     # line calls. Left as they are: a read before a line that calls anything else (it may change
     # the field), a deeper or shallower line, a `while` (its test is read again each round), a
-    # comprehension, a value that is more than a read
+    # comprehension, the body of a one-line `if` (read only when its test holds), a value that is
+    # more than a read
     lines = ["def f(v2_c):", "    t1 = v2_c.form", "    v3_a = (len(t1)) > 0 and type(v2_c) is int",
              "    t4 = v2_c.traits.over", "    if t4.bit_length() > NUMBER_BITS: bail()",
              "    t5 = 'attack'", "    v6_b = m1_f(v2_c, t5)",
@@ -1510,10 +1511,12 @@ def test_a_field_read_into_a_temporary_is_read_where_the_next_line_uses_it():
              "    t11 = v2_c.hp", "    if v3_a:", "        v12_f = t11 + 1",
              "    t13 = v2_c.hp", "    while t13 > 0 and v3_a: v3_a = False",
              "    t14 = v2_c.hp", "    v15_g = [t14 + x for x in v2_c.items]",
-             "    t16 = v2_c.hp + 1", "    v17_h = len(t16)"]
+             "    t16 = v2_c.hp + 1", "    v17_h = len(t16)",
+             "    t18 = v2_c.hp", "    if v3_a: v17_h = t18", "    t19 = v2_c.hp", "    if t19 > {'a': 1}['a']: bail()"]
     assert merged(lines) == [
         "def f(v2_c):", "    v3_a = (len(v2_c.form)) > 0 and type(v2_c) is int",
-        "    if v2_c.traits.over.bit_length() > NUMBER_BITS: bail()", "    v6_b = m1_f(v2_c, 'attack')"] + lines[7:]
+        "    if v2_c.traits.over.bit_length() > NUMBER_BITS: bail()", "    v6_b = m1_f(v2_c, 'attack')"] + \
+        lines[7:-2] + ["    if v2_c.hp > {'a': 1}['a']: bail()"]
 
 
 def test_an_and_or_an_or_of_true_or_false_written_as_an_if_is_written_as_python_s():

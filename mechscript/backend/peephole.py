@@ -188,10 +188,32 @@ def _read_into(after: str, depth: str, name: str, value: str) -> bool:
             after[len(depth):len(depth) + 1] in ("", " "):
         return False
     statement = after[len(depth):]
+    uses = [found.start() for found in re.finditer(rf"\b{name}\b", statement)]
     if statement.startswith(("elif ", "else", "while ", "except", "finally")) or " for " in statement or \
-            "lambda" in statement or len(re.findall(rf"\b{name}\b", after)) != 1:
+            "lambda" in statement or len(uses) != 1:
         return False
+    if statement.startswith(("if ", "for ")) and uses[0] > _header_end(statement):
+        return False   # in the body of a one-line `if`: read only when its test holds
+
     return fixed or all(called in _PURE_CALLS or called.endswith(".bit_length") for called in _CALLED.findall(after))
+
+
+def _header_end(statement: str) -> int:
+    """Where the `:` that ends the header of an `if` or `for` statement is (not one in brackets or
+    in a string), or its length when there is none."""
+    depth, quote = 0, None
+    for index, char in enumerate(statement):
+        if quote is not None:
+            quote = None if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == ":" and depth == 0:
+            return index
+    return len(statement)
 
 
 def _temporaries_merged(lines: list[str]) -> list[str]:
