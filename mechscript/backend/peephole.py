@@ -188,31 +188,37 @@ def _read_into(after: str, depth: str, name: str, value: str) -> bool:
             after[len(depth):len(depth) + 1] in ("", " "):
         return False
     statement = after[len(depth):]
-    uses = [found.start() for found in re.finditer(rf"\b{name}\b", statement)]
+    uses = _uses(statement, name)
     if statement.startswith(("elif ", "else", "while ", "except", "finally")) or " for " in statement or \
             "lambda" in statement or len(uses) != 1:
         return False
     if statement.startswith(("if ", "for ")) and uses[0] > _header_end(statement):
         return False   # in the body of a one-line `if`: read only when its test holds
-
     return fixed or all(called in _PURE_CALLS or called.endswith(".bit_length") for called in _CALLED.findall(after))
+
+
+_STRING = r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\""
+
+
+def _uses(statement: str, name: str) -> list[int]:
+    """Where the temporary `name` is in `statement`, outside its string literals (a script's text
+    may spell a temporary's name: found by review)."""
+    return [found.start() for found in re.finditer(rf"{_STRING}|\b{name}\b", statement)
+            if found.group() == name]
 
 
 def _header_end(statement: str) -> int:
     """Where the `:` that ends the header of an `if` or `for` statement is (not one in brackets or
     in a string), or its length when there is none."""
-    depth, quote = 0, None
-    for index, char in enumerate(statement):
-        if quote is not None:
-            quote = None if char == quote else quote
-        elif char in "'\"":
-            quote = char
-        elif char in "([{":
+    depth = 0
+    for found in re.finditer(rf"{_STRING}|[()\[\]{{}}:]", statement):
+        char = found.group()   # a bracket, a colon or a whole string literal
+        if char in ("(", "[", "{"):
             depth += 1
-        elif char in ")]}":
+        elif char in (")", "]", "}"):
             depth -= 1
         elif char == ":" and depth == 0:
-            return index
+            return found.start()
     return len(statement)
 
 
@@ -238,7 +244,8 @@ def _temporaries_merged(lines: list[str]) -> list[str]:
             elif compared and compared[1] == depth and compared[3] == name:
                 out.append(f"{depth}{compared[2]} = ({value}) {compared[4]}")
             elif _read_into(after, depth, name, value):
-                out.append(re.sub(rf"\b{name}\b", value.replace("\\", "\\\\"), after))
+                at = len(depth) + _uses(after[len(depth):], name)[0]
+                out.append(after[:at] + value + after[at + len(name):])
             else:
                 out.append(line)
                 index += 1
