@@ -8,9 +8,9 @@ temporary is one store and one load too many. Temporaries are named once in the 
 a number), so a name that occurs twice occurs only at its definition and that use: the use takes the
 value directly. So too where the use is anywhere in the next line and the value only reads (a
 literal, a constant, or a field of a local that the next line calls nothing to change: `_read_into`).
-(A temporary's name inside a string constant counts as a use, which at worst keeps it.) An `and` or `or` of two values the writer knows to be true or false, written as an `if` that
-sets a temporary in each branch, becomes Python's own `and` or `or`: the same values, worked out in
-the same order.
+(A temporary's name inside a string constant counts as a use, which at worst keeps it.) An `and` or
+`or` of two values the writer knows to be true or false, written as an `if` that sets a temporary in
+each branch, becomes Python's own `and` or `or`: the same values, worked out in the same order.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ _FIXED = re.compile(r"k\d+|'[^'\\]*'|\d+|True|False|None")
 _READ = re.compile(r"[tv]\d+\w*(?:\.[A-Za-z_]\w*)*")
 _CALLED = re.compile(r"([\w.]*[\w\])])\(")   # what is called: a name, or `...]` or `...)` (never pure)
 _PURE_CALLS = {"len", "type", "bail"}   # calls that change nothing (bail raises: the run is replayed)
+_STRING = r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\""   # a string literal of the written text
 _FIRST = re.compile(r"( *)if (not )?(.+): (t\d+) = (False|True)")   # `and` stops at False, `or` at True
 _SECOND = re.compile(r"( *)(t\d+) = (.+)")
 _NEW_POOL = re.compile(r"( *)(t\d+) = NEW_POOL\(Pool\)")
@@ -194,10 +195,9 @@ def _read_into(after: str, depth: str, name: str, value: str) -> bool:
         return False
     if statement.startswith(("if ", "for ")) and uses[0] > _header_end(statement):
         return False   # in the body of a one-line `if`: read only when its test holds
-    return fixed or all(called in _PURE_CALLS or called.endswith(".bit_length") for called in _CALLED.findall(after))
+    return fixed or all(called in _PURE_CALLS or called.endswith(".bit_length")
+                        for called in _CALLED.findall(after))
 
-
-_STRING = r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\""
 
 
 def _uses(statement: str, name: str) -> list[int]:
