@@ -19,8 +19,8 @@ from mechscript.backend.writer import Unsupported
 from mechscript.backend.comparisons import identity
 from mechscript.backend.peephole import merged
 from mechscript.backend.quiet import QuietFight
-from mechscript.backend.runtime import (Bail, WrittenRun, copier, exact, exact_difference, exact_product,
-                                       exact_quotient, exact_sum, fresh, ratio)
+from mechscript.backend.runtime import (Bail, WrittenRun, copier, exact_difference, exact_product, exact_quotient,
+                                       exact_sum, fresh, ratio)
 from mechscript.dice.faces import RandomFaces
 from mechscript.errors import MechError
 from mechscript.limits import Limits
@@ -514,6 +514,18 @@ def test_a_local_only_its_own_lines_change_is_not_copied_before_a_call():
               " fn more() {\n k += 1\n return att.firepower\n }\n k += more()\n return k\n}")
     written = _function_written(QuietFight(ruled(nested)), "s__pbem_damage_power")
     assert re.search(r"\bt\d+ = v\d+_k$", written, re.M)
+
+
+def exact(value, bits: int):
+    """The reference: a Fraction `value` of Python's arithmetic as the closures' `binary` gives it,
+    whole as an int; past `bits` in its numerator or denominator, a bail (the written code's rule)."""
+    if value.denominator == 1:
+        if value.numerator.bit_length() > bits:
+            raise Bail()
+        return value.numerator
+    if value.numerator.bit_length() > bits or value.denominator.bit_length() > bits:
+        raise Bail()
+    return value
 
 
 NUMBERS = st.one_of(st.integers(-10**6, 10**6), st.fractions(max_denominator=12).filter(lambda x: x.denominator > 1),

@@ -67,7 +67,7 @@ class Arithmetic(Writer):
         """`a op b` of whole numbers inline, its result's size tested against `number_bits` unless no
         result can outgrow them (a small literal, or an operand whose `bound` is below SMALL, or
         SMALL_FACTOR for a product, with another such); of numbers (`numbers`: the types say both
-        are) with a Fraction, Python's exact arithmetic and `runtime.exact`; of a pool and a pool or
+        are) with a Fraction, exactly (`runtime.exact_sum` and its kin); of a pool and a pool or
         a whole number (`pooled`: "pool" or "int", what the types say `b` is when `a` is surely a
         pool), as the pool adds them (`whole`: the types say the sum's flat bonus is a whole number);
         anything else by `binary`."""

@@ -45,7 +45,7 @@ from .keep import Keeping
 from .memo import REMEMBERING, Remembered, answer_of, remembering
 from .narration import Purity, has_pools
 from .peephole import merged
-from .runtime import (Bail, WrittenRun, bail, exact, exact_difference, exact_product, exact_quotient, exact_sum,
+from .runtime import (Bail, WrittenRun, bail, exact_difference, exact_product, exact_quotient, exact_sum,
                       fresh, module_field_set, ratio)
 from .unread import left_out, named_calls, quiet_nodes, uncalled, unread_fields, unread_values
 from .writer import ModuleText, Unsupported, roll_or_none
@@ -182,7 +182,7 @@ def kind_states(texts, filename: str) -> dict:
 def written_helpers(limits, encounter, members, rounds) -> dict:
     """What the written code refers to besides its constants and its own functions."""
     namespace = {
-        "Bail": Bail, "bail": bail, "exact": exact, "UNSET": UNSET, "ratio": ratio,
+        "Bail": Bail, "bail": bail, "UNSET": UNSET, "ratio": ratio,
         "exact_sum": exact_sum, "exact_difference": exact_difference, "exact_product": exact_product,
         "exact_quotient": exact_quotient, "Pool": Pool, "KeepRoll": KeepRoll,
         "NEW_POOL": object.__new__, "normal": normal,   # a pool made in the written code (arithmetic.pool_made)

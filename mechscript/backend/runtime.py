@@ -25,21 +25,9 @@ def bail(*_):
     raise Bail()
 
 
-def exact(value, bits: int):
-    """`a + b`, `a - b`, `a * b` or `a / b` of numbers one of which is a Fraction, as the closures'
-    `binary` gives it: whole as an int (numbers.normal); past `bits` (number_bits), a bail, and the
-    closures word the error."""
-    if value.denominator == 1:
-        value = value.numerator
-        if value.bit_length() > bits:
-            raise Bail()
-    elif value.numerator.bit_length() > bits or value.denominator.bit_length() > bits:
-        raise Bail()
-    return value
-
-
 # Exact arithmetic of numbers one of which is a Fraction, as the written code makes it: the value
-# Python's Fraction operators give, whole as an int (numbers.normal), past `bits` a bail (`exact`).
+# Python's Fraction operators give, whole as an int (numbers.normal), past `bits` (number_bits) in
+# its numerator or denominator a bail, where the closures' `binary` words the error.
 # Fraction's operators cost some 100 bytecodes each in Python (operator fallbacks, isinstance tests
 # of the numbers ABCs, a normalising __new__), and transformers, whose damage and Energon come in
 # halves, does some thirty a fight. A Fraction is made here from its parts in lowest terms, in its
@@ -77,28 +65,28 @@ def _rational(n: int, d: int, bits: int):
 
 
 def exact_sum(a, b, bits: int):
-    """`exact(a + b, bits)` of an int or Fraction `a` and `b`."""
+    """`a + b` of an int or Fraction `a` and `b`, as the closures' `binary` gives it (above)."""
     an, ad = (a, 1) if type(a) is int else (a._numerator, a._denominator)
     bn, bd = (b, 1) if type(b) is int else (b._numerator, b._denominator)
     return _rational(an + bn, ad, bits) if ad == bd else _rational(an * bd + bn * ad, ad * bd, bits)
 
 
 def exact_difference(a, b, bits: int):
-    """`exact(a - b, bits)` of an int or Fraction `a` and `b`."""
+    """`a - b` of an int or Fraction `a` and `b`, as the closures' `binary` gives it (above)."""
     an, ad = (a, 1) if type(a) is int else (a._numerator, a._denominator)
     bn, bd = (b, 1) if type(b) is int else (b._numerator, b._denominator)
     return _rational(an - bn, ad, bits) if ad == bd else _rational(an * bd - bn * ad, ad * bd, bits)
 
 
 def exact_product(a, b, bits: int):
-    """`exact(a * b, bits)` of an int or Fraction `a` and `b`."""
+    """`a * b` of an int or Fraction `a` and `b`, as the closures' `binary` gives it (above)."""
     an, ad = (a, 1) if type(a) is int else (a._numerator, a._denominator)
     bn, bd = (b, 1) if type(b) is int else (b._numerator, b._denominator)
     return _rational(an * bn, ad * bd, bits)
 
 
 def exact_quotient(a, b, bits: int):
-    """`exact(Fraction(a) / b, bits)` of an int or Fraction `a` and `b`, `b` not 0."""
+    """`a / b` of an int or Fraction `a` and `b`, `b` not 0, as the closures' `binary` gives it (above)."""
     an, ad = (a, 1) if type(a) is int else (a._numerator, a._denominator)
     bn, bd = (b, 1) if type(b) is int else (b._numerator, b._denominator)
     return _rational(an * bd, ad * bn, bits) if bn > 0 else _rational(-an * bd, -ad * bn, bits)
