@@ -2096,6 +2096,18 @@ def test_a_rule_remembered_by_the_state_it_reads_is_called_as_its_answer_with_th
     assert re.search(r"A_s_armour\((v\d+_att), \1\.hp\)", written)
 
 
+def test_the_state_of_an_argument_not_none_at_its_call_is_read_with_no_test_of_none():
+    # `armour` is called with none too, so its state is read `c.hp if c is not None else None`, but
+    # where the argument is surely a character (att), as `att.hp`
+    rules = ("fn armour(c) {\n if c == none { return 0 }\n let n = 0\n for i in range(2) { n += c.hp }\n return n\n}\n"
+             "fn pbem.damage_power(att, weapon) {\n let spare = none\n if att.hp > 99 { spare = att }\n"
+             " return att.firepower + armour(att) % 2 + armour(spare)\n}")
+    assert "s_armour" in remembered_of(rules)
+    written = damage_power_written(rules)
+    assert re.search(r"A_s_armour\((v\d+_att), \1\.hp\)", written)
+    assert re.search(r"A_s_armour\((v\d+_spare), \1\.hp if \1 is not None else None\)", written)
+
+
 @pytest.mark.parametrize("setting, tested", [("", False), ('rank_rolls: ["' + "r" * 120 + '", "attack"]', True)],
                          ids=["as-written", "a-long-text-set"])
 def test_a_text_is_found_in_a_list_option_of_short_texts_with_no_test_of_its_length(setting, tested):

@@ -4,6 +4,9 @@ the namespace's; a builtin's common case inline and the rest through its impleme
 
 from __future__ import annotations
 
+import re
+
+from ..checker.types import NONE
 from ..interpreter import ast
 from ..interpreter.builtins import BUILTINS, NOT_ROLLED
 from ..interpreter.values import TEXT_STEP
@@ -27,12 +30,12 @@ class Calls(Work):
                 and self.resolve(callee.id)[2] == "fn":
             function = self.resolve(callee.id)[1]
             args = self.arguments(node)
-            return self.inlined(node, args) or self.called(function, args)
+            return self.inlined(node, args) or self.called(function, args, node)
         if type(callee) is ast.Field and self.module_of(callee.target) is not None:
             module = self.module_of(callee.target)
             if module.names.get(callee.name) == "fn":
                 args = self.arguments(node)
-                return self.inlined(node, args) or self.called(module.global_name(callee.name), args)
+                return self.inlined(node, args) or self.called(module.global_name(callee.name), args, node)
         # a function value (a parameter, a field): the one function it surely is, called directly;
         # else a Python function of this namespace, or the closures' business
         target = self.types.callee(node)
@@ -51,16 +54,19 @@ class Calls(Work):
         value read from it after a call is the one read before."""
         return TEMPORARY.fullmatch(text) is not None or self.fixed_locals is not None and text in self.fixed_locals
 
-    def called(self, function: str, args: list) -> str:
+    def called(self, function: str, args: list, node: ast.Call) -> str:
         """A call of the `fn` bound to the global `function`; of one remembered with a key of state
         (memo.py), a call of its `answer` with the state it reads (memo.state_reads), as its
-        remembering wrapper would make it: one Python call fewer."""
+        remembering wrapper would make it: one Python call fewer. The state of an argument that the
+        types say is not none, at this call or at every call, is read with no test of none."""
         if function not in self.keyed_calls:
             return self.into(f"{function}({', '.join(args)})")
         keyed, never_none = self.keyed_calls[function]
         if any(args[i] == "None" for i, _, _ in keyed):   # an argument left out: the wrapper's business
             return self.into(f"{function}({', '.join(args)})")
         args = [arg if arg.isidentifier() or is_literal(arg) else self.into(arg) for arg in args]
+        never_none = never_none | {i for i, arg in enumerate(node.args)
+                                   if not self.types.of(arg).is_empty and not self.types.of(arg).maybe("none")}
         return self.into(f"A_{function}({', '.join(args + state_reads(args, keyed, never_none))})")
 
     def arguments(self, node: ast.Call) -> list[str]:
@@ -119,6 +125,7 @@ class Calls(Work):
         self.argument_types = {self.scopes[0][param]: found for param, found in given.items()}
         nodes = self.purity.nodes(fn)
         self.own_names = self.purity.local_names_of(fn)   # the names the body sees as its own
+        written = None
         try:
             if not all(self.never(test) for test in tests):
                 return None
@@ -131,16 +138,44 @@ class Calls(Work):
                                  if arg not in held and not self.unchanged_by_calls(arg) and not is_literal(arg)})
                     self.scopes = [dict(zip(fn.params, (held.get(a, a) for a in args)))]
                     self.argument_types = {self.scopes[0][param]: found for param, found in given.items()}
-                for arg, temp in held.items():
-                    self.line(f"{temp} = {arg}")
-                return self.expr(returned)
+                lines, self.lines = self.lines, []
+                try:
+                    written = self.expr(returned)
+                finally:
+                    aside, self.lines = self.lines, lines
         finally:
             self.module, self.scopes, self.function_base, self.own_names, self.argument_types = saved
+        if written is not None:   # the body's lines, after the arguments it reads
+            self.hold(node, args, held, "\n".join(aside + [written]))
+            self.lines.extend(aside)
+            return written
         if body is None:
             return None
-        for arg, temp in held.items():
-            self.line(f"{temp} = {arg}")
+        self.hold(node, args, held, body)
         return self.into(body)
+
+    def hold(self, node: ast.Call, args: list, held: dict, body: str) -> None:
+        """The arguments of an inlined call read into their temporaries (`held`), but those that the
+        body, as written, does not read (a test of it folded: folding.py) where reading cannot fail."""
+        nodes_of = {}
+        for given, text in zip(node.args, args):
+            nodes_of.setdefault(text, given)
+        for arg, temp in held.items():
+            if re.search(rf"\b{temp}\b", body) is not None or not self.reads_safely(nodes_of[arg]):
+                self.line(f"{temp} = {arg}")
+
+    def reads_safely(self, node) -> bool:
+        """Whether working out `node` surely gives a value, with no effect and no error: a name's
+        value, or a field of a name that is surely a character or record that has it, or an
+        encounter (its round or name)."""
+        if type(node) is ast.Name:
+            return self.pure(node) is not None
+        if type(node) is not ast.Field or type(node.target) is not ast.Name or self.pure(node.target) is None:
+            return False
+        found = self.types.of(node.target)
+        if found.is_any or found.is_empty or NONE in found.atoms:
+            return False
+        return self.kept_field(node) or self.surely(node.target, "encounter") and node.name in ("round", "name")
 
     def never(self, test) -> bool:
         """Whether the condition `test` is surely false, its first part a kind test the types answer

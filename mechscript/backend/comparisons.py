@@ -6,10 +6,11 @@ from __future__ import annotations
 from ..interpreter import ast
 from ..interpreter.values import TEXT_STEP
 from ..checker.types import NONE
-from .writer import BOOLEAN, COMPARE, TEMPORARY, Writer, is_literal, kind_test, literal_value, short_text
+from .folding import Folding
+from .writer import BOOLEAN, COMPARE, TEMPORARY, is_literal, kind_test, literal_value, short_text
 
 
-class Comparisons(Writer):
+class Comparisons(Folding):
     def e_Compare(self, node):
         known = self.kind_known(node) or self.fixed_compare(node)
         if known is not None:

@@ -63,8 +63,11 @@ class Expressions(Arithmetic, Comparisons):
             place = self.resolve(node.id)
             if place is None or place[0] in ("unset", "module"):
                 return None
-            return place[1]
+            return self.known(node) or place[1]
         if kind is ast.Field:
+            known = self.known(node)
+            if known is not None:
+                return known
             if self.module_of(node.target) is not None:
                 module = self.module_of(node.target)
                 return None if module.names.get(node.name) == "module" else module.global_name(node.name)
@@ -176,7 +179,7 @@ class Expressions(Arithmetic, Comparisons):
             return self.into("bail()")
         if place[0] == "module":
             raise Unsupported("a module as a value")
-        return self.into(place[1])
+        return self.known(node) or self.into(place[1])
 
     def e_ListLiteral(self, node):
         items = self.values(node.items)

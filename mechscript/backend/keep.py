@@ -41,6 +41,26 @@ def refuse_sharing(kept, states, settings) -> None:
         visit(value)
 
 
+def reachable_characters(members, values) -> list[Character]:
+    """Every character a run can reach: the encounter's `members`, their gear, any held by one of
+    `values` (a variable's), in a list, a record or a table."""
+    found: dict[int, Character] = {}
+    pending = list(members) + list(values)
+    while pending:
+        value = pending.pop()
+        if type(value) is list:
+            pending.extend(value)
+        elif type(value) is Record:
+            pending.extend(value.fields.values())
+        elif type(value) is Table:
+            pending.extend(entry for row in value.rows.values() for _, entry in row.entries)
+            pending.extend(row.default for row in value.rows.values())
+        elif type(value) is Character and id(value) not in found:
+            found[id(value)] = value
+            pending.extend(value.fields.values())
+    return list(found.values())
+
+
 class Keeping:
     """QuietFight's set-up of what its runs restore; it reads the fight's texts, encounter, types
     and namespace."""
@@ -61,25 +81,10 @@ class Keeping:
         for side_name, members in self.encounter.sides:   # as `characters.fight` does, once
             for character in members:
                 character.side = side_name
-        # every character a run can reach: the encounter's, their gear, any kept in a variable, a list,
-        # a record or a table
-        found: dict[int, Character] = {}
-        pending = list(self.encounter.characters) + [value for _, value, _ in self.kept]
-        while pending:
-            value = pending.pop()
-            if type(value) is list:
-                pending.extend(value)
-            elif type(value) is Record:
-                pending.extend(value.fields.values())
-            elif type(value) is Table:
-                pending.extend(entry for row in value.rows.values() for _, entry in row.entries)
-                pending.extend(row.default for row in value.rows.values())
-            elif type(value) is Character and id(value) not in found:
-                found[id(value)] = value
-                pending.extend(value.fields.values())
-        # what a run restores of each: its state, and any list or record a run could change in place
+        # what a run restores of each character it can reach: its state, and any list or record a run
+        # could change in place
         self.states = []
-        for character in found.values():
+        for character in reachable_characters(self.encounter.characters, [value for _, value, _ in self.kept]):
             changes = character.kind.schema.changes
             kept = [(name, value) for name, value in character.fields.items()
                     if name in changes or type(value) is Record
@@ -133,13 +138,17 @@ class Keeping:
 
     def _field_may_change(self, character: Character, name: str) -> bool:
         """Whether a run may change in place what a field of a character of its kind holds."""
+        fields = self._field_types(character)
+        return name not in fields or may_change(fields[name], self.types, self.changed)
+
+    def _field_types(self, character: Character) -> dict:
+        """{name: Type} of the fields of a character's kind (the checker's), or {} where unknown."""
         text = self.texts.get(id(character.kind.home))
         if text is None:
-            return True
+            return {}
         path = str(Path(text.path if text.path is not None else self.script.filename).resolve())
-        fields = self.types.kind_fields((path, character.kind.name)) if (path, character.kind.name) in self.kinds \
+        return self.types.kind_fields((path, character.kind.name)) if (path, character.kind.name) in self.kinds \
             else {}
-        return name not in fields or may_change(fields[name], self.types, self.changed)
 
     def _plan_report(self, home: Scope) -> None:
         """What each run reports of each character (end_states), worked out once for the report the
@@ -153,7 +162,17 @@ class Keeping:
         self.reporting = []
         for character, (name, state) in zip(self.encounter.characters, states.items()):
             names = tuple(key for key in state if key != "side")
+            # a field the types say is a whole number is reported as it is, one that is never a
+            # number nor a roll (a text, true or false, none, a list) is not (_numbers): with no
+            # other, no test of each value
+            fields = self._field_types(character)
+            whole = [key for key in names if key in fields and fields[key].surely("int")]
+            never = [key for key in names if key in fields and not fields[key].is_empty
+                     and not fields[key].maybe("number") and not fields[key].maybe("roll")]
+            plain = len(whole) + len(never) == len(names)
+            if plain:
+                names = tuple(whole)
             # the fields' values as one tuple, read in C (itemgetter of one name gives the value alone)
             values_of = itemgetter(*names) if len(names) > 1 else \
                 (lambda fields, key=names[0]: (fields[key],)) if names else (lambda fields: ())
-            self.reporting.append((character, name, names, values_of))
+            self.reporting.append((character, name, names, values_of, plain))

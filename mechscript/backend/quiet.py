@@ -41,12 +41,13 @@ from .changes import changed_sites, table_may_change, tables_assigned
 from .compiled import compiled
 from .depth import call_depth
 from .emit import Emitter
-from .keep import Keeping
+from .keep import Keeping, reachable_characters
 from .memo import REMEMBERING, Remembered, answer_of, remembering
 from .narration import Purity, has_pools
 from .peephole import merged
 from .runtime import (Bail, WrittenRun, bail, exact_difference, exact_product, exact_quotient, exact_sum,
                       fresh, module_field_set, ratio)
+from .unchanging import unchanging_fields, written_fields
 from .unread import left_out, named_calls, quiet_nodes, uncalled, unread_fields, unread_values
 from .writer import ModuleText, Unsupported, roll_or_none
 
@@ -168,15 +169,20 @@ class NoFaces:
         raise Unsupported("the top level rolls dice")
 
 
-def kind_states(texts, filename: str) -> dict:
-    """Each kind's state names by (path, kind name), as the checker names kinds."""
-    states = {}
+def kind_names(texts, filename: str) -> dict:
+    """{(path, kind name), as the checker names kinds: the Kind}."""
+    kinds = {}
     for text in texts:
         for name, value in text.scope.vars.items():
             if type(value) is Kind:
                 path = text.path if text.path is not None else filename
-                states[(str(Path(path).resolve()), name)] = value.schema.changes
-    return states
+                kinds[(str(Path(path).resolve()), name)] = value
+    return kinds
+
+
+def kind_states(kinds: dict) -> dict:
+    """Each kind's state names by (path, kind name)."""
+    return {key: kind.schema.changes for key, kind in kinds.items()}
 
 
 def written_helpers(limits, encounter, members, rounds) -> dict:
@@ -322,9 +328,16 @@ class QuietFight(Keeping):
             purity.skip(values)
         writer = Emitter(small_whole(limits), purity, pools, types, functions,
                          rolls_as_numbers(programs, types, dead, unread))
-        writer.states = kind_states(self.texts.values(), self.script.filename)
+        kinds = kind_names(self.texts.values(), self.script.filename)
+        writer.states = kind_states(kinds)
         assigned = assigned_names(self.texts.values())
         writer.frozen = frozen_options(self.texts.values(), assigned, self.home, self.encounter.settings)
+        keys = {id(kind): key for key, kind in kinds.items()}
+        held = [value for text in self.texts.values() for name, value in text.scope.vars.items()
+                if text.names.get(name) not in ("fn", "module", None)] + [value for _, _, value in self.encounter.settings]
+        writer.unchanging = unchanging_fields(reachable_characters(self.encounter.characters, held),
+                                              lambda character: keys.get(id(character.kind)),
+                                              written_fields(every_fn, types))
         writer.short_text_lists = short_text_lists(self.texts.values(), assigned, self.home, self.encounter.settings)
         writer.unread = unread
         writer.short_sides = all(len(name) < TEXT_STEP for name in self.sides)
@@ -432,6 +445,7 @@ class QuietFight(Keeping):
             for character, (name, state) in zip(encounter.characters, states.items()):
                 result[name] = (standing(character) is True, _numbers(state.items()))
             return winner, encounter.round, result
-        for character, name, names, values_of in self.reporting:
-            result[name] = (standing(character) is True, _numbers(zip(names, values_of(character.fields))))
+        for character, name, names, values_of, plain in self.reporting:
+            numbers = zip(names, values_of(character.fields))
+            result[name] = (standing(character) is True, dict(numbers) if plain else _numbers(numbers))
         return winner, encounter.round, result

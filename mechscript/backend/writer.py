@@ -275,6 +275,8 @@ class Writer:
         self.owners: dict = {}               # id(FnDef) -> the ModuleText of a top-level `fn`
         # the options no run changes, by global name: their values (quiet.frozen_options)
         self.frozen: dict[str, object] = {}
+        # (kind, field name) -> the value every run reads it as (unchanging.py)
+        self.unchanging: dict = {}
         self.short_text_lists: set = set()   # list options with no long string, as set up (quiet.short_text_lists)
         self.remembered: set[int] = set()    # the `fn`s (by id) whose answers a run remembers (memo.py)
         self.keyed_calls: dict = {}           # global name -> (state read, never none) of those keyed by state
@@ -344,23 +346,6 @@ class Writer:
                     return ("module", used.uses[name])
                 return ("global", used.global_name(name), used.names[name])
         return None
-
-    def fixed(self, node) -> "str | None":
-        """A literal, or the name of an option no run changes, as a Python literal; else None."""
-        while type(node) is ast.Group:
-            node = node.inner
-        value = literal_value(node)
-        if value is NOT_LITERAL and type(node) is ast.Name:
-            place = self.resolve(node.id)
-            if place is not None and place[0] == "global" and place[1] in self.frozen:
-                value = self.frozen[place[1]]
-        return None if value is NOT_LITERAL else python_literal(value)
-
-    def fixed_compare(self, node) -> "str | None":
-        """`node`, a comparison of two literals or options no run changes, worked out: "True" or
-        "False" (pbem's `tie == "defender"`); None for any other."""
-        a, b = self.fixed(node.left), self.fixed(node.right)
-        return None if a is None or b is None else folded(a, COMPARE.get(node.op, node.op), b)
 
     def into(self, text: str) -> str:
         t = self.temp()

@@ -1,0 +1,69 @@
+"""The fields of characters that every run reads as one value (a part of the quiet set-up): a
+field that all characters of a kind a run can reach hold with the same small value, and that no
+code a run may run assigns, is that value in every run. The written code reads it as the literal
+it is (Writer.unchanging), so a rule this encounter never uses (no character is a leader, none is
+Mega-Sized) is tested once, here, not at every use: Python leaves out an `if False:` block."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..interpreter import ast
+from ..interpreter.values import Character
+from .writer import FROZEN, python_literal
+
+_MISSING = object()
+
+
+def written_fields(functions, types) -> "set[str] | None":
+    """The names of the fields some code of `functions` assigns (`x.f = ...`, `x["f"] += ...`), or
+    None when any may be: an index of a value that may be a character by a key not written out, or
+    a character made (`make`) by a run."""
+    written = set()
+    for _, fn in functions:
+        for node in ast.walk(fn):
+            if type(node) is ast.Name and node.id == "make":
+                return None
+            if type(node) is not ast.Assign:
+                continue
+            target = node.target
+            if type(target) is ast.Field:
+                written.add(target.name)
+            elif type(target) is ast.Index:
+                key = target.key
+                while type(key) is ast.Group:
+                    key = key.inner
+                if type(key) is ast.String and all(type(part) is str for part in key.parts):
+                    written.add("".join(key.parts))
+                elif not _no_character(types.of(target.target)):
+                    return None
+    return written
+
+
+def _no_character(found) -> bool:
+    return not found.is_any and not found.is_empty and not found.maybe("character")
+
+
+def unchanging_fields(reachable: list[Character], kind_key, written: "set[str] | None") -> dict:
+    """{(kind key, field name): value} of the fields every run reads as one value."""
+    if written is None:
+        return {}
+    by_kind: dict = {}
+    for character in reachable:
+        by_kind.setdefault(kind_key(character), []).append(character)
+    unchanging = {}
+    for key, members in by_kind.items():
+        if key is None:
+            continue
+        first = members[0].fields
+        for name, value in first.items():
+            if name in written or type(value) not in FROZEN or not _small(value):
+                continue
+            if all(type(other.fields.get(name, _MISSING)) is type(value) and other.fields[name] == value
+                   for other in members):
+                unchanging[(key, name)] = value
+    return unchanging
+
+
+def _small(value) -> bool:
+    return len(python_literal(value)) <= 40
