@@ -13,9 +13,6 @@ from .writer import Unsupported, roll_or_none, short_text
 
 class Access(Calls):
     def e_Field(self, node):
-        known = self.known(node)
-        if known is not None:
-            return known
         module = self.module_of(node.target)
         if module is not None:
             if module.names.get(node.name) == "module":

@@ -153,7 +153,7 @@ class Comparisons(Folding):
         # a value surely true or false is tested as Python tests it, and used once (inline if pure)
         a = self.kind_known(node.left)
         if a is None:
-            a = self.value(node.left) if left_bool else self.expr(node.left)
+            a = self.truth(node.left) or (self.value(node.left) if left_bool else self.expr(node.left))
         if a == stop:   # known (kind_known): the right side is never worked out
             return stop
         if left_bool and right_bool:
@@ -164,7 +164,7 @@ class Comparisons(Folding):
             self.lines, self.depth = [], depth + 1
             try:
                 with self.kinds_tested(node.left if node.op == "and" else None):
-                    b = self.value(node.right)
+                    b = self.truth(node.right) or self.value(node.right)
             finally:
                 aside, self.lines, self.depth = self.lines, lines, depth
             # worked out here, once, into a temporary (a later item of a list may change what the
@@ -196,7 +196,7 @@ class Comparisons(Folding):
 
     def e_Not(self, node):
         if isinstance(node.operand, BOOLEAN) or self.surely(node.operand, "bool"):
-            return self.into(f"not {self.value(node.operand)}")
+            return self.into(f"not {self.truth(node.operand) or self.value(node.operand)}")
         value = self.expr(node.operand)
         self.line(f"if {value} is not True and {value} is not False: bail()")
         return self.into(f"not {value}")

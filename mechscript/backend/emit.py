@@ -273,6 +273,9 @@ class Emitter(Assignments):
 
     def condition(self, node) -> str:
         """The condition's value, tested to be true or false."""
+        known = self.truth(node)
+        if known is not None:   # Python leaves out an `if False:` block, and the test of `if True:`
+            return known
         if self.surely(node, "bool") or isinstance(node, BOOLEAN):
             pure = self.pure(node)
             if pure is not None:

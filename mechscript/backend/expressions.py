@@ -63,11 +63,8 @@ class Expressions(Arithmetic, Comparisons):
             place = self.resolve(node.id)
             if place is None or place[0] in ("unset", "module"):
                 return None
-            return self.known(node) or place[1]
+            return place[1]
         if kind is ast.Field:
-            known = self.known(node)
-            if known is not None:
-                return known
             if self.module_of(node.target) is not None:
                 module = self.module_of(node.target)
                 return None if module.names.get(node.name) == "module" else module.global_name(node.name)
@@ -110,12 +107,12 @@ class Expressions(Arithmetic, Comparisons):
             if not (self.surely(node.left, "bool") or isinstance(node.left, BOOLEAN)) or \
                     not (self.surely(node.right, "bool") or isinstance(node.right, BOOLEAN)):
                 return None
-            a, b = self.pure(node.left), self.pure(node.right)
+            a, b = self.truth(node.left) or self.pure(node.left), self.truth(node.right) or self.pure(node.right)
             return None if a is None or b is None else logic(a, node.op, b)
         if kind is ast.Not:
             if not (self.surely(node.operand, "bool") or isinstance(node.operand, BOOLEAN)):
                 return None
-            a = self.pure(node.operand)
+            a = self.truth(node.operand) or self.pure(node.operand)
             return None if a is None else f"(not {a})"
         return None
 
@@ -179,7 +176,7 @@ class Expressions(Arithmetic, Comparisons):
             return self.into("bail()")
         if place[0] == "module":
             raise Unsupported("a module as a value")
-        return self.known(node) or self.into(place[1])
+        return self.into(place[1])
 
     def e_ListLiteral(self, node):
         items = self.values(node.items)

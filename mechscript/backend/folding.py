@@ -1,7 +1,8 @@
-"""What the written code reads as a literal (a part of expressions.Expressions): a literal of the
-text, an option no run changes (Writer.frozen) and a character's field that every run reads as one
-value (unchanging.py); and comparisons of two of them, worked out now. Python's compiler then
-leaves out an `if False:` block: a rule the encounter never uses is tested once, in the set-up."""
+"""What the written code works out as it is written (a part of expressions.Expressions): a
+comparison of two values it knows (a literal of the text, an option no run changes, Writer.frozen,
+or a character's field that every run reads as one value, unchanging.py), and a test of the truth
+of one. Python's compiler then leaves out an `if False:` block: a rule the encounter never uses is
+tested once, in the set-up, not at every use."""
 
 from __future__ import annotations
 
@@ -27,22 +28,27 @@ class Folding(Writer):
         return None if value is NOT_LITERAL else python_literal(value)
 
     def fixed_compare(self, node) -> "str | None":
-        """`node`, a comparison of two literals or options no run changes, worked out: "True" or
-        "False" (pbem's `tie == "defender"`); None for any other."""
+        """`node`, a comparison of two literals, options or fields no run changes, worked out: "True"
+        or "False" (pbem's `tie == "defender"`); None for any other."""
         a, b = self.fixed(node.left), self.fixed(node.right)
         return None if a is None or b is None else folded(a, COMPARE.get(node.op, node.op), b)
 
-    def known(self, node) -> "str | None":
-        """An option no run changes (a name) or a field no run changes, as the Python expression
-        `expr` and `pure` give for it; else None. A number in brackets: the code that reads it may
-        write `.numerator` after it (of a number the types say may be a fraction)."""
-        text = self.fixed(node) if type(node) is ast.Name else self.unchanging_field(node)
-        return f"({text})" if text is not None and text[0].isdigit() else text
+    def truth(self, node) -> "str | None":
+        """"True" or "False" for an option or a field no run changes that is surely true or false;
+        else None. Read so only where a truth is tested (`if`, `while`, `and`, `or`, `not`, and in
+        comparisons, `fixed_compare`): elsewhere a literal could stand where Python warns of one
+        (`False(1)`, `2 is not True`), in code that no run reaches."""
+        while type(node) is ast.Group:
+            node = node.inner
+        if type(node) not in (ast.Name, ast.Field) or not self.surely(node, "bool"):
+            return None
+        text = self.fixed(node)
+        return text if text in ("True", "False") else None
 
     def unchanging_field(self, node: ast.Field) -> "str | None":
         """`x.name` as a Python literal when x is a name that is surely a character (not none, whose
-        field is an error), and every kind it may be holds the field with one value that
-        no run changes (unchanging.py); else None."""
+        field is an error), and every kind it may be holds the field with one value that no run
+        changes (unchanging.py); else None."""
         if not self.unchanging or self.module_of(node.target) is not None:
             return None
         found = self.types.of(node.target)

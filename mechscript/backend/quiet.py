@@ -335,9 +335,11 @@ class QuietFight(Keeping):
         keys = {id(kind): key for key, kind in kinds.items()}
         held = [value for text in self.texts.values() for name, value in text.scope.vars.items()
                 if text.names.get(name) not in ("fn", "module", None)] + [value for _, _, value in self.encounter.settings]
+        until = self._until_node(script_text)
+        code = [fn for _, fn in every_fn] + ([until] if until is not None else [])   # what a run may run
         writer.unchanging = unchanging_fields(reachable_characters(self.encounter.characters, held),
                                               lambda character: keys.get(id(character.kind)),
-                                              written_fields(every_fn, types))
+                                              written_fields(code, types))
         writer.short_text_lists = short_text_lists(self.texts.values(), assigned, self.home, self.encounter.settings)
         writer.unread = unread
         writer.short_sides = all(len(name) < TEXT_STEP for name in self.sides)

@@ -1,12 +1,10 @@
 """The fields of characters that every run reads as one value (a part of the quiet set-up): a
 field that all characters of a kind a run can reach hold with the same small value, and that no
-code a run may run assigns, is that value in every run. The written code reads it as the literal
-it is (Writer.unchanging), so a rule this encounter never uses (no character is a leader, none is
-Mega-Sized) is tested once, here, not at every use: Python leaves out an `if False:` block."""
+code a run may run assigns, is that value in every run. The written code works out a comparison
+or a truth test of it as it is written (folding.py): a rule this encounter never uses (no
+character is a leader, none is Mega-Sized) is tested once, not at every use."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 from ..interpreter import ast
 from ..interpreter.values import Character
@@ -15,13 +13,13 @@ from .writer import FROZEN, python_literal
 _MISSING = object()
 
 
-def written_fields(functions, types) -> "set[str] | None":
-    """The names of the fields some code of `functions` assigns (`x.f = ...`, `x["f"] += ...`), or
-    None when any may be: an index of a value that may be a character by a key not written out, or
-    a character made (`make`) by a run."""
+def written_fields(code, types) -> "set[str] | None":
+    """The names of the fields some of the `code` a run may run (its `fn`s, the encounter's `until`)
+    assigns (`x.f = ...`, `x["f"] += ...`), or None when any may be: an index of a value that may be
+    a character by a key not written out, or a character made (`make`) by a run."""
     written = set()
-    for _, fn in functions:
-        for node in ast.walk(fn):
+    for tree in code:
+        for node in ast.walk(tree):
             if type(node) is ast.Name and node.id == "make":
                 return None
             if type(node) is not ast.Assign:
@@ -45,16 +43,17 @@ def _no_character(found) -> bool:
 
 
 def unchanging_fields(reachable: list[Character], kind_key, written: "set[str] | None") -> dict:
-    """{(kind key, field name): value} of the fields every run reads as one value."""
+    """{(kind key, field name): value} of the fields every run reads as one value: those every
+    character of the kind among `reachable` holds with one small value, of no name in `written`."""
     if written is None:
         return {}
     by_kind: dict = {}
     for character in reachable:
         by_kind.setdefault(kind_key(character), []).append(character)
+    if None in by_kind:   # a kind no top level names (declared in a block): the checker may name it as another
+        return {}
     unchanging = {}
     for key, members in by_kind.items():
-        if key is None:
-            continue
         first = members[0].fields
         for name, value in first.items():
             if name in written or type(value) not in FROZEN or not _small(value):
