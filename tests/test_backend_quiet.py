@@ -1530,6 +1530,11 @@ def test_a_field_read_into_a_temporary_is_read_where_the_next_line_uses_it():
         "def f(v2_c):", "    v3_a = (len(v2_c.form)) > 0 and type(v2_c) is int",
         "    if v2_c.traits.over.bit_length() > NUMBER_BITS: bail()", "    v6_b = m1_f(v2_c, 'attack')"] + \
         lines[7:-6] + ["    if v2_c.hp > {'a': 1}['a']: bail()"] + lines[-4:]
+    # a literal is not written where Python would index, call or read an attribute of it (found by
+    # review): a constant `kN` is
+    literals = ["def f():", "    t1 = True", "    v2 = t1[0]", "    t3 = 2", "    v4 = t3 (1)", "    t5 = 2",
+                "    v6 = t5.bit_length()", "    t7 = k3", "    v8 = t7[0]"]
+    assert merged(literals) == literals[:-2] + ["    v8 = k3[0]"]
 
 
 def test_a_text_that_spells_a_temporary_s_name_is_left_as_it_is():

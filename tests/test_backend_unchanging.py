@@ -189,3 +189,21 @@ def test_a_value_no_run_changes_is_written_as_python_compiles_it_without_a_warni
         warnings.simplefilter("error", SyntaxWarning)
         QuietFight(script)
     assert_same_fights(script, 20)
+
+
+@pytest.mark.parametrize("line", [
+    "if d10 == 11 { bonus = (att.leader == 0)[0] }",
+    "if d10 == 11 { bonus = (def.prone == false)(1) }",
+    "if d10 == 11 { bonus = (def.prone and d6 > 3)[0] }",
+    "if d10 == 11 { bonus = (sudden_death and d6 > 3)(1) }",
+], ids=["comparison-indexed", "comparison-called", "and-indexed", "option-and-called"])
+def test_a_test_worked_out_is_indexed_or_called_as_the_closures_do(tmp_path, line):
+    # a comparison or `and` worked out as it is written is True or False, which a script may index
+    # or call (an error, in code no run reaches here): the written code bails there, with no
+    # literal indexed or called that Python warns of (found by review)
+    rules = "let sudden_death = false\n" + RULES.replace("    let bonus = 0", "    let bonus = 0\n    " + line)
+    script = scripted(tmp_path, rules)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SyntaxWarning)
+        QuietFight(script)
+    assert_same_fights(script, 20)

@@ -8,7 +8,7 @@ from ..interpreter import ast
 from ..interpreter.values import TEXT_STEP
 from .calls import Calls
 from .changes import may_change
-from .writer import Unsupported, roll_or_none, short_text
+from .writer import Unsupported, is_constant, roll_or_none, short_text
 
 
 class Access(Calls):
@@ -127,6 +127,8 @@ class Access(Calls):
         fixed = self.fixed_table(node.target) if holders == {"table"} else None
         # a table no run changes is the name's global, read where it is needed alone
         value = self.resolve(node.target.id)[1] if fixed is not None else self.read_list(node.target)
+        if is_constant(value):   # `(x == 1)[0]` worked out (folding.py): an error, the closures' to word
+            return self.into("bail()")
         key = self.expr(node.key)
         span = self.constant(node.key.span)
         is_str = "" if self.surely(node.key, "str") else f"type({key}) is str and "

@@ -13,7 +13,7 @@ from ..interpreter.values import TEXT_STEP
 from .memo import state_reads
 from .narration import dropped_arguments
 from .work import Work
-from .writer import TEMPORARY, Unsupported, is_literal, short_text, spending, spent
+from .writer import TEMPORARY, Unsupported, is_constant, is_literal, short_text, spending, spent
 
 
 
@@ -44,6 +44,8 @@ class Calls(Work):
             args = self.values(node.args)
             return self.inlined(node, args) or self.into(f"{self.functions[id(target)]}({', '.join(args)})")
         function = self.expr(callee)
+        if is_constant(function) or function[:1] in ("'", '"'):   # `(x == 1)(2)`: an error, the closures'
+            return self.into("bail()")
         args = [self.expr(arg) for arg in node.args]
         return self.into(f"{function}({', '.join(args)}) if type({function}) is FunctionType and "
                          f"{function}.__code__.co_argcount == {len(args)} or type({function}) is REMEMBERING and "

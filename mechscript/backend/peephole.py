@@ -195,6 +195,8 @@ def _read_into(after: str, depth: str, name: str, value: str) -> bool:
         return False
     if statement.startswith(("if ", "for ")) and uses[0] > _header_end(statement):
         return False   # in the body of a one-line `if`: read only when its test holds
+    if fixed and value[0] != "k" and statement[uses[0] + len(name):].lstrip()[:1] in ("[", "(", "."):
+        return False   # `True[0]`, `2(1)`, `2.bit_length()`: Python warns of a literal indexed or called
     return fixed or all(called in _PURE_CALLS or called.endswith(".bit_length")
                         for called in _CALLED.findall(after))
 

@@ -147,6 +147,12 @@ def is_literal(text: str) -> bool:
     return text.strip("()").lstrip("-").isdigit()
 
 
+def is_constant(text: str) -> bool:
+    """Whether written Python `text` is a literal true, false, none or whole number: one that a
+    script indexes or calls is an error (and Python warns of indexing or calling a literal)."""
+    return text in ("True", "False", "None") or is_literal(text)
+
+
 def kind_tests(node) -> list[tuple[str, str]]:
     """(name, kind name) of each `name.kind == "Kind"` that must hold for `node` to be true: the
     test itself, or one of the `and`s of a chain of them."""
