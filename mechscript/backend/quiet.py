@@ -49,7 +49,7 @@ from .runtime import (Bail, WrittenRun, bail, exact_difference, exact_product, e
                       fresh, module_field_set, ratio)
 from .unchanging import unchanging_fields, written_fields
 from .unread import left_out, named_calls, quiet_nodes, uncalled, unread_fields, unread_values
-from .writer import ModuleText, Unsupported, roll_or_none
+from .writer import ModuleText, Unsupported, roll_or_none, small_literal
 
 
 def _numbers(items) -> dict:
@@ -131,11 +131,7 @@ def frozen_options(texts, assigned: set, home: ModuleText, settings) -> dict:
         values = option_values(text, home, settings)
         for name, kind in text.names.items():
             value = values.get(name)
-            # a literal of a few characters: not a number of thousands of digits, nor a long text,
-            # whose comparison counts steps
-            small = type(value) is int and value.bit_length() <= 64 or type(value) is str and len(value) < TEXT_STEP \
-                or type(value) in (bool, type(None))
-            if kind == "let" and name not in assigned and name in values and small:
+            if kind == "let" and name not in assigned and name in values and small_literal(value):
                 frozen[text.global_name(name)] = value
     return frozen
 

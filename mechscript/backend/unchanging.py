@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..interpreter import ast
 from ..interpreter.values import Character
-from .writer import FROZEN, python_literal
+from .writer import small_literal
 
 _MISSING = object()
 
@@ -56,13 +56,9 @@ def unchanging_fields(reachable: list[Character], kind_key, written: "set[str] |
     for key, members in by_kind.items():
         first = members[0].fields
         for name, value in first.items():
-            if name in written or type(value) not in FROZEN or not _small(value):
+            if name in written or not small_literal(value):
                 continue
             if all(type(other.fields.get(name, _MISSING)) is type(value) and other.fields[name] == value
                    for other in members):
                 unchanging[(key, name)] = value
     return unchanging
-
-
-def _small(value) -> bool:
-    return len(python_literal(value)) <= 40

@@ -112,6 +112,15 @@ _FOLDS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "is": lambda a, 
           ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
 
+def small_literal(value) -> bool:
+    """Whether a value no run changes is written as a literal (Writer.frozen, unchanging.py): true,
+    false, none, a whole number of 64 bits at most or a text shorter than TEXT_STEP, whose
+    comparison counts no step (not one of thousands of digits, nor a long text)."""
+    kind = type(value)
+    return kind is int and value.bit_length() <= 64 or kind is str and len(value) < TEXT_STEP \
+        or kind in (bool, type(None))
+
+
 def python_literal(value) -> str:
     """A number, string, true, false or none as a Python literal (a negative number in brackets)."""
     return f"({value!r})" if type(value) is int and value < 0 else repr(value)
