@@ -179,11 +179,17 @@ def test_a_kind_declared_in_a_block_folds_no_field(tmp_path):
     ("if d10 == 11 { bonus = roll(3k2, explode: lvl) }", "let lvl = 2\n"),
     ("if d10 == 11 { bonus = not lvl }", "let lvl = 2\n"),
     ('if d10 == 11 and lower(att.leader) == "x" { bonus = 1 }', ""),
-], ids=["index", "call", "option-index-and-call", "option-and", "option-explode", "option-not", "a-number-s-method"])
-def test_a_value_no_run_changes_is_written_as_python_compiles_it_without_a_warning(tmp_path, line, top):
-    # in code no run reaches, a number read as its value would stand where Python warns of a
-    # literal (`2[0]`, `0(1)`, `2 is not True`): the written code compiles with warnings as
-    # errors, and fights as the closures do (found by review)
+    # a number or text the script writes where a truth is tested (older than folding)
+    ("if d10 == 11 { if 2 { bonus = 1 } }", ""),
+    ("if d10 == 11 { bonus = roll(3k2, explode: 2) }", ""),
+    ("if d10 == 11 { bonus = not 2 }", ""),
+    ('if d10 == 11 { bonus = 2 and d6 > 3 or "x" }', ""),
+], ids=["index", "call", "option-index-and-call", "option-and", "option-explode", "option-not", "a-number-s-method",
+        "if-a-number", "explode-a-number", "not-a-number", "and-or-a-number-and-a-text"])
+def test_a_literal_tested_indexed_or_called_is_written_as_python_compiles_it_without_a_warning(tmp_path, line, top):
+    # in code no run reaches, a value no run changes, or a number the script writes, would stand
+    # where Python warns of a literal (`2[0]`, `0(1)`, `2 is not True`): the written code compiles
+    # with warnings as errors, and fights as the closures do (found by review)
     script = scripted(tmp_path, top + RULES.replace("    let bonus = 0", "    let bonus = 0\n    " + line))
     with warnings.catch_warnings():
         warnings.simplefilter("error", SyntaxWarning)
@@ -207,3 +213,9 @@ def test_a_test_worked_out_is_indexed_or_called_as_the_closures_do(tmp_path, lin
         warnings.simplefilter("error", SyntaxWarning)
         QuietFight(script)
     assert_same_fights(script, 20)
+
+
+@pytest.mark.parametrize("line", ["if 2 { bonus = 1 }", "bonus = roll(3k2, explode: 2)"], ids=["if", "explode"])
+def test_a_number_tested_for_its_truth_stops_a_run_as_the_closures_stop_it(tmp_path, line):
+    script = scripted(tmp_path, RULES.replace("    let bonus = 0", "    let bonus = 0\n    " + line))
+    assert_both_stop(script)

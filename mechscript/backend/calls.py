@@ -207,7 +207,9 @@ class Calls(Work):
             explode = named.get("explode", "True")
             tests = [] if self.surely(node.args[0], "pool") else [f"type({args[0]}) is Pool"]
             if "explode" in named and not self.surely(node.kwargs["explode"], "bool"):
-                tests.append(f"({explode} is True or {explode} is False)")
+                # a number or text written there is not true or false: the builtin's error
+                literal = is_literal(explode) or explode[:1] in ("'", '"')
+                tests.append("False" if literal else f"({explode} is True or {explode} is False)")
             if tests:
                 made = f"roll_and_keep(EV.source, {args[0]}, EV, {explode})"   # and keeps no record of it
                 return self.into(f"{made} if {' and '.join(tests)} else {general}")

@@ -153,7 +153,7 @@ class Comparisons(Folding):
         # a value surely true or false is tested as Python tests it, and used once (inline if pure)
         a = self.kind_known(node.left)
         if a is None:
-            a = self.truth(node.left) or (self.value(node.left) if left_bool else self.expr(node.left))
+            a = self.truth(node.left) or (self.value(node.left) if left_bool else self.tested(node.left))
         if a == stop:   # known (kind_known): the right side is never worked out
             return stop
         if left_bool and right_bool:
@@ -188,7 +188,7 @@ class Comparisons(Folding):
             if not left_bool:
                 self.line(f"if {a} is not {go}: bail()")
             with self.kinds_tested(node.left if node.op == "and" else None):
-                b = self.value(node.right) if right_bool else self.expr(node.right)
+                b = self.value(node.right) if right_bool else self.tested(node.right)
             if not right_bool:
                 self.line(f"if {b} is not True and {b} is not False: bail()")
             self.line(f"{result} = {b}")
@@ -197,7 +197,7 @@ class Comparisons(Folding):
     def e_Not(self, node):
         if isinstance(node.operand, BOOLEAN) or self.surely(node.operand, "bool"):
             return self.into(f"not {self.truth(node.operand) or self.value(node.operand)}")
-        value = self.expr(node.operand)
+        value = self.tested(node.operand)
         self.line(f"if {value} is not True and {value} is not False: bail()")
         return self.into(f"not {value}")
 

@@ -280,7 +280,7 @@ class Emitter(Assignments):
             pure = self.pure(node)
             if pure is not None:
                 return pure
-        value = self.expr(node)
+        value = self.tested(node)
         if not isinstance(node, BOOLEAN) and not self.surely(node, "bool"):
             self.line(f"if {value} is not True and {value} is not False: bail()")
         return value

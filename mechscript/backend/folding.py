@@ -45,6 +45,14 @@ class Folding(Writer):
         text = self.fixed(node)
         return text if text in ("True", "False") else None
 
+    def tested(self, node) -> str:
+        """`node` worked out to be tested for being true or false (`x is not True and ...`): a number
+        or text the script writes there is neither, an error the closures word (the written code
+        bails), and Python warns of `is` with such a literal."""
+        if type(literal_value(node)) in (int, str):
+            return self.into("bail()")
+        return self.expr(node)
+
     def unchanging_field(self, node: ast.Field) -> "str | None":
         """`x.name` as a Python literal when x is a name that is surely a character (not none, whose
         field is an error), and every kind it may be holds the field with one value that no run
