@@ -184,8 +184,9 @@ def test_a_kind_declared_in_a_block_folds_no_field(tmp_path):
     ("if d10 == 11 { bonus = roll(3k2, explode: 2) }", ""),
     ("if d10 == 11 { bonus = not 2 }", ""),
     ('if d10 == 11 { bonus = 2 and d6 > 3 or "x" }', ""),
+    ("if d10 == 11 { while -2 { bonus = not - -(2) } }", ""),
 ], ids=["index", "call", "option-index-and-call", "option-and", "option-explode", "option-not", "a-number-s-method",
-        "if-a-number", "explode-a-number", "not-a-number", "and-or-a-number-and-a-text"])
+        "if-a-number", "explode-a-number", "not-a-number", "and-or-a-number-and-a-text", "negative-numbers"])
 def test_a_literal_tested_indexed_or_called_is_written_as_python_compiles_it_without_a_warning(tmp_path, line, top):
     # in code no run reaches, a value no run changes, or a number the script writes, would stand
     # where Python warns of a literal (`2[0]`, `0(1)`, `2 is not True`): the written code compiles

@@ -47,9 +47,12 @@ class Folding(Writer):
 
     def tested(self, node) -> str:
         """`node` worked out to be tested for being true or false (`x is not True and ...`): a number
-        or text the script writes there is neither, an error the closures word (the written code
-        bails), and Python warns of `is` with such a literal."""
-        if type(literal_value(node)) in (int, str):
+        (negated or not) or text the script writes there is neither, an error the closures word (the
+        written code bails), and Python warns of `is` with such a literal."""
+        literal = node
+        while type(literal) is ast.Group or type(literal) is ast.Unary and literal.op == "-":
+            literal = literal.inner if type(literal) is ast.Group else literal.operand   # `-2`, `-(2)`: `(-2)`
+        if type(literal_value(literal)) in (int, str):
             return self.into("bail()")
         return self.expr(node)
 
