@@ -13,7 +13,7 @@ from ..interpreter.values import TEXT_STEP
 from .memo import state_reads
 from .narration import dropped_arguments
 from .work import Work
-from .writer import TEMPORARY, Unsupported, is_constant, is_literal, short_text, spending, spent
+from .writer import TEMPORARY, Unsupported, is_constant, is_literal, is_number_or_text, short_text, spending, spent
 
 
 
@@ -44,7 +44,7 @@ class Calls(Work):
             args = self.values(node.args)
             return self.inlined(node, args) or self.into(f"{self.functions[id(target)]}({', '.join(args)})")
         function = self.expr(callee)
-        if is_constant(function) or function[:1] in ("'", '"'):   # `(x == 1)(2)`: an error, the closures'
+        if is_constant(function) or is_number_or_text(function):   # `(x == 1)(2)`: an error, the closures'
             return self.into("bail()")
         args = [self.expr(arg) for arg in node.args]
         return self.into(f"{function}({', '.join(args)}) if type({function}) is FunctionType and "
@@ -208,8 +208,7 @@ class Calls(Work):
             tests = [] if self.surely(node.args[0], "pool") else [f"type({args[0]}) is Pool"]
             if "explode" in named and not self.surely(node.kwargs["explode"], "bool"):
                 # a number or text written there is not true or false: the builtin's error
-                literal = is_literal(explode) or explode[:1] in ("'", '"')
-                tests.append("False" if literal else f"({explode} is True or {explode} is False)")
+                tests.append("False" if is_number_or_text(explode) else f"({explode} is True or {explode} is False)")
             if tests:
                 made = f"roll_and_keep(EV.source, {args[0]}, EV, {explode})"   # and keeps no record of it
                 return self.into(f"{made} if {' and '.join(tests)} else {general}")

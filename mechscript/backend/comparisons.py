@@ -7,7 +7,7 @@ from ..interpreter import ast
 from ..interpreter.values import TEXT_STEP
 from ..checker.types import NONE
 from .folding import Folding
-from .writer import BOOLEAN, COMPARE, TEMPORARY, is_literal, kind_test, literal_value, short_text
+from .writer import BOOLEAN, COMPARE, TEMPORARY, is_number_or_text, kind_test, literal_value, short_text
 
 
 class Comparisons(Folding):
@@ -206,7 +206,7 @@ def identity(a: str, op: str, b: str) -> str:
     """`a is b` for `==` (`is not` for `!=`) of values that equal themselves alone: none, true,
     false, characters. A number or text literal is none of them: the answer is known (and Python
     warns of `is` with a literal)."""
-    if any(is_literal(x) or x[:1] in ("'", '"') for x in (a, b)):
+    if any(is_number_or_text(x) for x in (a, b)):
         return str(op == "!=")
     return f"{a} {'is' if op == '==' else 'is not'} {b}"
 

@@ -156,6 +156,12 @@ def is_literal(text: str) -> bool:
     return text.strip("()").lstrip("-").isdigit()
 
 
+def is_number_or_text(text: str) -> bool:
+    """Whether written Python `text` is a whole-number or text literal: never true or false, and
+    Python warns of one compared with `is`, or called."""
+    return is_literal(text) or text[:1] in ("'", '"')
+
+
 def is_constant(text: str) -> bool:
     """Whether written Python `text` is a literal true, false, none or whole number: one that a
     script indexes or calls is an error (and Python warns of indexing or calling a literal)."""
