@@ -493,7 +493,7 @@ def test_a_sum_into_a_field_and_a_repeat_count_the_checker_knows_are_not_tested_
              f" repeat r.n {{ k += {step} }}\n return floor(k)\n}}")
     written = damage_power_written(rules)
     loop = written.index("for _ in range")
-    assert "type(" not in written[:loop] and "binary(" not in written[:loop]
+    assert ".__class__" not in written[:loop] and "binary(" not in written[:loop]
     if step == "1/2":
         assert "exact_sum(" in written[loop:] and "binary(" not in written[loop:]
 
@@ -826,7 +826,7 @@ def test_pools_are_made_and_added_to_numbers_in_the_written_code():
     path = ROOT / "examples" / "transformers_duel.mech"
     script = compile_script(path.read_text(), str(path), path.parent, Limits())
     quiet = QuietFight(script)
-    assert re.search(r"elif type\((v\w+)\) is Pool and type\((v\w+)\) is int: t\d+ = \1\.plus\(\2, k\d+\)",
+    assert re.search(r"elif (v\w+)\.__class__ is Pool and (v\w+)\.__class__ is int: t\d+ = \1\.plus\(\2, k\d+\)",
                      _function_written(quiet, "m1_add"))
     assert "Pool(" in _function_written(quiet, "m1_own_pool") and "B_pool(" not in _function_written(quiet, "m1_own_pool")
     # and `roll(p, explode: x)` of a pool rolls it as the builtin does, with no call of the builtin
@@ -963,7 +963,7 @@ def test_a_round_set_to_a_whole_number_is_tested_for_its_sign_alone(first, teste
     script = own_rules(first=first)
     written = _function_written(QuietFight(script), "s_fight")
     sets = [line for line in written.splitlines() if "enc.round = " in line]
-    assert [("type(" in line) for line in sets] == tested
+    assert [(".__class__" in line) for line in sets] == tested
     if first:
         assert_both_stop(script, "round")
     else:
@@ -1126,6 +1126,19 @@ def test_fractions_are_worked_out_by_python_s_arithmetic_and_fought_the_same():
     assert_same_fights(compiled(f"use pbem\n{HALVES}\n{CHARACTERS}{encounter()}"), 60)
 
 
+def test_a_value_s_class_is_tested_with_no_call_of_type():
+    # `x.__class__ is int`, not `type(x) is int`: the same test, without a call of the builtin. Here
+    # a whole number or a Fraction, a list or not (`len`), a string or not (`lower`), a pool or a
+    # number (`+`), and a literal (`(1).__class__`, where the types cannot tell)
+    rule = ("fn pbem.damage_power(att, weapon) {\n let h = att.firepower / 2\n let n = floor(h) + ceil(h)\n"
+            ' let l = att.name\n if len(l) > 2 { n += len(lower(l)) }\n return n + abs(h) * 2\n}')
+    script = ruled(rule)
+    written = QuietFight(script).source
+    assert "type(" not in written
+    assert ".__class__ is int" in _function_written(QuietFight(script), "s__pbem_damage_power")
+    assert_same_fights(script, 40)
+
+
 def test_a_negation_and_a_builtin_of_a_value_the_types_prove_are_written_without_a_test():
     # `-1` is a literal; `-x`, floor, ceil, abs and round of a whole number, floor and abs of a
     # number, lower of a string: the common case alone, the same values as the closures'
@@ -1133,7 +1146,7 @@ def test_a_negation_and_a_builtin_of_a_value_the_types_prove_are_written_without
             ' return -1 + abs(-x) + floor(x) + ceil(x) + round(x) + floor(h) + abs(-h) * 4 - len(lower(s)) '
             '+ len(s)\n}')
     written = _rule_written(rule)
-    for general in ("unary(", "B_abs", "B_floor", "B_ceil", "B_round", "B_lower", "type(1)"):
+    for general in ("unary(", "B_abs", "B_floor", "B_ceil", "B_round", "B_lower", "(1).__class__"):
         assert general not in written, general
     assert_same_fights(ruled(rule), 40)
 
@@ -1664,7 +1677,7 @@ def test_a_value_of_a_few_kinds_is_shown_inline_and_fought_the_same():
             'fn pbem.damage_power(att, weapon) = att.firepower + len("{pick(att, att.skill % 6)}") % 2')
     script = ruled(rule)
     body = _function_written(QuietFight(script), "s__pbem_damage_power")
-    assert "'true' if " in body and "'none' if " in body and ".name if type(" in body and "show(EV, " in body
+    assert "'true' if " in body and "'none' if " in body and re.search(r"\.name if \w+\.__class__ is Character", body) and "show(EV, " in body
     assert_same_fights(script, 40)
 
 
@@ -1742,7 +1755,7 @@ def test_a_local_tested_for_none_before_a_return_is_not_none_after(more, narrowe
     rules = NONE_TESTED.replace("{more}", more)
     script = ruled(rules)
     body = _function_written(QuietFight(script), "s_bonus")
-    assert ("if type(v" not in body.split("return 0", 1)[1]) is narrowed, body
+    assert (re.search(r"if v\w+\.__class__", body.split("return 0", 1)[1]) is None) is narrowed, body
     assert_same_fights(script, 40)
 
 
@@ -1882,7 +1895,7 @@ def test_a_roll_and_keep_s_dice_are_read_as_they_are():
     path = ROOT / "examples" / "transformers_duel.mech"
     script = compile_script(path.read_text(), str(path), path.parent, Limits())
     made = _function_written(QuietFight(script), "m1_made")
-    assert "if type(v" in made and "is KeepRoll else get_field(" in made and "list(" not in made
+    assert re.search(r"if v\w+\.__class__", made) and "is KeepRoll else get_field(" in made and "list(" not in made
     rule = ("fn pbem.damage_power(att, weapon) {\n let r = roll(pool(3, 2))\n let dice = r.kept\n"
             " push(dice, 1)\n return att.firepower + len(dice) - len(r.kept) - 1 + len(r.dropped)\n}")
     kept = ruled(rule)
@@ -1964,7 +1977,7 @@ def test_a_flat_bonus_the_types_do_not_say_is_whole_is_made_whole_where_a_pool_i
              " if att.hp > 3 { q = p + 1/2 }\n if att.hp > 5 { q = q + 1/2 }\n let r = roll(q - 1k0 - 3)\n"
              " return r.total % 7\n}")
     written = damage_power_written(rules)
-    assert re.search(r"(t\d+)\.flat = (t\d+) if type\(\2\) is int else normal\(\2\)", written)
+    assert re.search(r"(t\d+)\.flat = (t\d+) if \2\.__class__ is int else normal\(\2\)", written)
 
 
 @pytest.mark.parametrize("item", ["none", '"q"', "att"])

@@ -8,7 +8,7 @@ from ..interpreter import ast
 from ..interpreter.values import TEXT_STEP
 from .calls import Calls
 from .changes import may_change
-from .writer import Unsupported, is_constant, roll_or_none, short_text
+from .writer import Unsupported, class_of, is_constant, roll_or_none, short_text
 
 
 class Access(Calls):
@@ -22,12 +22,12 @@ class Access(Calls):
         if self.rolls_as_numbers and node.name == "total" and self.surely(node.target, "roll"):
             if not self.pools:
                 return value   # a die is its total here, and no other roll exists
-            return self.into(f"{value} if type({value}) is int else {value}.total")   # a die, or a pool's roll
+            return self.into(f"{value} if {class_of(value)} is int else {value}.total")   # a die, or a pool's roll
         if self.rolls_as_numbers and node.name == "total" and roll_or_none(self.types.of(node.target)):
             span = self.constant(node.name_span)   # none has no total: get_field gives the closures' error
             if not self.pools:
                 return self.into(f"{value} if {value} is not None else get_field({value}, 'total', {span}, EV)")
-            return self.into(f"{value} if type({value}) is int else {value}.total if {value} is not None "
+            return self.into(f"{value} if {class_of(value)} is int else {value}.total if {value} is not None "
                              f"else get_field({value}, 'total', {span}, EV)")
         if node.name == "total" and not self.rolls_as_numbers:
             # every roll keeps its total (roll_field): transformers' `roll_for(c, p).total`
@@ -67,15 +67,15 @@ class Access(Calls):
             branch = "if"
             if node.name in ("name", "side", "kind"):
                 own = "kind.name" if node.name == "kind" else node.name
-                self.line(f"if type({value}) is Character: {result} = {value}.{own}")
+                self.line(f"if {class_of(value)} is Character: {result} = {value}.{own}")
                 branch = "elif"
             if node.name in ("name", "round", "characters"):
                 copy = f"list({value}.characters)" if node.name == "characters" else f"{value}.{node.name}"
-                self.line(f"{branch} type({value}) is Encounter: {result} = {copy}")
+                self.line(f"{branch} {class_of(value)} is Encounter: {result} = {copy}")
             self.line(f"else: {result} = get_field({value}, {field}, {span}, EV)")
             return result
         if self.kept_if_character(node):
-            self.line(f"if type({value}) is Character: {result} = {self.attr(value, node.name)}")
+            self.line(f"if {class_of(value)} is Character: {result} = {self.attr(value, node.name)}")
             self.line(f"else: {result} = get_field({value}, {field}, {span}, EV)")
             return result
         kept_dice = self.roll_and_keep_dice(value, node)
@@ -92,7 +92,7 @@ class Access(Calls):
         self.line(f"except (AttributeError, KeyError): {result} = get_field({value}, {field}, {span}, EV)")
         self.line("else:")
         with self.indented():
-            self.line(f"if type({result}) is list and type({value}) is Character: "
+            self.line(f"if {class_of(result)} is list and {class_of(value)} is Character: "
                       f"{result} = get_field({value}, {field}, {span}, EV)")
         return result
 
@@ -120,7 +120,7 @@ class Access(Calls):
         if not self.dice_of_roll(node):
             return None
         general = f"get_field({value}, {node.name!r}, {self.constant(node.name_span)}, EV)"
-        return f"{value}.{node.name}", f"type({value}) is KeepRoll else {general}"
+        return f"{value}.{node.name}", f"{class_of(value)} is KeepRoll else {general}"
 
     def e_Index(self, node):
         holders = self.table_or_row(node.target)
@@ -131,14 +131,14 @@ class Access(Calls):
             return self.into("bail()")
         key = self.expr(node.key)
         span = self.constant(node.key.span)
-        is_str = "" if self.surely(node.key, "str") else f"type({key}) is str and "
+        is_str = "" if self.surely(node.key, "str") else f"{class_of(key)} is str and "
         if fixed is not None and self.types.of(node.key).maybe("str"):
             # a text in a table no run changes: its row or entry from one dict; else its `else`
             flat, row = self.constant(flat_lookup(fixed)), fixed.rows.get(None)
             otherwise = f"get_index(EV, {value}, {key}, {span})"   # a missing text's error, or no text
             if row is not None and row.has_default:
                 default = self.constant(row.default)
-                otherwise = f"{default} if type({key}) is str else {otherwise}" if is_str else default
+                otherwise = f"{default} if {class_of(key)} is str else {otherwise}" if is_str else default
             return self.into(f"{flat}[{key}] if {is_str}{key} in {flat} else {otherwise}")
         if holders is not None and self.types.of(node.key).maybe("str"):
             # a table's row by its name, a row's entry by its key (TableRow.keyed), else its `else`
@@ -148,7 +148,7 @@ class Access(Calls):
             unnamed = f"{value}.rows[None]"   # a table of one unnamed row is looked up in it
             # surely a table, or surely a row: no test of which (robomacs' `kind_traits[c.kind]`)
             is_table, is_row = ("", "") if len(holders) == 1 else \
-                (f"type({value}) is Table and ", f"type({value}) is TableRow and ")
+                (f"{class_of(value)} is Table and ", f"{class_of(value)} is TableRow and ")
             found = {"table": f"{rows}[{key}] if {is_str}{is_table}{key} in {rows} else "
                               f"{unnamed}.keyed[{key}] if {is_str}{is_table}None in {rows} and {key} in {unnamed}.keyed "
                               f"else {unnamed}.default if {is_str}{is_table}None in {rows} and {unnamed}.has_default",
@@ -163,13 +163,13 @@ class Access(Calls):
             fields = f"{value}.__dict__"
             # surely a character or none (whose missing `__dict__` bails): no test of its type
             is_character = "" if self.kinds(self.types.of(node.target)) is not None else \
-                f"type({value}) is Character and "
+                f"{class_of(value)} is Character and "
             tests = {"character": f"({is_character}{is_str}{key} in {fields} and "
-                                  f"type({fields}[{key}]) is not list)",
-                     "record": f"(type({value}) is Record and {is_str}{key} in {fields})"}
+                                  f"{fields}[{key}].__class__ is not list)",
+                     "record": f"({class_of(value)} is Record and {is_str}{key} in {fields})"}
             found = " or ".join(tests[kind] for kind in sorted(named))
             return self.into(f"{fields}[{key}] if {found} else get_index(EV, {value}, {key}, {span})")
-        is_list = "" if self.surely(node.target, "list") else f"type({value}) is list and "
+        is_list = "" if self.surely(node.target, "list") else f"{class_of(value)} is list and "
         if not is_list and (key.isdigit() or self.surely(node.key, "int")):
             # Python's own index: the same item, from either end; outside the list it raises
             # IndexError, and the run bails for the closures' error
@@ -177,7 +177,7 @@ class Access(Calls):
         if key.isdigit():   # a whole number written as such, 0 or more
             return self.into(f"{value}[{key}] if {is_list}{key} < len({value}) "
                              f"else get_index(EV, {value}, {key}, {span})")
-        is_int = "" if self.surely(node.key, "int") else f"type({key}) is int and "
+        is_int = "" if self.surely(node.key, "int") else f"{class_of(key)} is int and "
         return self.into(f"{value}[{key}] if {is_list}{is_int}"
                          f"-len({value}) <= {key} < len({value}) else get_index(EV, {value}, {key}, {span})")
 

@@ -12,7 +12,7 @@ from ..interpreter.values import TEXT_STEP
 from ..checker.types import PoolT
 from ..numbers import normal
 from .runtime import EXACT
-from .writer import Writer, is_literal, spending
+from .writer import Writer, class_of, is_literal, spending
 
 
 class Arithmetic(Writer):
@@ -30,8 +30,8 @@ class Arithmetic(Writer):
             return self.into(f"-{value}") if node.op == "-" else value
         k = self.constant(node)
         if node.op == "-":
-            return self.into(f"-{value} if type({value}) is int else unary(EV, {k}, {value})")
-        return self.into(f"{value} if type({value}) is int else unary(EV, {k}, {value})")
+            return self.into(f"-{value} if {class_of(value)} is int else unary(EV, {k}, {value})")
+        return self.into(f"{value} if {class_of(value)} is int else unary(EV, {k}, {value})")
 
     def bound(self, node) -> "int | None":
         """A bound on the size of the whole number `node` gives, when the text alone tells one: a
@@ -80,7 +80,7 @@ class Arithmetic(Writer):
             return self.e_Number(ast.Number(None, normal(Fraction(int(a.strip("()")), int(b.strip("()"))))))
         if op in ("/", "//", "%"):   # no result is larger than its operands (values_within_bits)
             exact = f"({a} // {b} if {a} % {b} == 0 else ratio({a}, {b}))" if op == "/" else f"{a} {op} {b}"
-            tests = [] if ints else [f"type({x}) is int" for x in (a, b) if not is_literal(x)]
+            tests = [] if ints else [f"{class_of(x)} is int" for x in (a, b) if not is_literal(x)]
             if not (is_literal(b) and int(b.strip("()")) != 0):
                 tests.append(f"{b} != 0")
             if not tests:
@@ -103,7 +103,7 @@ class Arithmetic(Writer):
                     return self.into(f"binary(EV, {op!r}, {a}, {b}, {k})")
                 continue
             if not ints:
-                types.append(f"type({operand}) is int")
+                types.append(f"{class_of(operand)} is int")
             if not (ints and known is not None and known < limit):
                 sized = True
         result = self.temp()
@@ -120,10 +120,10 @@ class Arithmetic(Writer):
                 return result
             if op in "+-" and len(types) == 2 and self.pools:   # pools add up as _pool_arithmetic adds them
                 span = self.constant(self.constants[k].span)
-                self.line(f"elif type({a}) is Pool and type({b}) is Pool: "
+                self.line(f"elif {class_of(a)} is Pool and {class_of(b)} is Pool: "
                           f"{result} = {pool_sum(a, op, b, 'pool', span)}")
                 # a pool and a whole number: the number added to the pool's flat bonus (_pool_arithmetic)
-                self.line(f"elif type({a}) is Pool and type({b}) is int: {result} = {pool_sum(a, op, b, 'int', span)}")
+                self.line(f"elif {class_of(a)} is Pool and {class_of(b)} is int: {result} = {pool_sum(a, op, b, 'int', span)}")
             self.line(f"else: {result} = binary(EV, {op!r}, {a}, {b}, {k})")
         return result
 
@@ -147,7 +147,7 @@ class Arithmetic(Writer):
             self.line(f"{result}.flat = {flat}")
         else:
             summed = self.into(flat)
-            self.line(f"{result}.flat = {summed} if type({summed}) is int else normal({summed})")
+            self.line(f"{result}.flat = {summed} if {class_of(summed)} is int else normal({summed})")
         self.line(f"{result}.span = {span}")
         return result
 
@@ -156,7 +156,7 @@ class Arithmetic(Writer):
         each item of the new list and its size tested, as binary's `_concatenate` does."""
         result = self.temp()
         if not lists:
-            self.line(f"if type({a}) is list and type({b}) is list:")
+            self.line(f"if {class_of(a)} is list and {class_of(b)} is list:")
             self.depth += 1
         self.line(f"{result} = {a} + {b}")
         self.line(f"if len({result}) > LIST_SIZE: bail()")
@@ -230,7 +230,7 @@ class Arithmetic(Writer):
         texts = True                  # the sum so far is surely a string
         for binop, term in chain:
             if total is not None and pool_before and self.pools and may_roll(term):
-                self.line(f"if type({total}) is Pool: bail()")
+                self.line(f"if {class_of(total)} is Pool: bail()")
             value = self.expr(term)
             pool_before = pool_before or (may_be_pool(term) and self.types.of(term).maybe("pool"))
             ints = ints and self.surely(term, "int")

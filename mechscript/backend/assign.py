@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..interpreter import ast
 from .loops import Loops
+from .writer import class_of
 
 
 class Assignments(Loops):
@@ -63,10 +64,10 @@ class Assignments(Loops):
                 self.line("bail()")   # a roll, a number here, is no round to the closures' set_field (found by review)
             elif self.surely(target.target, "encounter") and target.name == "round":
                 whole = self.surely(node.value, "int") and (node.op == "=" or self.surely(target, "int"))
-                self.line(f"if {'' if whole else f'type({new}) is int and '}{new} >= 0: {holder}.round = {new}")
+                self.line(f"if {'' if whole else f'{class_of(new)} is int and '}{new} >= 0: {holder}.round = {new}")
                 self.line(f"else: set_field({holder}, {field}, {new}, {span})")
             else:
-                self.line(f"if type({holder}) is Character and {field} in {holder}.kind.schema.changes: "
+                self.line(f"if {class_of(holder)} is Character and {field} in {holder}.kind.schema.changes: "
                           f"{self.attr(holder, target.name)} = {new}")
                 self.line(f"else: set_field({holder}, {field}, {new}, {span})")
             return

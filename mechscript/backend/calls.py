@@ -13,7 +13,7 @@ from ..interpreter.values import TEXT_STEP
 from .memo import state_reads
 from .narration import dropped_arguments
 from .work import Work
-from .writer import TEMPORARY, Unsupported, is_constant, is_literal, is_number_or_text, short_text, spending, spent
+from .writer import TEMPORARY, Unsupported, class_of, is_constant, is_literal, is_number_or_text, short_text, spending, spent
 
 
 
@@ -47,8 +47,8 @@ class Calls(Work):
         if is_constant(function) or is_number_or_text(function):   # `(x == 1)(2)`: an error, the closures'
             return self.into("bail()")
         args = [self.expr(arg) for arg in node.args]
-        return self.into(f"{function}({', '.join(args)}) if type({function}) is FunctionType and "
-                         f"{function}.__code__.co_argcount == {len(args)} or type({function}) is REMEMBERING and "
+        return self.into(f"{function}({', '.join(args)}) if {class_of(function)} is FunctionType and "
+                         f"{function}.__code__.co_argcount == {len(args)} or {class_of(function)} is REMEMBERING and "
                          f"{function}.__wrapped__.__code__.co_argcount == {len(args)} else bail()")
 
     def unchanged_by_calls(self, text: str) -> bool:
@@ -205,7 +205,7 @@ class Calls(Work):
             # a pool rolled as `roll` rolls it: tested to be a pool, and `explode` true or false,
             # unless the types say so; anything else is the builtin's to refuse
             explode = named.get("explode", "True")
-            tests = [] if self.surely(node.args[0], "pool") else [f"type({args[0]}) is Pool"]
+            tests = [] if self.surely(node.args[0], "pool") else [f"{class_of(args[0])} is Pool"]
             if "explode" in named and not self.surely(node.kwargs["explode"], "bool"):
                 # a number or text written there is not true or false: the builtin's error
                 tests.append("False" if is_number_or_text(explode) else f"({explode} is True or {explode} is False)")
@@ -220,7 +220,7 @@ class Calls(Work):
             # of whole numbers, made as the builtin makes it: its size tested, a step an item
             start, end = ("1", args[0]) if len(args) == 1 else args
             start, end = (x if x.isidentifier() or is_literal(x) else self.into(x) for x in (start, end))
-            ints = "".join(f"type({x}) is int and " for x in (start, end) if not is_literal(x))
+            ints = "".join(f"{class_of(x)} is int and " for x in (start, end) if not is_literal(x))
             count = end if start == "1" else f"{end} - {start} + 1"
             return self.into(f"list(range({start}, {end} + 1)) if {ints}{count} <= LIST_SIZE and "
                              f"{spent(f'max(0, {count})')} else {general}")
@@ -228,19 +228,19 @@ class Calls(Work):
             a, = args
             if self.surely(node.args[0], "list") or self.surely(node.args[0], "str"):
                 return self.into(f"len({a})")
-            return self.into(f"len({a}) if type({a}) is list or type({a}) is str else {general}")
+            return self.into(f"len({a}) if {class_of(a)} is list or {class_of(a)} is str else {general}")
         if name == "push":
             a, b = args
             if id(node) in self.bounded_pushes:
                 self.line(f"{a}.append({b})")
                 return "None"
-            is_list = "" if self.surely(node.args[0], "list") else f"type({a}) is list and "
+            is_list = "" if self.surely(node.args[0], "list") else f"{class_of(a)} is list and "
             self.line(f"if {is_list}len({a}) < LIST_SIZE: {a}.append({b})")
             self.line(f"else: {general}")
             return "None"
         if name == "contains" and not node.kwargs:
             a, b = args
-            is_list = "" if self.surely(node.args[0], "list") else f"type({a}) is list and "
+            is_list = "" if self.surely(node.args[0], "list") else f"{class_of(a)} is list and "
             # Python's `in` for a string shorter than TEXT_STEP (comparing one that long with a string
             # of its length costs steps: B_contains counts them), none, a character, an encounter
             item = node.args[1]
@@ -250,9 +250,9 @@ class Calls(Work):
             elif self.surely(item, "str"):
                 is_plain = f"len({b}) < {TEXT_STEP} and "
             elif self.found_by_python_in(item):
-                is_plain = f"(type({b}) is not str or len({b}) < {TEXT_STEP}) and "
+                is_plain = f"({class_of(b)} is not str or len({b}) < {TEXT_STEP}) and "
             else:
-                is_plain = f"type({b}) is str and len({b}) < {TEXT_STEP} and "
+                is_plain = f"{class_of(b)} is str and len({b}) < {TEXT_STEP} and "
             # and a step an item, as `contains` counts them, charged first; one expression, which an
             # `and` chain keeps whole (Comparisons.e_Logic)
             return self.into(f"{b} in {a} if {is_list}{is_plain}len({a}) < SHORT_LIST and "
@@ -263,17 +263,17 @@ class Calls(Work):
             found = self.types.of(node.args[0])   # a roll is no int here, though it may be written as one
             for kind in ("int", "number", "str"):   # the types prove the common case: no test
                 if (name, kind) in _PROVED and found.surely(kind):
-                    return self.into(_PROVED[name, kind].format(a=a))
+                    return self.into(_PROVED[name, kind].format(a=a, c=class_of(a)))
             if name == "lower" and not found.is_any and not any(found.maybe(kind) for kind in _ATTRIBUTED):
                 # a string, or a value of no type with an attribute `lower` (none, a number, a list):
                 # Python fails on the latter where the closures do (the run bails, for their error)
-                return self.into(_PROVED[name, "str"].format(a=a))
-            return self.into(_ONE_ARGUMENT[name].format(a=a, general=general))
+                return self.into(_PROVED[name, "str"].format(a=a, c=class_of(a)))
+            return self.into(_ONE_ARGUMENT[name].format(a=a, c=class_of(a), general=general))
         if name == "pool" and len(args) == 2 and not node.kwargs:
             # a pool as `pool` makes it: of numbers (an int, or a Fraction that Pool takes in halves),
             # which need no converting; a roll's total, or anything else, by the builtin
             a, b = args
-            ints = " and ".join(f"type({x}) is int" for x, arg in zip(args, node.args)
+            ints = " and ".join(f"{class_of(x)} is int" for x, arg in zip(args, node.args)
                                 if not is_literal(x) and not self.surely(arg, "int"))
             if not ints:   # of whole numbers: made here as Pool makes it (Pool.__init__), with no call
                 a, b = (x if x.isidentifier() or is_literal(x) else self.into(x) for x in args)
@@ -290,7 +290,7 @@ class Calls(Work):
             return self.into(f"{made} if {ints} else {general}" if ints else made)
         if name in ("max", "min") and len(args) >= 2 and not node.kwargs:
             # of numbers, Python's own (the builtin picks with it from the same values)
-            ints = " and ".join(f"type({a}) is int" for a, arg in zip(args, node.args)
+            ints = " and ".join(f"{class_of(a)} is int" for a, arg in zip(args, node.args)
                                 if not is_literal(a) and not (self.surely(arg, "int") or self.surely(arg, "number")))
             return self.into(f"{name}({', '.join(args)}) if {ints} else {general}" if ints
                              else f"{name}({', '.join(args)})")
@@ -313,11 +313,11 @@ def one_return(fn: ast.FnDef) -> "tuple[list, ast.Node] | None":
 
 
 _ONE_ARGUMENT = {
-    "floor": "{a} if type({a}) is int else floor({a}) if type({a}) is Fraction else {general}",
-    "ceil": "{a} if type({a}) is int else ceil({a}) if type({a}) is Fraction else {general}",
-    "round": "{a} if type({a}) is int else {general}",
-    "abs": "abs({a}) if type({a}) is int else {general}",
-    "lower": "{a}.lower() if type({a}) is str else {general}",
+    "floor": "{a} if {c} is int else floor({a}) if {c} is Fraction else {general}",
+    "ceil": "{a} if {c} is int else ceil({a}) if {c} is Fraction else {general}",
+    "round": "{a} if {c} is int else {general}",
+    "abs": "abs({a}) if {c} is int else {general}",
+    "lower": "{a}.lower() if {c} is str else {general}",
 }
 
 
@@ -329,8 +329,8 @@ _ATTRIBUTED = ("record", "character", "encounter", "function", "table", "row", "
 # the same where the checker's types prove the argument's kind
 _PROVED = {
     ("floor", "int"): "{a}", ("ceil", "int"): "{a}", ("round", "int"): "{a}", ("abs", "int"): "abs({a})",
-    ("floor", "number"): "{a} if type({a}) is int else floor({a})",
-    ("ceil", "number"): "{a} if type({a}) is int else ceil({a})",
+    ("floor", "number"): "{a} if {c} is int else floor({a})",
+    ("ceil", "number"): "{a} if {c} is int else ceil({a})",
     ("abs", "number"): "abs({a})", ("lower", "str"): "{a}.lower()",
 }
 

@@ -7,7 +7,7 @@ from ..interpreter import ast
 from ..interpreter.values import TEXT_STEP
 from ..checker.types import NONE
 from .folding import Folding
-from .writer import BOOLEAN, COMPARE, TEMPORARY, is_number_or_text, kind_test, literal_value, short_text
+from .writer import BOOLEAN, COMPARE, TEMPORARY, class_of, is_number_or_text, kind_test, literal_value, short_text
 
 
 class Comparisons(Folding):
@@ -37,7 +37,7 @@ class Comparisons(Folding):
         if self.can_be_pool(node.left):
             if not a.startswith("t"):
                 a = self.into(a)
-            self.line(f"if type({a}) is Pool: {a} = roll_and_keep(EV.source, {a}, EV)")
+            self.line(f"if {class_of(a)} is Pool: {a} = roll_and_keep(EV.source, {a}, EV)")
         b = self.expr(node.right)
         if direct:
             return self.into(f"{a} {op} {b}")
@@ -56,14 +56,14 @@ class Comparisons(Folding):
             if short:
                 return f"{a} {op} {b}"   # a string equals only the same string, as in Python
         if type(literal) is int:
-            return f"{a} {op} {b} if type({a}) is int else {general}"
+            return f"{a} {op} {b} if {class_of(a)} is int else {general}"
         if short:
-            return f"{a} {op} {b} if type({a}) is str else {general}"
-        fast = f"type({a}) is int and type({b}) is int or type({a}) is str and type({b}) is str and len({a}) < {TEXT_STEP}"
+            return f"{a} {op} {b} if {class_of(a)} is str else {general}"
+        fast = f"{class_of(a)} is int and {class_of(b)} is int or {class_of(a)} is str and {class_of(b)} is str and len({a}) < {TEXT_STEP}"
         if op in ("==", "!="):
             # a character equals itself alone (a pool on the right is rolled first: the closures' case)
             fast_is = identity(a, op, b)
-            return (f"{a} {op} {b} if {fast} else {fast_is} if type({a}) is Character and type({b}) is not Pool "
+            return (f"{a} {op} {b} if {fast} else {fast_is} if {class_of(a)} is Character and {class_of(b)} is not Pool "
                     f"else {general}")
         return f"{a} {op} {b} if {fast} else {general}"
 
@@ -72,7 +72,7 @@ class Comparisons(Folding):
         no text or a short one, else compare_values, which counts the work (values.equal). Of a
         text the types say is one, its length alone is tested (robomacs' `lower(a) == lower(b)`).
         `a` is read twice: a name or a field of one."""
-        short = "" if self.surely(node.left, "str") else f"type({a}) is not str or "
+        short = "" if self.surely(node.left, "str") else f"{class_of(a)} is not str or "
         return f"{a} {op} {b} if {short}len({a}) < {TEXT_STEP} else compare_values(EV, {k}, {a}, {b})"
 
     def scaled(self, node, op: str) -> "str | None":

@@ -36,7 +36,7 @@ from ..interpreter import ast
 from ..interpreter.script import declared_name
 from .assign import Assignments
 from .narration import bounded_pushes, pushed_to
-from .writer import BOOLEAN, ModuleText, Unsupported, literal_value, short_text
+from .writer import BOOLEAN, ModuleText, Unsupported, class_of, literal_value, short_text
 
 
 class Emitter(Assignments):
@@ -268,7 +268,7 @@ class Emitter(Assignments):
                 continue   # a read that cannot fail: nothing to work out when nobody shows it
             shown = self.expr(part)
             if self.can_be_pool(part):
-                self.line(f"if type({shown}) is Pool: roll_and_keep(EV.source, {shown}, EV)")
+                self.line(f"if {class_of(shown)} is Pool: roll_and_keep(EV.source, {shown}, EV)")
         self.line("next(SAY)")
 
     def condition(self, node) -> str:

@@ -4,8 +4,6 @@ order; a read or test that does nothing else may be written inline (`pure`)."""
 
 from __future__ import annotations
 
-import re
-
 from ..dice.engine import sampler
 from ..dice.faces import FEW_DICE, ONE_DIE, drawn_bits, face_table, few_dice
 from ..dice.rollkeep import Pool
@@ -13,11 +11,7 @@ from ..interpreter import ast
 from ..interpreter.operators import CONSTANTS
 from .arithmetic import Arithmetic
 from .comparisons import Comparisons, identity, logic
-from .writer import BOOLEAN, NOT_LITERAL, Unsupported, folded, literal_value, spending
-
-
-# a local, or a field of one: cheap to read twice
-SIMPLE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+from .writer import BOOLEAN, NOT_LITERAL, SIMPLE, Unsupported, class_of, folded, literal_value, spending
 
 
 # a record literal of F fixed and M made fields costs F + M + 2 bytecodes written out, 5 + 2 M as
@@ -153,11 +147,11 @@ class Expressions(Arithmetic, Comparisons):
         if found.is_any or found.is_empty or self.can_be_pool(node):
             return general
         # a value of a few kinds: each the types allow tested for in turn, as `show` shows it
-        tests = {"int": f"str({value}) if type({value}) is int and -SHOWN_WHOLE < {value} < SHOWN_WHOLE",
-                 "str": f"{value} if type({value}) is str and len({value}) < 100",
+        tests = {"int": f"str({value}) if {class_of(value)} is int and -SHOWN_WHOLE < {value} < SHOWN_WHOLE",
+                 "str": f"{value} if {class_of(value)} is str and len({value}) < 100",
                  "bool": f"'true' if {value} is True else 'false' if {value} is False",
                  "none": f"'none' if {value} is None",
-                 "character": f"{value}.name if type({value}) is Character"}
+                 "character": f"{value}.name if {class_of(value)} is Character"}
         shown = [tests[kind] for kind in tests if found.maybe(kind)]
         return " else ".join(shown + [general]) if shown else general
 
@@ -222,7 +216,7 @@ class Expressions(Arithmetic, Comparisons):
             test = known
         elif literal is NOT_LITERAL or type(literal) is int:
             test = general if literal is NOT_LITERAL else \
-                f"({subject} == {pattern} if type({subject}) is int else {general})"
+                f"({subject} == {pattern} if {class_of(subject)} is int else {general})"
         else:
             test = self.comparison("==", subject, pattern, patterns[0], general)
         self.line(f"if {test}:")
@@ -241,8 +235,8 @@ class Expressions(Arithmetic, Comparisons):
         within the limits; anything else bails for the closures to word."""
         if count is None:
             n = self.into(self.expr(node.count))
-            self.line(f"if type({n}) is not int: {n} = EV.number({n}, None)")
-            self.line(f"if type({n}) is not int or not 0 <= {n} <= DICE_PER_ROLL: bail()")
+            self.line(f"if {class_of(n)} is not int: {n} = EV.number({n}, None)")
+            self.line(f"if {class_of(n)} is not int or not 0 <= {n} <= DICE_PER_ROLL: bail()")
         else:
             n = str(count)
         if die is not None:
@@ -252,8 +246,8 @@ class Expressions(Arithmetic, Comparisons):
             die = self.into(f"tuple(f if type(f) is int else EV.number(f, None) for f in ({faces},))")
         else:
             die = self.into(self.expr(node.sides))
-            self.line(f"if type({die}) is not int: {die} = EV.number({die}, None)")
-            self.line(f"if type({die}) is not int or not 1 <= {die} <= DIE_SIDES: bail()")
+            self.line(f"if {class_of(die)} is not int: {die} = EV.number({die}, None)")
+            self.line(f"if {class_of(die)} is not int or not 1 <= {die} <= DIE_SIDES: bail()")
         return self.rolled(f"roll_dice(EV.source, {n}, {die}, {self.constant(node.modifiers)}, EV)")
 
     def e_Dice(self, node):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..interpreter import ast
 from .access import Access
 from .work import SHORT_LOOP
-from .writer import short_text, spending
+from .writer import class_of, short_text, spending
 
 
 class Loops(Access):
@@ -18,7 +18,7 @@ class Loops(Access):
         else:
             items = self.expr(node.iterable)
         if not self.surely(node.iterable, "list"):
-            self.line(f"if type({items}) is not list: bail()")
+            self.line(f"if {class_of(items)} is not list: bail()")
         # a short loop that does little (Work.short_loop) counts nothing, as a call of a `fn` that
         # ends by itself (docs/language.md, "What counts a step")
         short = self.short_loop(node)
@@ -69,7 +69,7 @@ class Loops(Access):
         rounds = self.temp()
         # a whole number within the limit as it is; anything else as the closures take it (a roll's
         # total) or fail on it
-        whole = "" if self.surely(node.count, "int") else f"type({count}) is int and "
+        whole = "" if self.surely(node.count, "int") else f"{class_of(count)} is int and "
         self.line(f"{rounds} = {count} if {whole}0 <= {count} <= LOOP_ITERATIONS "
                   f"else repeat_count(EV, {count}, {self.constant(node.count.span)})")
         self.line(spending(rounds))
