@@ -2126,6 +2126,38 @@ def test_the_state_of_an_argument_not_none_at_its_call_is_read_with_no_test_of_n
     assert re.search(r"A_s_armour\((v\d+_spare), \1\.hp if \1 is not None else None\)", written)
 
 
+ARMOUR = "fn armour(c) {\n if c == none { return 0 }\n let n = 0\n for i in range(2) { n += c.hp }\n return n\n}\n"
+
+
+@pytest.mark.parametrize("read, tested", [
+    ("let g = spare.firepower\n f = g", False),
+    ("if spare.firepower > 0 and att.hp > 99 { return armour(spare) }", False),   # in the `if`'s block too
+    ("f = spare.firepower", False),
+    ("f = max(spare.firepower, 1) + 1", False),
+    ("let g = att.hp > 99 and spare.firepower > 0\n if g { f = 2 }", True),   # the right of `and` may not be read
+    ("while att.hp > 99 and f > 0 { f = spare.firepower }", True),   # nor a loop's
+    ("say spare.name", True),   # a `say` a quiet run leaves out
+    ("note(spare.name)", True),   # and an argument only narration reads
+    ("f = spare.firepower\n spare = none", True),   # none again
+], ids=["let", "if", "assign", "call", "and", "while", "say", "narration", "reassigned"])
+def test_a_local_whose_field_a_statement_surely_reads_is_no_none_past_it(read, tested):
+    # a field of none is an error: past `let g = spare.firepower` a run has a `spare` that is no none,
+    # and `armour(spare)` reads its state with no test of none (`armour` is called with none too)
+    rules = (f"{ARMOUR}fn note(text) {{\n say text\n}}\nfn pbem.damage_power(att, weapon) {{\n let f = 1\n let spare = none\n if att.hp > -1 {{ spare = att }}\n"
+             f" {read}\n return att.firepower + armour(spare) % 2 + armour(none) + f % 1\n}}")
+    written = damage_power_written(rules)
+    call = re.findall(r"A_s_armour\((v\d+_spare), (.*?)\)", written)[-1]
+    assert (call[1] == f"{call[0]}.hp if {call[0]} is not None else None") is tested, written
+
+
+def test_a_local_read_as_no_none_that_is_none_stops_the_run_as_the_closures_do():
+    # `spare` is none: the closures stop at `spare.firepower`; the written code, which reads its
+    # state at the call below with no test of none, bails
+    rules = (f"{ARMOUR}fn pbem.damage_power(att, weapon) {{\n let spare = none\n if att.hp > 999 {{ spare = att }}\n"
+             " let f = spare.firepower\n return f + armour(spare) % 2 + armour(none)\n}")
+    assert_both_stop(ruled(rules), "none has no fields")
+
+
 @pytest.mark.parametrize("setting, tested", [("", False), ('rank_rolls: ["' + "r" * 120 + '", "attack"]', True)],
                          ids=["as-written", "a-long-text-set"])
 def test_a_text_is_found_in_a_list_option_of_short_texts_with_no_test_of_its_length(setting, tested):

@@ -26,20 +26,20 @@ it is written: such a script's batches run on the closures, as before.
 
 The parts, each a class the next one extends: writer.py (the text, names, what the types tell),
 arithmetic.py and comparisons.py, expressions.py, work.py (what a call or a `for` costs), calls.py
-(calls and builtins), access.py (fields, indexes), loops.py, assign.py, and this module (functions
-and statements).
+(calls and builtins), access.py (fields, indexes), loops.py, assign.py, not_none.py (the locals a
+function's statements prove are not none), and this module (functions and statements).
 """
 
 from __future__ import annotations
 
 from ..interpreter import ast
 from ..interpreter.script import declared_name
-from .assign import Assignments
-from .narration import bounded_pushes, pushed_to
-from .writer import BOOLEAN, ModuleText, Unsupported, class_of, literal_value, short_text
+from .narration import bounded_pushes
+from .not_none import NotNone
+from .writer import BOOLEAN, ModuleText, Unsupported, class_of, short_text
 
 
-class Emitter(Assignments):
+class Emitter(NotNone):
     """Writes every function of a script and its modules, and the encounter's `until`."""
 
 
@@ -185,47 +185,16 @@ class Emitter(Assignments):
             for statement in node.statements:
                 if type(statement) is not ast.FnDef:
                     self.statement(statement)
-                    self.not_none |= self.returns_if_none(statement)
+                    self.not_none |= self.returns_if_none(statement) | self.reads_a_field_of(statement)
         finally:
             self.not_none = tested
             if not shares_parent:
                 self.scopes.pop()
 
-    def returns_if_none(self, node) -> set:
-        """{x's Python name} when `node` is `if x == none { ... return ... }` for a local `x` that
-        every assignment that may come after keeps a value (`x += 1`, `x = <never none>`): every one
-        written after the test, and inside a loop every one of the function."""
-        if type(node) is not ast.If or len(node.branches) != 1 or node.otherwise is not None:
-            return set()
-        test, body = node.branches[0]
-        if type(test) is not ast.Compare or test.op != "==" or type(test.left) is not ast.Name or \
-                literal_value(test.right) is not None or not body.statements or \
-                type(body.statements[-1]) is not ast.Return:
-            return set()
-        name = test.left.id
-        place = self.resolve(name)
-        if place is None or place[0] != "local" or place[2] < self.function_base:
-            return set()
-        lets = [n for n in self.function_nodes if type(n) is ast.Let and n.name == name]
-        looped = any(type(n) in (ast.For, ast.While, ast.Repeat) and n.span.start <= node.span.start < n.span.end
-                     for n in self.function_nodes)
-        plain = [n.value for n in self.function_nodes if type(n) is ast.Assign and type(n.target) is ast.Name
-                 and n.target.id == name and n.op == "=" and (looped or n.span.start > node.span.start)]
-        # a nested function may assign it whenever it is called
-        nested = any(type(n) is ast.Assign and type(n.target) is ast.Name and n.target.id == name
-                     for fn in self.function_nodes if type(fn) is ast.FnDef for n in ast.walk(fn.body))
-        if len(lets) > 1 or nested or any(self.types.of(value).maybe("none") for value in plain):
-            return set()
-        return {place[1]}
-
     def statement(self, node) -> None:
+        if self.dropped(node):
+            return
         kind = type(node)
-        if kind is ast.Let and node.name in self.dropped_names or \
-                kind is ast.Assign and type(node.target) is ast.Name and node.target.id in self.dropped_names or \
-                pushed_to(node) in self.dropped_names:
-            return   # a value only narration reads (narration.py)
-        if kind is ast.If and id(node) in self.dropped_statements:
-            return   # it does nothing but what narration reads (narration.emptied_ifs)
         if kind is ast.Let:
             value = self.value(node.value)
             local = self.local(node.name)
@@ -244,7 +213,7 @@ class Emitter(Assignments):
         elif kind is ast.Return:
             self.line(f"return {self.value(node.value) if node.value is not None else 'None'}")
         elif kind is ast.If:
-            self.if_(node.branches, node.otherwise)
+            self.if_(node.branches, node.otherwise, self.reads_a_field_of(node))
         elif kind is ast.For:
             self.for_(node)
         elif kind is ast.While:
@@ -285,9 +254,12 @@ class Emitter(Assignments):
             self.line(f"if {value} is not True and {value} is not False: bail()")
         return value
 
-    def if_(self, branches, otherwise) -> None:
+    def if_(self, branches, otherwise, proven: set = frozenset()) -> None:
+        """`if`, `elif`s and `else`; `proven`: the locals the first condition shows are no none
+        (NotNone.reads_a_field_of), in every block (not in the condition: it reads them)."""
         condition, block = branches[0]
         value = self.condition(condition)
+        self.not_none |= proven
         self.line(f"if {value}:")
         with self.indented(), self.kinds_tested(condition):
             self.block(block)

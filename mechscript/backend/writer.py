@@ -63,7 +63,7 @@ class Narrowed:
         if writer.not_none and type(node) is ast.Name and not found.top and NONE in found.atoms:
             place = writer.resolve(node.id)
             if place is not None and place[0] == "local" and place[1] in writer.not_none:
-                return Type(found.atoms - {NONE})
+                found = Type(found.atoms - {NONE})   # and of a kind, if tested (below)
         if writer.kind_tested and type(node) is ast.Name and writer.kinds(found) is not None:
             place = writer.resolve(node.id)
             kind = writer.kind_tested.get(place[1]) if place is not None and place[0] == "local" else None
