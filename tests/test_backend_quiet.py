@@ -1056,7 +1056,7 @@ def _pushes_written(rule: str) -> str:
 
 @pytest.mark.parametrize("rule, tested", [
     # one push in one for over a list, onto a list of its own used after the loop alone: the loop tests it
-    ("fn pbem.pick_target(c, enc, plans) {\n let found = []\n for o in enc.characters {\n"
+    ("fn pbem.pick_target(c, enc, plans) {\n let found = []\n let all = enc.characters\n for o in all {\n"
      "  if o.side != c.side { push(found, o) }\n }\n return found[0]\n}", False),
     # in a while: no bound on its rounds
     ("fn pbem.pick_target(c, enc, plans) {\n let found = []\n let i = 0\n while i < len(enc.characters) {\n"
@@ -2167,6 +2167,74 @@ def test_a_text_is_found_in_a_list_option_of_short_texts_with_no_test_of_its_len
     written = _function_written(QuietFight(script), "m1_ranked")
     assert re.search(r" in t\d+", written) and bool(re.search(r"len\(\w+\) < 100 and", written)) is tested
     assert_same_fights(script, 20)
+
+
+LISTED = ('let names = ["Punch", "Ransack", "Triggerhappy"]\nfn pbem.damage_power(att, weapon) {\n let n = 0\n'
+          ' repeat 30 { if contains(names, att.name) and contains(["x", "y"], att.name) { n += 1 } }\n'
+          ' return att.firepower + n % 2\n}')
+
+
+def test_a_list_whose_length_the_text_tells_is_charged_it_with_no_test_of_its_length():
+    # a list option no code changes, and a list written out: `contains` charges their length, known
+    # as the code is written, as a number (no `len`, no test of it against SHORT_LIST)
+    written = damage_power_written(LISTED)
+    assert re.search(r" in t\d+ if \(\(STEP_BULK := STEP_BULK - 3\) >= 0 or bail\(\)\) else", written)
+    assert re.search(r" in t\d+ if \(\(STEP_BULK := STEP_BULK - 2\) >= 0 or bail\(\)\) else", written)
+    assert "len(" not in written
+
+
+def fewest_steps(text: str, fights) -> int:
+    """The fewest `steps` with which `fights(script, seed)` fights run 0 of seed 7 of `text`."""
+    low, high = 1, 5_000
+    while low < high:
+        middle = (low + high) // 2
+        script = compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(steps=middle))
+        if fights(script, run_seed(7, 0)):
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+def test_a_list_charged_its_known_length_spends_a_step_an_item():
+    # a round of `repeat` spends 6 steps (itself, and 3 + 2 items searched); a name more in `names`
+    # costs a step a round: the runs need a sixth as many steps more as a round more costs them
+    def written(script, seed):
+        return QuietFight(script).fight(seed) is not None
+
+    texts = [f"use pbem\n{rules}\n{CHARACTERS}{encounter()}" for rules in
+             (LISTED, LISTED.replace('"Triggerhappy"]', '"Triggerhappy", "Nobody"]'), LISTED.replace("30", "31"))]
+    fewest = [fewest_steps(text, written) for text in texts]
+    a_name, a_round = fewest[1] - fewest[0], fewest[2] - fewest[0]
+    assert a_name > 0 and a_name * 6 == a_round * 30
+
+
+def test_a_loop_over_an_encounter_s_characters_is_charged_their_number():
+    # every encounter has three characters: pbem's `leaders_of` charges them, and its call, as one
+    # number; with another encounter of two, their `len`
+    written = _function_written(QuietFight(compiled(f"use pbem\n{CHARACTERS}{encounter()}")), "m1_leaders_of")
+    assert "(STEP_BULK := STEP_BULK - 4) < 0" in written and "len(" not in written
+    other = 'encounter "y" {\n side autobots: Punch\n side decepticons: Ransack\n until round > 2\n}\n'
+    script = compiled(f"use pbem\n{CHARACTERS}{other}{encounter()}").choose("x")
+    assert "len(" in _function_written(QuietFight(script), "m1_leaders_of")
+    assert_same_fights(script, 20)
+
+
+LOOPED = ("fn tick(o) {\n let k = 0\n while k < 1 { k += 1 }\n return k\n}\n"
+          "fn pbem.pick_target(c, enc, plans) {\n let three = [1, 2, 3]\n let four = [1, 2, 3, 4]\n let n = 0\n"
+          " repeat 20 { for o in LIST { n += tick(o) } }\n"
+          " for o in enc.characters { if o.side != c.side and o.status == \"active\" { return o } }\n return none\n}")
+
+
+def test_a_loop_charged_the_encounter_s_size_spends_what_a_list_of_that_many_spends():
+    # the same steps as going through a list of three the function makes (charged its `len`), more
+    # than through one of four
+    def written(script, seed):
+        return QuietFight(script).fight(seed) is not None
+
+    fewest = [fewest_steps(f"use pbem\n{LOOPED.replace('LIST', name)}\n{CHARACTERS}{encounter()}", written)
+              for name in ("enc.characters", "three", "four")]
+    assert fewest[0] == fewest[1] < fewest[2]
 
 
 def test_the_set_up_sets_off_no_garbage_collection_and_leaves_the_collector_as_it_was():

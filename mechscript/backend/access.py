@@ -209,6 +209,22 @@ class Access(Calls):
         return all(type(item) is not str or len(item) < TEXT_STEP
                    for value in values if type(value) is list for item in value)
 
+    def list_length(self, node) -> "int | None":
+        """The length of the list `node` gives in every run, where the set-up tells it: a list
+        written out, a list option that is the set-up's in every run (`no_long_text_in`), an
+        encounter's characters where every encounter has as many (`gear`: no code changes them);
+        else None."""
+        while type(node) is ast.Group:
+            node = node.inner
+        if type(node) is ast.ListLiteral:
+            return len(node.items)
+        if type(node) is ast.Name and self.no_long_text_in(node):
+            return self.short_text_lists[self.resolve(node.id)[1]]
+        if type(node) is ast.Field and node.name == "characters" and self.module_of(node.target) is None and \
+                self.surely(node.target, "encounter"):
+            return self.encounter_size
+        return None
+
     def gear(self, node) -> "str | None":
         """A character's gear list (or list stat), or an encounter's characters, read to be gone
         through by a `for`: the list itself, which nothing ever changes (every other read is given

@@ -13,7 +13,8 @@ from ..interpreter.values import TEXT_STEP
 from .memo import state_reads
 from .narration import dropped_arguments
 from .work import Work
-from .writer import TEMPORARY, Unsupported, class_of, is_constant, is_literal, is_number_or_text, short_text, spending, spent
+from .writer import SHORT_LIST, TEMPORARY, Unsupported, class_of, is_constant, is_literal, is_number_or_text, short_text, \
+    spending, spent
 
 
 
@@ -254,7 +255,12 @@ class Calls(Work):
             else:
                 is_plain = f"{class_of(b)} is str and len({b}) < {TEXT_STEP} and "
             # and a step an item, as `contains` counts them, charged first; one expression, which an
-            # `and` chain keeps whole (Comparisons.e_Logic)
+            # `and` chain keeps whole (Comparisons.e_Logic). A list whose length the text tells
+            # (list_length: pbem's `rank_rolls`) is charged that, with no test of its length.
+            length = self.list_length(node.args[0])
+            if length is not None and length < SHORT_LIST:
+                tests = f"{is_list}{is_plain}{spent(str(length)) if length else ''}".removesuffix(" and ")
+                return self.into(f"{b} in {a} if {tests} else {general}" if tests else f"{b} in {a}")
             return self.into(f"{b} in {a} if {is_list}{is_plain}len({a}) < SHORT_LIST and "
                              f"{spent(f'len({a})')} else {general}")
         # the common cases of the numeric builtins and `lower`, as their implementations work them out

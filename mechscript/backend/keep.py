@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..errors import MechError
 from ..interpreter import ast, characters
-from ..interpreter.values import Character, Function, Kind, Module, Record, Scope, Table
+from ..interpreter.values import Character, Encounter, Function, Kind, Module, Record, Scope, Table
 from .changes import may_change, table_may_change
 from .runtime import copier, fresh, mutable
 from .writer import ModuleText, Unsupported
@@ -43,8 +43,15 @@ def refuse_sharing(kept, states, settings) -> None:
 
 def reachable_characters(members, values) -> list[Character]:
     """Every character a run can reach: the encounter's `members`, their gear, any held by one of
-    `values` (a variable's), in a list, a record or a table."""
+    `values` (a variable's), in a list, a record, a table or an encounter."""
+    return reachable(members, values)[0]
+
+
+def reachable(members, values) -> tuple[list[Character], list[Encounter]]:
+    """Every character (`reachable_characters`) and every encounter a run can reach from the
+    encounter's `members` and the `values` of its variables."""
     found: dict[int, Character] = {}
+    encounters: dict[int, Encounter] = {}
     pending = list(members) + list(values)
     while pending:
         value = pending.pop()
@@ -58,7 +65,10 @@ def reachable_characters(members, values) -> list[Character]:
         elif type(value) is Character and id(value) not in found:
             found[id(value)] = value
             pending.extend(value.fields.values())
-    return list(found.values())
+        elif type(value) is Encounter and id(value) not in encounters:
+            encounters[id(value)] = value
+            pending.extend(value.characters)
+    return list(found.values()), list(encounters.values())
 
 
 class Keeping:

@@ -19,20 +19,7 @@ class Loops(Access):
             items = self.expr(node.iterable)
         if not self.surely(node.iterable, "list"):
             self.line(f"if {class_of(items)} is not list: bail()")
-        # a short loop that does little (Work.short_loop) counts nothing, as a call of a `fn` that
-        # ends by itself (docs/language.md, "What counts a step")
-        short = self.short_loop(node)
-        if short:
-            self.line(f"if len({items}) > {min(SHORT_LOOP, self.limits.loop_iterations, self.limits.list_size)}:")
-            self.depth += 1
-        if self.limits.list_size > self.limits.loop_iterations:   # else no list is that long
-            self.line(f"if len({items}) > LOOP_ITERATIONS: bail()")
-        if id(node) in self.bounded_loops:   # for the pushes it holds (narration.bounded_pushes)
-            self.line(f"if len({items}) > LIST_SIZE: bail()")
-        # its length, at entry
-        self.line(spending(f"len({items})"))
-        if short:
-            self.depth -= 1
+        self.charge(node, items)
         self.scopes.append({})
         try:
             variable = self.local(node.name)
@@ -47,6 +34,33 @@ class Loops(Access):
                 self.block(node.body)
         finally:
             self.scopes.pop()
+
+    def charge(self, node: ast.For, items: str) -> None:
+        """A `for`'s length spent at its entry, and tested against the limits. A short loop that does
+        little (Work.short_loop) counts nothing, as a call of a `fn` that ends by itself
+        (docs/language.md, "What counts a step"). A list whose length the set-up tells (list_length:
+        an encounter's characters) is charged that number, its tests worked out as it is written."""
+        length = self.list_length(node.iterable)
+        if length is not None:
+            if self.short_loop(node) and length <= min(SHORT_LOOP, self.limits.loop_iterations, self.limits.list_size):
+                return
+            if length > self.limits.loop_iterations or id(node) in self.bounded_loops and length > self.limits.list_size:
+                self.line("bail()")
+            elif length:
+                self.line(spending(str(length)))
+            return
+        short = self.short_loop(node)
+        if short:
+            self.line(f"if len({items}) > {min(SHORT_LOOP, self.limits.loop_iterations, self.limits.list_size)}:")
+            self.depth += 1
+        if self.limits.list_size > self.limits.loop_iterations:   # else no list is that long
+            self.line(f"if len({items}) > LOOP_ITERATIONS: bail()")
+        if id(node) in self.bounded_loops:   # for the pushes it holds (narration.bounded_pushes)
+            self.line(f"if len({items}) > LIST_SIZE: bail()")
+        # its length, at entry
+        self.line(spending(f"len({items})"))
+        if short:
+            self.depth -= 1
 
     def while_(self, node: ast.While) -> None:
         # the rounds counted by Python's `for`; once they are all spent, the condition is tested

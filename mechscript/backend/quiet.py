@@ -41,7 +41,7 @@ from .changes import changed_sites, table_may_change, tables_assigned
 from .compiled import compiled
 from .depth import call_depth
 from .emit import Emitter
-from .keep import Keeping, reachable_characters
+from .keep import Keeping, reachable
 from .memo import REMEMBERING, Remembered, answer_of, remembering
 from .narration import Purity, has_pools
 from .peephole import merged
@@ -49,7 +49,7 @@ from .runtime import (Bail, WrittenRun, bail, exact_difference, exact_product, e
                       fresh, module_field_set, ratio)
 from .unchanging import unchanging_fields, written_fields
 from .unread import left_out, named_calls, quiet_nodes, uncalled, unread_fields, unread_values
-from .writer import ModuleText, Unsupported, roll_or_none, small_literal
+from .writer import SHORT_LIST, ModuleText, Unsupported, roll_or_none, small_literal
 
 
 def _numbers(items) -> dict:
@@ -142,19 +142,19 @@ def option_values(text: ModuleText, home: ModuleText, settings) -> dict:
     return {**text.scope.vars, **({name: value for name, _, value in settings} if text is home else {})}
 
 
-def short_text_lists(texts, assigned: set, home: ModuleText, settings) -> set:
-    """The global names of the list options no code assigns that hold no string of TEXT_STEP
-    characters or more, as each run reads them (the set-up's, or in the rules' module the
+def short_text_lists(texts, assigned: set, home: ModuleText, settings) -> dict:
+    """{global name: its length} of the list options no code assigns that hold no string of
+    TEXT_STEP characters or more, as each run reads them (the set-up's, or in the rules' module the
     encounter's setting: pbem's `rank_rolls`): a list no code changes in place either
-    (Writer.list_may_change) is that list in every run (access.no_long_text_in)."""
-    short = set()
+    (Writer.list_may_change) is that list in every run (access.no_long_text_in, list_length)."""
+    short = {}
     for text in texts:
         values = option_values(text, home, settings)
         for name, kind in text.names.items():
             value = values.get(name)
             if kind == "let" and name not in assigned and type(value) is list and \
                     all(type(item) is not str or len(item) < TEXT_STEP for item in value):
-                short.add(text.global_name(name))
+                short[text.global_name(name)] = len(value)
     return short
 
 
@@ -208,7 +208,7 @@ def written_helpers(limits, encounter, members, rounds) -> dict:
         "NUMBER_BITS": limits.number_bits, "DICE_PER_ROLL": limits.dice_per_roll, "DIE_SIDES": limits.die_sides,
         "EXPLOSION_DEPTH": limits.explosion_depth,
         "STRING_SIZE": limits.string_size, "TOTAL_DICE": limits.total_dice,
-        "SHORT_LIST": 1000,   # `contains` of a string in a shorter list is Python's `in` (its steps counted)
+        "SHORT_LIST": SHORT_LIST,
         "EV": None,           # the run's evaluation (runtime.WrittenRun), set by each run
     }
     namespace.update(builtin_impls())
@@ -333,7 +333,11 @@ class QuietFight(Keeping):
                 if text.names.get(name) not in ("fn", "module", None)] + [value for _, _, value in self.encounter.settings]
         until = self._until_node(script_text)
         code = [fn for _, fn in every_fn] + ([until] if until is not None else [])   # what a run may run
-        writer.unchanging = unchanging_fields(reachable_characters(self.encounter.characters, held),
+        reachable_characters, encounters = reachable(self.encounter.characters, held + [self.encounter, *ev.encounters.values()])
+        # the length of `enc.characters` in every run, if every encounter a run can reach has as many
+        writer.encounter_size = len(self.encounter.characters) if \
+            len({len(encounter.characters) for encounter in encounters}) == 1 else None
+        writer.unchanging = unchanging_fields(reachable_characters,
                                               lambda character: keys.get(id(character.kind)),
                                               written_fields(code, types))
         writer.short_text_lists = short_text_lists(self.texts.values(), assigned, self.home, self.encounter.settings)

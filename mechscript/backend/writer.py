@@ -36,6 +36,8 @@ COMPARE = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "==": "==", "!=": "!="}
 
 
 NOT_LITERAL = object()
+# `contains` of a string in a shorter list is Python's `in` (its steps counted); in a longer, the builtin's
+SHORT_LIST = 1000
 SIMPLE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")   # a name, or a field of one
 TEMPORARY = re.compile(r"t\d+")   # a temporary of the written code (Writer.temp): no code but its own line sets it
 
@@ -307,7 +309,8 @@ class Writer:
         self.frozen: dict[str, object] = {}
         # (kind, field name) -> the value every run reads it as (unchanging.py)
         self.unchanging: dict = {}
-        self.short_text_lists: set = set()   # list options with no long string, as set up (quiet.short_text_lists)
+        self.encounter_size: int | None = None   # how many characters every encounter has (quiet.py)
+        self.short_text_lists: dict = {}   # list options with no long string -> their length (quiet.short_text_lists)
         self.remembered: set[int] = set()    # the `fn`s (by id) whose answers a run remembers (memo.py)
         self.keyed_calls: dict = {}           # global name -> (state read, never none) of those keyed by state
         self.leaf_works: dict[int, "int | None"] = {}   # id(FnDef) -> its Work.leaf_work
