@@ -838,6 +838,16 @@ def test_pools_are_made_and_added_to_numbers_in_the_written_code():
     assert_same_fights(script, 20)
 
 
+@pytest.mark.parametrize("sum_", ["(pool(3, 2) - 1) - more(c)", "-(0 - pool(3, 2)) + more(c)"])
+def test_a_pool_in_brackets_makes_a_later_term_that_rolls_wait_as_the_closures_do(sum_):
+    # the sum so far is a pool, of a term of any shape: a term that may roll dice waits for it to
+    # be rolled, and a pool there is the closures' error; the written code bails (found by the
+    # fuzz test: it went on, with the pools added)
+    path = ROOT / "examples" / "transformers_duel.mech"
+    rule = f"fn more(c) = pool(2, 1)\nfn transformers.damage_pool(c, weapon, boosts) = {sum_}\n"
+    assert_both_stop(compiled(f"{path.read_text()}\n{rule}", path.parent), "rolls dice to know its size")
+
+
 def test_a_table_whose_lists_a_rule_changes_is_copied_for_each_run_and_one_left_alone_is_not():
     rules = ('table bonus { 1 => [0], else => [1] }\n'
              'table kept { 1 => [5], else => [6] }\n'

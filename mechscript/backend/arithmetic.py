@@ -7,7 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..interpreter import ast
-from ..interpreter.operators import may_be_pool, may_roll, pool_chain
+from ..interpreter.operators import may_roll, pool_chain
 from ..interpreter.values import TEXT_STEP
 from ..checker.types import PoolT
 from ..numbers import normal
@@ -232,7 +232,9 @@ class Arithmetic(Writer):
             if total is not None and pool_before and self.pools and may_roll(term):
                 self.line(f"if {class_of(total)} is Pool: bail()")
             value = self.expr(term)
-            pool_before = pool_before or (may_be_pool(term) and self.types.of(term).maybe("pool"))
+            # the sum so far may be a pool once a term may be one, of any shape (`(2k1 - 1) - f(c)`:
+            # a group, found by the fuzz test)
+            pool_before = pool_before or self.types.of(term).maybe("pool")
             ints = ints and self.surely(term, "int")
             numbers = numbers and self.surely(term, "number")
             term_bound = self.bound(term)
