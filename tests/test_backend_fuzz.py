@@ -45,16 +45,26 @@ TRUTHS = ["att.hit", "att.acted", "att.helping", "flag", 'att.status == "active"
 TEXTS = ["att.name", "att.status", "att.plan", "t", '"Punch"', '"gun"']
 
 
-def numbers(depth: int):
-    leaves = st.sampled_from(NUMBERS) | st.integers(-3, 12).map(str)
+def arithmetic(leaves, depth: int, *more):
+    """Numbers of `leaves` to `depth`: sums, differences, products, quotients by 1 to 3, and what
+    each of `more` makes of such a number."""
     if depth <= 0:
         return leaves
-    inner = numbers(depth - 1)
-    return leaves | st.builds(lambda a, op, b: f"({a} {op} {b})", inner, st.sampled_from(["+", "-", "*"]), inner) \
-        | st.builds(lambda a, op, k: f"({a} {op} {k})", inner, st.sampled_from(["//", "%"]), st.integers(1, 4)) \
-        | st.builds(lambda f, a, b: f"{f}({a}, {b})", st.sampled_from(["max", "min"]), inner, inner) \
-        | st.builds(lambda a: f"abs({a})", inner) | st.builds(lambda a, k: f"floor({a} / {k})", inner, st.integers(1, 3)) \
+    inner = arithmetic(leaves, depth - 1, *more)
+    found = leaves | st.builds(lambda a, op, b: f"({a} {op} {b})", inner, st.sampled_from(["+", "-", "*"]), inner) \
         | st.builds(lambda a, k: f"({a} / {k})", inner, st.integers(1, 3))
+    for made in more:
+        found |= made(inner)
+    return found
+
+
+def numbers(depth: int):
+    return arithmetic(
+        st.sampled_from(NUMBERS) | st.integers(-3, 12).map(str), depth,
+        lambda inner: st.builds(lambda a, op, k: f"({a} {op} {k})", inner, st.sampled_from(["//", "%"]), st.integers(1, 4)),
+        lambda inner: st.builds(lambda f, a, b: f"{f}({a}, {b})", st.sampled_from(["max", "min"]), inner, inner),
+        lambda inner: st.builds(lambda a: f"abs({a})", inner),
+        lambda inner: st.builds(lambda a, k: f"floor({a} / {k})", inner, st.integers(1, 3)))
 
 
 def truths(depth: int):
@@ -144,12 +154,7 @@ POOLS = ["p", "q", "1k1", "2k0", "0k1", "pool(a, 1)", "pool(h, h)", "pool(1/2, 1
 
 
 def pool_numbers(depth: int):
-    leaves = st.sampled_from(POOL_NUMBERS) | st.integers(-2, 4).map(str)
-    if depth <= 0:
-        return leaves
-    inner = pool_numbers(depth - 1)
-    return leaves | st.builds(lambda a, op, b: f"({a} {op} {b})", inner, st.sampled_from(["+", "-", "*"]), inner) \
-        | st.builds(lambda a, k: f"({a} / {k})", inner, st.integers(1, 2))
+    return arithmetic(st.sampled_from(POOL_NUMBERS) | st.integers(-2, 4).map(str), depth)
 
 
 def pools(depth: int):
