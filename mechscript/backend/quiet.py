@@ -411,9 +411,11 @@ class QuietFight(Keeping):
 
     # -- a run --
 
-    def fight(self, seed: int):
+    def fight(self, seed: int, raising: bool = False):
         """(outcome, the encounter's name, its sides) as `fight_once` gives them, or None when the run
-        bailed: the caller fights that run whole, on the closures, for its outcome or its error."""
+        bailed: the caller fights that run whole, on the closures, for its outcome or its error.
+        `raising`: what stopped the run is raised instead, Bail or the Python error of an operation
+        the closures stop at with theirs (the fuzz test tells the two apart)."""
         faces = self.faces.reseeded(seed)   # BITS, its bits, is the namespace's since the set-up
         ev = WrittenRun(faces, self.script.limits, self.namespace, self.setup_steps, self.setup_dice,
                         self.setup_lines)
@@ -421,10 +423,13 @@ class QuietFight(Keeping):
         try:
             with self.timer.again(ev):   # the `seconds` of a run, as Script.run times it
                 outcome = self._fight(ev)
+            if ev.overspent:   # each part of a budget was within the limit, together not (runtime.Budget)
+                bail()
         except Exception:   # Bail, or an error the closures will word
+            if raising:
+                raise
             return None
-        # each part of a budget was within the limit, but together they may not be (runtime.Budget)
-        return None if ev.overspent else (outcome, self.encounter.name, self.sides)
+        return outcome, self.encounter.name, self.sides
 
     def _fight(self, ev):
         namespace, encounter = self.namespace, self.encounter
