@@ -185,7 +185,9 @@ class Emitter(NotNone):
             for statement in node.statements:
                 if type(statement) is not ast.FnDef:
                     self.statement(statement)
-                    self.not_none |= self.returns_if_none(statement) | self.reads_a_field_of(statement)
+                    self.not_none |= self.returns_if_none(statement)
+                    if type(statement) is not ast.If:   # an `if` adds them itself, before its blocks
+                        self.not_none |= self.reads_a_field_of(statement)
         finally:
             self.not_none = tested
             if not shares_parent:
