@@ -833,7 +833,7 @@ def test_pools_are_made_and_added_to_numbers_in_the_written_code():
     # and no record of the roll kept (nobody shows it); every call gives `roll_for` a pool (each
     # `add` and `sub` call's type is its own arguments' sum), so there is no test that it is one
     written = _function_written(quiet, "m1_roll_for")
-    assert re.search(r"roll_and_keep\(EV\.source, v\w+, None, t\d+, EXPLOSION_DEPTH\)", written)
+    assert re.search(r"roll_and_keep\(EV\.source, v\w+, None, .+, EXPLOSION_DEPTH\)", written)
     assert "B_roll(" not in written
     assert_same_fights(script, 20)
 
@@ -1518,17 +1518,75 @@ def test_a_gear_list_no_code_changes_in_place_is_read_as_it_is_and_one_pushed_on
 
 def test_a_temporary_used_once_on_the_next_line_is_written_where_it_is_used():
     # peephole.py: `t1 = X` then `v2_a = t1` is `v2_a = X`; so for `return`, `if`, `if not` and
-    # the left of a comparison; a temporary read twice, or on a line of another depth, or used
-    # otherwise stays
+    # the left of a comparison; a temporary read twice, or on a line of another depth, stays
     lines = ["def f():", "    t1 = g(1)", "    v2_a = t1", "    t3 = g(2)", "    return t3",
              "    t4 = g(3)", "    v5_b = t4", "    v6_c = t4", "    t7 = g(4)", "    if x:", "        v8_d = t7",
-             "    t9 = g(5)", "    v10_e = t9 + 1", "    t11 = g(6)", "    if not t11: bail()",
-             "    t12 = g(7)", "    t13 = t12 > 0", "    t14 = g(8)", "    t15 = x > t14", "    v16_f = t13 + t15"]
+             "    t11 = g(6)", "    if not t11: bail()",
+             "    t12 = g(7)", "    t13 = t12 > 0", "    t14 = g(8)", "    t15 = h() > t14", "    v16_f = t13 + t15"]
     assert merged(lines) == [
         "def f():", "    v2_a = g(1)", "    return g(2)", "    t4 = g(3)", "    v5_b = t4", "    v6_c = t4",
-        "    t7 = g(4)", "    if x:", "        v8_d = t7", "    t9 = g(5)", "    v10_e = t9 + 1",
-        "    if not (g(6)): bail()", "    t13 = (g(7)) > 0", "    t14 = g(8)", "    t15 = x > t14",
-        "    v16_f = t13 + t15"]
+        "    t7 = g(4)", "    if x:", "        v8_d = t7",
+        "    if not (g(6)): bail()", "    t13 = (g(7)) > 0", "    t14 = g(8)", "    v16_f = t13 + (h() > t14)"]
+
+
+@pytest.mark.parametrize("line, merged_line", [
+    # the temporary is the first thing its line works out, or comes after constants and names no
+    # call can change: the value is worked out there (each merge may make a line a next one takes)
+    ("v2_a = t1 + 1", "v2_a = (g(1)) + 1"),
+    ("v2_a = v3_b + t1", "v2_a = v3_b + (g(1))"),
+    ("v2_a = t1 and v3_b", "v2_a = (g(1)) and v3_b"),
+    ("v2_a = v3_b if t1 else v4_c", "v2_a = v3_b if (g(1)) else v4_c"),
+    ("v2_a = v3_b < t1 < v4_c", "v2_a = v3_b < (g(1)) < v4_c"),
+    ("v2_a.f = t1 + h()", "v2_a.f = (g(1)) + h()"),   # an assignment works out its value first
+    ("v2_a += t1", "v2_a += (g(1))"),
+    ("v2_a = {'a': v3_b, 'b': t1}", "v2_a = {'a': v3_b, 'b': (g(1))}"),
+    ("for v2_a in t1:", "for v2_a in (g(1)):"),
+    # stays: a call first (it may change what g reads or g may change what it reads), a part that
+    # may not run (right of `and`/`or`, a branch, a chain's later comparison, a comprehension,
+    # the body of a one-line `if`), a `while`'s test (read each round), an `elif`, a store first,
+    # a field read first (g may change it)
+    ("v2_a = h() + t1", None),
+    ("v2_a = v3_b and t1", None),
+    ("v2_a = (v3_b or h()) + t1", None),
+    ("v2_a = t1 if v3_b else v4_c", None),
+    ("v2_a = v3_b < v4_c < t1", None),
+    ("v2_a = [x for x in t1]", None),
+    ("v2_a = f'{t1}'", None),
+    ("if v3_b: v2_a = t1", None),
+    ("while t1 > 0: pass", None),
+    ("elif t1: pass", None),
+    ("v2_a[t1] = h()", None),
+    ("v2_a.f += t1", None),
+    ("v2_a = v3_b.hp + t1", None),
+])
+def test_a_temporary_is_worked_out_where_the_next_line_reads_it_first(line, merged_line):
+    lines = ["def f(v2_a, v3_b, v4_c):", "    t1 = g(1)", "    " + line]
+    assert merged(lines) == (lines[:1] + ["    " + merged_line] if merged_line else lines)
+
+
+def test_a_temporary_stays_before_a_name_a_call_may_change():
+    # a name a function declares `global` or `nonlocal` may change in a call; one the value
+    # assigns (`:=`) changes there; an only-reading value goes past another read
+    for lines in (["def f(v3_b):", "    t1 = g(1)", "    v2_a = v3_b + t1", "    def n():", "        nonlocal v3_b"],
+                  ["def f():", "    global X", "    t1 = g(1)", "    v2_a = X + t1"],
+                  ["def f():", "    t1 = (v5_e := g())", "    v2_a = v5_e + t1"]):
+        assert merged(lines) == lines
+    assert merged(["def f(v3_b):", "    t1 = v3_b.hp", "    v2_a = v3_b.mp + t1"]) == \
+        ["def f(v3_b):", "    v2_a = v3_b.mp + v3_b.hp"]
+    # a long chain is merged only so deep: Python's parser refuses 200 brackets
+    chain = ["def f():", "    t0 = g(0)"] + [f"    t{i} = t{i - 1} + g({i})" for i in range(1, 300)] + ["    return t299"]
+    written = merged(chain)
+    assert len(written) < 20
+    compile("\n".join(written), "<chain>", "exec")
+
+
+def test_calls_of_calls_many_deep_are_fought_as_the_closures_fight_them():
+    # each call's temporary goes into the call of it (the peephole's merges, stopped short of
+    # Python's limit on brackets): the same fights
+    rule = "fn same(att, x) {\n let y = x\n return y\n}\nfn pbem.damage_power(att, weapon) = " + \
+        "same(att, " * 90 + "att.firepower" + ")" * 90
+    written = damage_power_written(rule, runs=5)
+    assert written.count("same(") == 90 and written.count("\n") < 20
 
 
 def test_a_field_read_into_a_temporary_is_read_where_the_next_line_uses_it():
@@ -1546,7 +1604,7 @@ def test_a_field_read_into_a_temporary_is_read_where_the_next_line_uses_it():
              "    t11 = v2_c.hp", "    if v3_a:", "        v12_f = t11 + 1",
              "    t13 = v2_c.hp", "    while t13 > 0 and v3_a: v3_a = False",
              "    t14 = v2_c.hp", "    v15_g = [t14 + x for x in v2_c.items]",
-             "    t16 = v2_c.hp + 1", "    v17_h = len(t16)",
+             "    t16 = v2_c.hp + 1", "    v17_h = k4(v3_a) + len(t16)",
              "    t18 = v2_c.hp", "    if v3_a: v17_h = t18", "    t19 = v2_c.hp", "    if t19 > {'a': 1}['a']: bail()",
              "    t20 = v2_c.name", "    v21_i = len('t20') + len('')", "    t22 = v2_c.hp", "    if ':' == '': v3_a = t22"]
     assert merged(lines) == [

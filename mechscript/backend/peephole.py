@@ -19,6 +19,8 @@ import itertools
 import re
 from collections import Counter
 
+from .order import moved_in
+
 _TEMP = re.compile(r"\bt\d+\b")
 _DEFINED = re.compile(r"( *)(t\d+) = (.+)")
 _COPY = re.compile(r"( *)(?:([\w.]+) = |return )(t\d+)")
@@ -36,6 +38,9 @@ _SECOND = re.compile(r"( *)(t\d+) = (.+)")
 _NEW_POOL = re.compile(r"( *)(t\d+) = NEW_POOL\(Pool\)")
 _CALL = re.compile(r"\w\(|[^\w .+\-*()]")   # a call, or anything but names, numbers and arithmetic
 _POOL_FIELDS = ("unkept2", "kept2", "flat")
+# the most brackets deep a merged line may go: each temporary written into its use adds one, and
+# Python's parser refuses 200 (a sum of hundreds of calls would otherwise be one expression)
+_DEEPEST = 40
 # a pool's field worked out of temporaries, numbers and pools' fields alone: a temporary is set once
 # (or once in each branch of an `if`), a pool's fields never change
 _STABLE = re.compile(r"(?:t\d+(?:\.(?:unkept2|kept2|flat))?|\d+|[ +\-*()])+")
@@ -230,7 +235,9 @@ def _temporaries_merged(lines: list[str]) -> list[str]:
     `tM = tN <compared> <name or constant>` (at the same depth, tN used nowhere else) written as the
     one line `<target> = X`, `return X`, `if X:...`, `if not (X):...` or `tM = (X) <compared> ...`;
     and an X that only reads, in any next line that uses tN once where `_read_into` allows it."""
+    lines = list(lines)
     uses = Counter(_TEMP.findall("\n".join(lines)))
+    changing = {name for line in lines for name in _declared(line)}
     out: list[str] = []
     index = 0
     while index < len(lines):
@@ -249,12 +256,48 @@ def _temporaries_merged(lines: list[str]) -> list[str]:
             elif _read_into(after, depth, name, value):
                 at = len(depth) + _uses(after[len(depth):], name)[0]
                 out.append(after[:at] + value + after[at + len(name):])
+            elif _worked_out_in(after, depth, name, value, changing):
+                at = len(depth) + _uses(after[len(depth):], name)[0]
+                out.append(after[:at] + f"({value})" + after[at + len(name):])
             else:
                 out.append(line)
                 index += 1
                 continue
-            index += 2
+            lines[index + 1] = out.pop()   # the line made may itself be a temporary's, used next
+            index += 1
             continue
         out.append(line)
         index += 1
     return out
+
+
+def _declared(line: str) -> list[str]:
+    """The names a `global` or `nonlocal` line (or a line of both, `global a; nonlocal b`) declares."""
+    statement = line.lstrip()
+    if not statement.startswith(("global ", "nonlocal ")):
+        return []
+    return [name.strip() for part in statement.split(";") for name in part.split(None, 1)[1].split(",")]
+
+
+def _worked_out_in(after: str, depth: str, name: str, value: str, changing: "set[str]") -> bool:
+    """Whether `after`, at `depth`, may work out `value` where it reads the temporary `name`
+    (order.moved_in), which it reads once."""
+    if not after.startswith(depth) or after[len(depth):len(depth) + 1] in ("", " "):
+        return False
+    statement = after[len(depth):]
+    if _nesting(statement) + _nesting(value) >= _DEEPEST:
+        return False
+    return len(_uses(statement, name)) == 1 and moved_in(statement, name, value, changing)
+
+
+def _nesting(text: str) -> int:
+    """How deep the brackets of `text` go (its string literals' left out)."""
+    deepest = depth = 0
+    for found in re.finditer(rf"{_STRING}|[()\[\]{{}}]", text):
+        char = found.group()
+        if char in ("(", "[", "{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in (")", "]", "}"):
+            depth -= 1
+    return deepest
