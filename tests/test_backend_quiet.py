@@ -15,7 +15,9 @@ import pytest
 from hypothesis import example, given, settings, strategies as st
 
 import mechscript
-from mechscript.backend.writer import Unsupported
+from mechscript.backend.memo import state_reads
+from mechscript.backend.writer import Unsupported, character_or_none
+from mechscript.checker.types import ANY, CharT, RecordT, Site, of
 from mechscript.backend.comparisons import identity
 from mechscript.backend.peephole import merged
 from mechscript.backend.quiet import QuietFight
@@ -2183,15 +2185,27 @@ def test_a_rule_remembered_by_the_state_it_reads_is_called_as_its_answer_with_th
 
 
 def test_the_state_of_an_argument_not_none_at_its_call_is_read_with_no_test_of_none():
-    # `armour` is called with none too, so its state is read `c.hp if c is not None else None`, but
-    # where the argument is surely a character (att), as `att.hp`
+    # `armour` is called with none too, so its state is read `c and c.hp` (a character or none: a
+    # character is true in Python), but where the argument is surely a character (att), as `att.hp`
     rules = ("fn armour(c) {\n if c == none { return 0 }\n let n = 0\n for i in range(2) { n += c.hp }\n return n\n}\n"
-             "fn pbem.damage_power(att, weapon) {\n let spare = none\n if att.hp > 99 { spare = att }\n"
+             "fn pbem.damage_power(att, weapon) {\n let spare = none\n if att.hp > ABOVE { spare = att }\n"
              " return att.firepower + armour(att) % 2 + armour(spare)\n}")
-    assert "s_armour" in remembered_of(rules)
-    written = damage_power_written(rules)
-    assert re.search(r"A_s_armour\((v\d+_att), \1\.hp\)", written)
-    assert re.search(r"A_s_armour\((v\d+_spare), \1\.hp if \1 is not None else None\)", written)
+    for above in ("99", "1"):   # a run whose spare is none at every call, and one where it is att in some
+        assert "s_armour" in remembered_of(rules.replace("ABOVE", above))
+        written = damage_power_written(rules.replace("ABOVE", above))
+        assert re.search(r"A_s_armour\((v\d+_att), \1\.hp\)", written)
+        assert re.search(r"A_s_armour\((v\d+_spare), \1 and \1\.hp\)", written)
+
+
+def test_the_state_of_an_argument_that_may_be_other_than_a_character_or_none_is_tested_for_none():
+    # memo.state_reads: `c and c.hp` only where the types say a character or none (a Character is
+    # true in Python; an empty record, list or text, 0 or false is not)
+    character, record = CharT(("t.mech", "Mech")), RecordT(Site("{hp}"), ("hp",))
+    assert character_or_none(of(character, "none")) and character_or_none(of(character))
+    for other in (of(character, record), of(character, "int"), of(character, "none", "bool"), ANY):
+        assert not character_or_none(other)
+    assert state_reads(["a", "b", "c"], [(0, "hp", False), (1, "hp", True), (2, "hp", False)], {2}, {0}) == \
+        ["a and a.hp", "tuple(b.hp) if b is not None else None", "c.hp"]
 
 
 ARMOUR = "fn armour(c) {\n if c == none { return 0 }\n let n = 0\n for i in range(2) { n += c.hp }\n return n\n}\n"
@@ -2215,7 +2229,7 @@ def test_a_local_whose_field_a_statement_surely_reads_is_no_none_past_it(read, t
              f" {read}\n return att.firepower + armour(spare) % 2 + armour(none) + f % 1\n}}")
     written = damage_power_written(rules)
     call = re.findall(r"A_s_armour\((v\d+_spare), (.*?)\)", written)[-1]
-    assert (call[1] == f"{call[0]}.hp if {call[0]} is not None else None") is tested, written
+    assert (call[1] == f"{call[0]} and {call[0]}.hp") is tested, written
 
 
 def test_a_local_read_as_no_none_that_is_none_stops_the_run_as_the_closures_do():

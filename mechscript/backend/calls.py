@@ -13,7 +13,7 @@ from ..interpreter.values import TEXT_STEP
 from .memo import state_reads
 from .narration import dropped_arguments
 from .work import Work
-from .writer import SHORT_LIST, TEMPORARY, Unsupported, class_of, is_constant, is_literal, is_number_or_text, short_text, \
+from .writer import SHORT_LIST, TEMPORARY, Unsupported, character_or_none, class_of, is_constant, is_literal, is_number_or_text, short_text, \
     spending, spent
 
 
@@ -64,13 +64,14 @@ class Calls(Work):
         types say is not none, at this call or at every call, is read with no test of none."""
         if function not in self.keyed_calls:
             return self.into(f"{function}({', '.join(args)})")
-        keyed, never_none = self.keyed_calls[function]
+        keyed, never_none, characters = self.keyed_calls[function]
         if any(args[i] == "None" for i, _, _ in keyed):   # an argument left out: the wrapper's business
             return self.into(f"{function}({', '.join(args)})")
         args = [arg if arg.isidentifier() or is_literal(arg) else self.into(arg) for arg in args]
         never_none = never_none | {i for i, arg in enumerate(node.args)
                                    if not self.types.of(arg).is_empty and not self.types.of(arg).maybe("none")}
-        return self.into(f"A_{function}({', '.join(args + state_reads(args, keyed, never_none))})")
+        characters = characters | {i for i, arg in enumerate(node.args) if character_or_none(self.types.of(arg))}
+        return self.into(f"A_{function}({', '.join(args + state_reads(args, keyed, never_none, characters))})")
 
     def arguments(self, node: ast.Call) -> list[str]:
         """The arguments of a call of a known `fn`, as values; none for each one only the function's

@@ -216,29 +216,36 @@ class Remembered:
         return any(type(node) in (ast.For, ast.While, ast.Repeat, ast.Match, ast.If, ast.Call) for node in self.nodes(fn))
 
 
-def remembering(function, keyed=(), never_none=frozenset()):
+def remembering(function, keyed=(), never_none=frozenset(), characters=frozenset()):
     """`function` remembering its answers: functools' lru_cache, whose look-up of a known answer is
     all in C (no Python runs), keyed as a dict is by the arguments (one alone by itself). `keyed`:
     the state fields of its character parameters it reads (Remembered.keyed), whose values, read at
     the call (a list's items as a tuple; none for a parameter that is none), join the key.
-    `never_none`: the indexes of the parameters the types say are never none (no test of them)."""
+    `never_none`: the indexes of the parameters the types say are never none (no test of them);
+    `characters`: of those the types say are a character or none (state_reads)."""
     if not keyed:
         return lru_cache(maxsize=SIZE)(function)
     names = [f"a{i}" for i in range(function.__code__.co_argcount)]
     params = ", ".join(names)
-    states = "".join(", " + read for read in state_reads(names, keyed, never_none))
+    states = "".join(", " + read for read in state_reads(names, keyed, never_none, characters))
     namespace = {"function": function, "lru_cache": lru_cache, "SIZE": SIZE}
     exec(f"@lru_cache(maxsize=SIZE)\ndef answer({params}, *state):\n    return function({params})\n"
          f"def remembering({params}):\n    return answer({params}{states})\n", namespace)
     return update_wrapper(namespace["remembering"], function)
 
 
-def state_reads(args: list, keyed, never_none) -> list[str]:
+def state_reads(args: list, keyed, never_none, characters=frozenset()) -> list[str]:
     """The state a remembered function reads (`keyed`, Remembered's), read at its call from its
     arguments (`args`, Python text of names: each is read again) as `remembering` and the written
-    code's direct calls of its `answer` (calls.py) read it, to join the key."""
-    return [f"{'tuple(' if listed else ''}{Writer.attr(args[i], field)}{')' if listed else ''}"
-            f"{'' if i in never_none else f' if {args[i]} is not None else None'}" for i, field, listed in sorted(keyed)]
+    code's direct calls of its `answer` (calls.py) read it, to join the key: none for an argument
+    that is none. One the types say is a character or none (`characters`) is tested by Python's
+    `and` (a Character is true: it has no `__bool__` or `__len__`), three bytecodes fewer."""
+    reads = []
+    for i, field, listed in sorted(keyed):
+        read = f"{'tuple(' if listed else ''}{Writer.attr(args[i], field)}{')' if listed else ''}"
+        reads.append(read if i in never_none else f"{args[i]} and {read}" if i in characters else
+                     f"{read} if {args[i]} is not None else None")
+    return reads
 
 
 def answer_of(remembering_function):

@@ -363,9 +363,11 @@ class QuietFight(Keeping):
         writer.recursive = depth.recursive
         remembered.ids -= depth.reaching
         writer.remembered = remembered.ids
-        # global name -> (the state it reads, the parameters never none) of a remembered fn keyed by
-        # state: its calls call its `answer` with that state, not the function that reads it
-        writer.keyed_calls = {name: (remembered.keyed[id(fn)], writer.never_none(fn)) for name, (_, fn) in defs.items()
+        # global name -> (the state it reads, the parameters never none, those a character or none) of
+        # a remembered fn keyed by state: its calls call its `answer` with that state, not the
+        # function that reads it
+        writer.keyed_calls = {name: (remembered.keyed[id(fn)], writer.never_none(fn), writer.characters_or_none(fn))
+                              for name, (_, fn) in defs.items()
                               if id(fn) in remembered.ids and remembered.keyed[id(fn)]}
         bound = {}   # global name -> the function's python name (a house rule: the script's function)
         shown = {}   # python name -> the name a text shows the function by, as the closures do
@@ -397,7 +399,8 @@ class QuietFight(Keeping):
         self.remembered = {name for name, (_, fn) in defs.items() if id(fn) in remembered.ids}
         keyed = {name: remembered.keyed[id(fn)] for name, (_, fn) in defs.items() if id(fn) in remembered.ids}
         for name in self.remembered:
-            namespace[name] = remembering(namespace[name], keyed[name], writer.never_none(defs[name][1]))
+            fn = defs[name][1]
+            namespace[name] = remembering(namespace[name], keyed[name], writer.never_none(fn), writer.characters_or_none(fn))
             if name in writer.keyed_calls:   # what the written code calls with the state it reads
                 namespace["A_" + name] = answer_of(namespace[name])
         self.source = source

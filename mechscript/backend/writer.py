@@ -94,6 +94,11 @@ def roll_or_none(found) -> bool:
         all(atom == "none" or type(atom) is RollT for atom in found)
 
 
+def character_or_none(found) -> bool:
+    """Whether a value of Type `found` is surely a character (one or more kinds), or none."""
+    return not (found.is_any or found.is_empty) and all(atom == "none" or type(atom) is CharT for atom in found)
+
+
 def literal_value(node):
     """The value of a number, plain string, true, false or none written as such; else NOT_LITERAL."""
     while type(node) is ast.Group:
@@ -452,6 +457,10 @@ class Writer:
     def never_none(self, fn) -> set:
         """The indexes of the parameters of `fn` the types say are never none."""
         return {i for i, found in enumerate(self.types.params(fn)) if not found.maybe("none")}
+
+    def characters_or_none(self, fn) -> set:
+        """The indexes of the parameters of `fn` the types say are a character or none."""
+        return {i for i, found in enumerate(self.types.params(fn)) if character_or_none(found)}
 
     def found_by_python_in(self, node) -> bool:
         """Whether Python's `in` finds this value in a list as `contains` does: a string (equal to
