@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import re
+import warnings
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
@@ -1580,6 +1581,35 @@ def test_a_temporary_stays_before_a_name_a_call_may_change():
     written = merged(chain)
     assert len(written) < 20
     compile("\n".join(written), "<chain>", "exec")
+
+
+@pytest.mark.parametrize("value, use", [
+    ("0 - 3", "v6_c = t4 is True"),   # Python folds it to a constant: "is" with a literal
+    ("(1, 2)", "v6_c = t4 is not False"),
+    ("not 1", "v6_c = t4 is True"),
+    ("[v3_b]", "v6_c = t4(1)"),       # a list called
+    ("[v3_b]", "v6_c = t4['a']"),     # a list indexed by a text
+    ("g(v3_b)", "v2_a = {**v3_b, 'k': t4}"),   # `**v3_b` reads what v3_b holds, which g may change
+    ("g(v3_b)", "v2_a = h(**v3_b, k=t4)"),
+])
+def test_a_value_python_would_warn_of_or_one_a_spread_sees_stays_in_its_temporary(value, use):
+    # found by review: written in place, `(0 - 3) is True` makes Python warn (an error under
+    # `-W error`, and a warning printed at every set-up otherwise); `{**d, 'k': g(d)}` copies d first
+    lines = ["def f(v3_b):", f"    t4 = {value}", f"    {use}"]
+    assert merged(lines) == lines
+    # a display that is not called nor indexed, a spread of a record's template: written in place
+    assert merged(["def f(v3_b):", "    t4 = []", "    v6_c = len(t4)"])[1] == "    v6_c = len(([]))"
+    assert merged(["def f(v3_b):", "    t4 = g(v3_b)", "    v2_a = {**k3, 'k': t4}"])[1] == \
+        "    v2_a = {**k3, 'k': (g(v3_b))}"
+
+
+def test_the_written_code_of_a_number_compared_with_true_makes_python_warn_of_nothing():
+    rule = ("fn pbem.damage_power(att, weapon) {\n let a = att.firepower\n let c = 0 - 3 == true\n"
+            " let e = (1 - 3) * 2 != false\n let z = 0\n if c or e { z = 1 }\n return max(a + z, 0) % 20\n}")
+    damage_power_written(rule, runs=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        compile(QuietFight(ruled(rule)).source, "<written>", "exec")
 
 
 def test_calls_of_calls_many_deep_are_fought_as_the_closures_fight_them():

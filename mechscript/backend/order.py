@@ -6,18 +6,36 @@ before may be worked out in its place: the line reads the temporary once, surely
 `and` or `or`, not in a branch of a conditional expression, a comprehension or the body of a
 one-line `if`), and nothing the line works out before it can see the difference. That is: what
 comes before is constants and names no code changes while the value is worked out (a local no
-nested function declares `nonlocal`, a global no function declares `global`: only Python's
-`global` and `nonlocal` let a call change a name) when the value may change something (it calls
-or assigns); or, when the value only reads, anything that calls nothing (two reads give what they
-gave in the other order). An error either way stops the run, which the closures then fight; so
-which of two failing reads fails first does not matter."""
+nested function declares `nonlocal`, a global no function declares `global`) when the value may
+change something (it calls or assigns); or, when the value only reads, anything that calls
+nothing (two reads give what they gave in the other order). An error either way stops the run,
+which the closures then fight; so which of two failing reads fails first does not matter.
+
+Besides the written code's own `global` and `nonlocal` names, only the runtime changes a global
+during a run: the budgets STEP_BULK and DICE_BULK (runtime.Budget), which every function whose
+text names them declares `global` (emit.budgets_spent), and STEP, which the written code reads
+only inside `next(STEP)`, a call.
+
+A value Python's compiler works out to a constant (`0 - 3`, `(1, 2)`, `not 1`), and a display (a
+list, tuple, set or dict written out, a comprehension) the line calls or indexes, stay in their
+temporaries: written in its place, Python may warn of it (`(0 - 3) is True`: "is" with a literal;
+`[x](1)`: a list called; `[x]['a']`), which the temporary does not. A literal alone is
+peephole._read_into's."""
 
 from __future__ import annotations
 
 import ast as python
+import re
 
 _EFFECTS = (python.Call, python.NamedExpr, python.Lambda, python.ListComp, python.SetComp, python.DictComp,
             python.GeneratorExp, python.FormattedValue, python.Await, python.Yield, python.YieldFrom)
+# a constant of the written code: `{**kN, ...}` copies a record's template, which nothing changes
+# (expressions.e_Record)
+_TEMPLATE = re.compile(r"k\d+")
+_FOLDED = (python.Constant, python.UnaryOp, python.BinOp, python.Tuple, python.Subscript, python.expr_context,
+           python.operator, python.unaryop)
+_DISPLAYS = (python.List, python.Tuple, python.Set, python.Dict, python.ListComp, python.SetComp, python.DictComp,
+             python.GeneratorExp, python.JoinedStr, python.Lambda)
 _READS = (python.Attribute, python.Subscript, python.BinOp, python.UnaryOp, python.Compare, python.BoolOp,
           python.IfExp, python.Tuple, python.List, python.Dict, python.Set, python.Starred, python.JoinedStr,
           python.Slice)
@@ -31,14 +49,14 @@ class _Found(Exception):
     """The temporary's read, reached."""
 
 
-def moved_in(statement: str, name: str, value: str, changing: "set[str]") -> bool:
+def moved_in(statement: str, name: str, value: str, changing: "set[str]", applied: bool) -> bool:
     """Whether `statement` (one line, its indentation taken off) may work out `value` where it
     reads the temporary `name` (which it reads once); `changing`: the names some function of the
-    written code declares `global` or `nonlocal`."""
+    written code declares `global` or `nonlocal`; `applied`: the line calls or indexes it."""
     tree = _parsed(statement)
     worked = _parsed(value)
-    if tree is None or type(worked) is not python.Expr or type(worked.value) is python.Constant:
-        return False   # a literal: peephole._read_into writes it in, where Python would not warn of it
+    if tree is None or type(worked) is not python.Expr or _may_warn(worked.value, applied):
+        return False
     effects = any(isinstance(node, _EFFECTS) for node in python.walk(worked))
     changing = changing | {node.target.id for node in python.walk(worked) if type(node) is python.NamedExpr}
     before: list = []
@@ -49,6 +67,13 @@ def moved_in(statement: str, name: str, value: str, changing: "set[str]") -> boo
     except _Unknown:
         return False
     return False   # not read surely: only in a part that may not run
+
+
+def _may_warn(value, applied: bool) -> bool:
+    """Whether Python may warn of `value` written where a temporary was: a constant once folded
+    (constants and the operators Python's compiler works out), or a display that is called or
+    indexed (`applied`)."""
+    return applied and isinstance(value, _DISPLAYS) or all(isinstance(node, _FOLDED) for node in python.walk(value))
 
 
 def _parsed(text: str):
@@ -133,8 +158,12 @@ def _expr(node, name: str, before: list) -> None:
         _unsure([node.body, node.orelse], name, before)
     elif kind is python.Call:
         _expr(node.func, name, before)
-        for part in node.args + [keyword.value for keyword in node.keywords]:
+        for part in node.args:
             _expr(part, name, before)
+        for keyword in node.keywords:
+            _expr(keyword.value, name, before)
+            if keyword.arg is None:
+                before.append(python.Starred())   # `**d` reads what `d` holds, there
     elif kind in (python.Tuple, python.List, python.Set):
         for part in node.elts:
             _expr(part, name, before)
@@ -143,6 +172,8 @@ def _expr(node, name: str, before: list) -> None:
             if key is not None:
                 _expr(key, name, before)
             _expr(part, name, before)
+            if key is None and not (type(part) is python.Name and _TEMPLATE.fullmatch(part.id)):
+                before.append(python.Starred())   # `**d` reads what `d` holds, there
     elif kind is python.Starred:
         _expr(node.value, name, before)
     elif kind is python.NamedExpr:

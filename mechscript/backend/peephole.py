@@ -8,7 +8,9 @@ temporary is one store and one load too many. Temporaries are named once in the 
 a number), so a name that occurs twice occurs only at its definition and that use: the use takes the
 value directly. So too where the use is anywhere in the next line and the value only reads (a
 literal, a constant, or a field of a local that the next line calls nothing to change: `_read_into`).
-(A temporary's name inside a string constant counts as a use, which at worst keeps it.) An `and` or
+(A temporary's name inside a string constant counts as a use, which at worst keeps it.) And any
+value where the next line reads it first, or after nothing that could tell (order.py); the line
+made may in turn be a temporary's, which goes into the line after it. An `and` or
 `or` of two values the writer knows to be true or false, written as an `if` that sets a temporary in
 each branch, becomes Python's own `and` or `or`: the same values, worked out in the same order.
 """
@@ -234,7 +236,8 @@ def _temporaries_merged(lines: list[str]) -> list[str]:
     """Each `tN = X` followed by `<target> = tN`, `return tN`, `if tN:...`, `if not tN:...` or
     `tM = tN <compared> <name or constant>` (at the same depth, tN used nowhere else) written as the
     one line `<target> = X`, `return X`, `if X:...`, `if not (X):...` or `tM = (X) <compared> ...`;
-    and an X that only reads, in any next line that uses tN once where `_read_into` allows it."""
+    an X that only reads, in any next line that uses tN once where `_read_into` allows it; and any
+    X, as `(X)`, where `_worked_out_in` does. The line made is looked at again as the next's."""
     lines = list(lines)
     uses = Counter(_TEMP.findall("\n".join(lines)))
     changing = {name for line in lines for name in _declared(line)}
@@ -287,7 +290,11 @@ def _worked_out_in(after: str, depth: str, name: str, value: str, changing: "set
     statement = after[len(depth):]
     if _nesting(statement) + _nesting(value) >= _DEEPEST:
         return False
-    return len(_uses(statement, name)) == 1 and moved_in(statement, name, value, changing)
+    uses = _uses(statement, name)
+    if len(uses) != 1:
+        return False
+    applied = statement[uses[0] + len(name):].lstrip()[:1] in ("(", "[")
+    return moved_in(statement, name, value, changing, applied)
 
 
 def _nesting(text: str) -> int:
