@@ -75,7 +75,9 @@ def numbers(depth: int):
 
 def truths(depth: int):
     compared = st.builds(lambda a, op, b: f"{a} {op} {b}", numbers(1), st.sampled_from(["<", "<=", "==", "!=", ">"]),
-                         numbers(1)) | st.builds(lambda a, b: f"{a} == {b}", st.sampled_from(TEXTS), st.sampled_from(TEXTS))
+                         numbers(1)) | st.builds(lambda a, b: f"{a} == {b}", st.sampled_from(TEXTS), st.sampled_from(TEXTS)) \
+        | st.builds(lambda a, op, b: f"{a} {op} {b}", numbers(1), st.sampled_from(["==", "!="]),
+                    st.sampled_from(["true", "false", "none"]))   # `is` in Python: a number folded there warned
     leaves = st.sampled_from(TRUTHS) | compared
     if depth <= 0:
         return leaves
