@@ -13,8 +13,8 @@ from ..interpreter.values import TEXT_STEP
 from .memo import state_reads
 from .narration import dropped_arguments
 from .work import Work
-from .writer import SHORT_LIST, TEMPORARY, Unsupported, character_or_none, class_of, is_constant, is_literal, is_number_or_text, short_text, \
-    spending, spent
+from .writer import SHORT_LIST, TEMPORARY, Unsupported, character_or_none, class_of, is_constant, is_literal, \
+    is_number_or_text, short_text, spending, spent
 
 
 

@@ -1,10 +1,10 @@
 """What a line of the written code works out before it reads a temporary (peephole.py): Python's
 order of evaluation over the few forms the writer writes, read with Python's own parser.
 
-`moved_in(statement, name, value, changing)` tells whether the value a temporary was set to on the line
-before may be worked out in its place: the line reads the temporary once, surely (not right of an
-`and` or `or`, not in a branch of a conditional expression, a comprehension or the body of a
-one-line `if`), and nothing the line works out before it can see the difference. That is: what
+`moved_in` tells whether the value a temporary was set to on the line before may be worked out
+in its place: the line reads the temporary once, surely (not right of an `and` or `or`, not in a
+branch of a conditional expression, a comprehension or the body of a one-line `if`), and nothing
+the line works out before it can see the difference. That is: what
 comes before is constants and names no code changes while the value is worked out (a local no
 nested function declares `nonlocal`, a global no function declares `global`) when the value may
 change something (it calls or assigns); or, when the value only reads, anything that calls
@@ -116,16 +116,11 @@ def _statement(node, name: str, before: list) -> None:
 
 
 def _target(node, name: str, before: list) -> None:
-    kind = type(node)
-    if kind is python.Name:
+    if type(node) is python.Name:
         return
-    if kind is python.Attribute:
-        _expr(node.value, name, before)
-    elif kind is python.Subscript:
-        _expr(node.value, name, before)
-        _expr(node.slice, name, before)
-    else:
+    if type(node) not in (python.Attribute, python.Subscript):
         raise _Unknown
+    _expr(node, name, before)   # its object and key, worked out as a read's
     before.append(python.Call())   # a store into a field or an item: anything may see it
 
 

@@ -400,7 +400,8 @@ class QuietFight(Keeping):
         keyed = {name: remembered.keyed[id(fn)] for name, (_, fn) in defs.items() if id(fn) in remembered.ids}
         for name in self.remembered:
             fn = defs[name][1]
-            namespace[name] = remembering(namespace[name], keyed[name], writer.never_none(fn), writer.characters_or_none(fn))
+            namespace[name] = remembering(namespace[name], keyed[name], writer.never_none(fn),
+                                          writer.characters_or_none(fn))
             if name in writer.keyed_calls:   # what the written code calls with the state it reads
                 namespace["A_" + name] = answer_of(namespace[name])
         self.source = source
