@@ -55,10 +55,13 @@ def moved_in(statement: str, name: str, value: str, changing: "set[str]", applie
     written code declares `global` or `nonlocal`; `applied`: the line calls or indexes it."""
     tree = _parsed(statement)
     worked = _parsed(value)
-    if tree is None or type(worked) is not python.Expr or _may_warn(worked.value, applied):
+    if tree is None or type(worked) is not python.Expr:
         return False
-    effects = any(isinstance(node, _EFFECTS) for node in python.walk(worked))
-    changing = changing | {node.target.id for node in python.walk(worked) if type(node) is python.NamedExpr}
+    nodes = list(python.walk(worked.value))
+    if _may_warn(worked.value, nodes, applied):
+        return False
+    effects = any(isinstance(node, _EFFECTS) for node in nodes)
+    changing = changing | {node.target.id for node in nodes if type(node) is python.NamedExpr}
     before: list = []
     try:
         _statement(tree, name, before)
@@ -69,11 +72,11 @@ def moved_in(statement: str, name: str, value: str, changing: "set[str]", applie
     return False   # not read surely: only in a part that may not run
 
 
-def _may_warn(value, applied: bool) -> bool:
-    """Whether Python may warn of `value` written where a temporary was: a constant once folded
-    (constants and the operators Python's compiler works out), or a display that is called or
-    indexed (`applied`)."""
-    return applied and isinstance(value, _DISPLAYS) or all(isinstance(node, _FOLDED) for node in python.walk(value))
+def _may_warn(value, nodes: list, applied: bool) -> bool:
+    """Whether Python may warn of `value` (its `nodes`) written where a temporary was: a constant
+    once folded (constants and the operators Python's compiler works out), or a display that is
+    called or indexed (`applied`)."""
+    return applied and isinstance(value, _DISPLAYS) or all(isinstance(node, _FOLDED) for node in nodes)
 
 
 def _parsed(text: str):

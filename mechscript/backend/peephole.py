@@ -35,6 +35,10 @@ _READ = re.compile(r"[tv]\d+\w*(?:\.[A-Za-z_]\w*)*")
 _CALLED = re.compile(r"([\w.]*[\w\])])\(")   # what is called: a name, or `...]` or `...)` (never pure)
 _PURE_CALLS = {"len", "type", "bail"}   # calls that change nothing (bail raises: the run is replayed)
 _STRING = r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\""   # a string literal of the written text
+# a temporary's name or a string literal (which may spell one): one pattern for every name, as a
+# pattern made for each would be compiled anew once Python's cache of 512 is full
+_STRING_OR_TEMP = re.compile(rf"{_STRING}|\bt\d+\b")
+_STRING_OR_BRACKET = re.compile(rf"{_STRING}|[()\[\]{{}}]")
 _FIRST = re.compile(r"( *)if (not )?(.+): (t\d+) = (False|True)")   # `and` stops at False, `or` at True
 _SECOND = re.compile(r"( *)(t\d+) = (.+)")
 _NEW_POOL = re.compile(r"( *)(t\d+) = NEW_POOL\(Pool\)")
@@ -213,8 +217,7 @@ def _read_into(after: str, depth: str, name: str, value: str) -> bool:
 def _uses(statement: str, name: str) -> list[int]:
     """Where the temporary `name` is in `statement`, outside its string literals (a script's text
     may spell a temporary's name: found by review)."""
-    return [found.start() for found in re.finditer(rf"{_STRING}|\b{name}\b", statement)
-            if found.group() == name]
+    return [found.start() for found in _STRING_OR_TEMP.finditer(statement) if found.group() == name]
 
 
 def _header_end(statement: str) -> int:
@@ -300,7 +303,7 @@ def _worked_out_in(after: str, depth: str, name: str, value: str, changing: "set
 def _nesting(text: str) -> int:
     """How deep the brackets of `text` go (its string literals' left out)."""
     deepest = depth = 0
-    for found in re.finditer(rf"{_STRING}|[()\[\]{{}}]", text):
+    for found in _STRING_OR_BRACKET.finditer(text):
         char = found.group()
         if char in ("(", "[", "{"):
             depth += 1
