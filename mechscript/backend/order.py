@@ -4,11 +4,11 @@ order of evaluation over the few forms the writer writes, read with Python's own
 `moved_in` tells whether the value a temporary was set to on the line before may be worked out
 in its place: the line reads the temporary once, surely (not right of an `and` or `or`, not in a
 branch of a conditional expression, a comprehension or the body of a one-line `if`), and nothing
-the line works out before it can see the difference. That is: what
-comes before is constants and names no code changes while the value is worked out (a local no
-nested function declares `nonlocal`, a global no function declares `global`) when the value may
-change something (it calls or assigns); or, when the value only reads, anything that calls
-nothing (two reads give what they gave in the other order). An error either way stops the run,
+the line works out before it can see the difference. That is: what comes before is constants and
+names no code changes while the value is worked out (a local no nested function declares
+`nonlocal`, a global no function declares `global`) when the value may change something (it calls
+or assigns); or, when the value only reads, anything that calls nothing (two reads give what they
+gave in the other order). An error either way stops the run,
 which the closures then fight; so which of two failing reads fails first does not matter.
 
 Besides the written code's own `global` and `nonlocal` names, only the runtime changes a global
