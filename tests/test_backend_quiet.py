@@ -451,6 +451,17 @@ def test_pools_a_call_surely_gives_are_added_as_pools_without_a_test():
     assert_same_fights(script, 30)
 
 
+def test_a_pool_or_number_plus_a_whole_number_tests_the_class_of_the_one_side():
+    # a sum of a value that may be a pool or a number and one the types say is a whole number: a
+    # pool adds it to its flat bonus (Pool.plus) after one test, of the first side's class alone
+    rule = "fn transformers.add(a, b) {\n    let n = len([a])\n    return a + n + b - n\n}\n"
+    script = compiled((ROOT / "examples" / "transformers_duel.mech").read_text() + rule)
+    written = _function_written(QuietFight(script), "s__transformers_add")
+    assert len(re.findall(r"elif (t\d+|v\d+_a)\.__class__ is Pool: t\d+ = \1\.plus\(", written)) == 2, written
+    assert not re.search(r"v\d+_n\.__class__", written)
+    assert_same_fights(script, 30)
+
+
 @pytest.mark.parametrize("key", ['"dodge"', '"swim"'], ids=["entry", "else"])
 def test_a_table_s_else_is_found_inline_for_a_text_it_does_not_hold(key):
     # a string that is no entry's key gets the row's `else` with no look-up by name (no threshold
@@ -1161,6 +1172,17 @@ def test_a_negation_and_a_builtin_of_a_value_the_types_prove_are_written_without
     written = _rule_written(rule)
     for general in ("unary(", "B_abs", "B_floor", "B_ceil", "B_round", "B_lower", "(1).__class__"):
         assert general not in written, general
+    assert_same_fights(ruled(rule), 40)
+
+
+def test_only_the_side_of_a_sum_the_types_do_not_prove_whole_has_its_class_tested():
+    # `h + n`, `n - h`, `n + h + n` and `h += n` of a number that may be a Fraction (h) and a whole
+    # number (n, a length): one class test, of h; n's would be true whenever it runs
+    rule = ('fn pbem.damage_power(att, weapon) {\n let h = att.firepower / 2\n let n = len(att.name)\n'
+            ' let s = floor(h + n) + floor(n - h) + floor(n + h + n)\n h += n\n return s + floor(h)\n}')
+    written = _rule_written(rule)
+    assert re.search(r"v\d+_h\.__class__ is int", written)
+    assert not re.search(r"v\d+_n\.__class__", written), written
     assert_same_fights(ruled(rule), 40)
 
 

@@ -62,15 +62,17 @@ class Arithmetic(Writer):
             return self.limits.list_size
         return None
 
-    def arithmetic(self, op: str, a: str, b: str, k: str, ints: bool = False, bounds=(None, None),
+    def arithmetic(self, op: str, a: str, b: str, k: str, known=(False, False), bounds=(None, None),
                    numbers: bool = False, pooled: "str | None" = None, whole: bool = False) -> str:
         """`a op b` of whole numbers inline, its result's size tested against `number_bits` unless no
         result can outgrow them (a small literal, or an operand whose `bound` is below SMALL, or
-        SMALL_FACTOR for a product, with another such); of numbers (`numbers`: the types say both
-        are) with a Fraction, exactly (`runtime.exact_sum` and its kin); of a pool and a pool or
+        SMALL_FACTOR for a product, with another such); the class of an operand tested unless the
+        types say it is a whole number (`known`, for `a` and `b`); of numbers (`numbers`: the types
+        say both are) with a Fraction, exactly (`runtime.exact_sum` and its kin); of a pool and a pool or
         a whole number (`pooled`: "pool" or "int", what the types say `b` is when `a` is surely a
         pool), as the pool adds them (`whole`: the types say the sum's flat bonus is a whole number);
         anything else by `binary`."""
+        ints = all(known)
         if pooled is not None and op in "+-" and self.pools:
             return self.pool_made(a, op, b, pooled, self.constant(self.constants[k].span), whole)
         if op in ("/", "//", "%") and not self.values_within_bits:
@@ -97,14 +99,14 @@ class Arithmetic(Writer):
                 return one_sided
         limit = self.small if op in "+-" else self.small_factor
         types, sized = [], False
-        for operand, known in ((a, bounds[0]), (b, bounds[1])):
+        for operand, whole_number, bound in ((a, known[0], bounds[0]), (b, known[1], bounds[1])):
             if is_literal(operand):
                 if abs(int(operand.strip("()"))) >= limit:
                     return self.into(f"binary(EV, {op!r}, {a}, {b}, {k})")
                 continue
-            if not ints:
+            if not whole_number:
                 types.append(f"{class_of(operand)} is int")
-            if not (ints and known is not None and known < limit):
+            if not (ints and bound is not None and bound < limit):
                 sized = True
         result = self.temp()
         if types:
@@ -118,12 +120,15 @@ class Arithmetic(Writer):
             if numbers:   # a Fraction on a side
                 self.line(f"else: {result} = {EXACT[op]}({a}, {b}, NUMBER_BITS)")
                 return result
-            if op in "+-" and len(types) == 2 and self.pools:   # pools add up as _pool_arithmetic adds them
+            if op in "+-" and not known[0] and not is_literal(a) and not is_literal(b) and self.pools:
+                # pools add up as _pool_arithmetic adds them
                 span = self.constant(self.constants[k].span)
-                self.line(f"elif {class_of(a)} is Pool and {class_of(b)} is Pool: "
-                          f"{result} = {pool_sum(a, op, b, 'pool', span)}")
+                if not known[1]:
+                    self.line(f"elif {class_of(a)} is Pool and {class_of(b)} is Pool: "
+                              f"{result} = {pool_sum(a, op, b, 'pool', span)}")
                 # a pool and a whole number: the number added to the pool's flat bonus (_pool_arithmetic)
-                self.line(f"elif {class_of(a)} is Pool and {class_of(b)} is int: {result} = {pool_sum(a, op, b, 'int', span)}")
+                whole_b = "" if known[1] else f" and {class_of(b)} is int"
+                self.line(f"elif {class_of(a)} is Pool{whole_b}: {result} = {pool_sum(a, op, b, 'int', span)}")
             self.line(f"else: {result} = binary(EV, {op!r}, {a}, {b}, {k})")
         return result
 
@@ -215,9 +220,9 @@ class Arithmetic(Writer):
                                          self.surely(node.right, "list"))
             if node.op == "+" and self.surely(node.left, "str") and self.surely(node.right, "str"):
                 return self.joined_texts(a, b)
-            ints = self.surely(node.left, "int") and self.surely(node.right, "int")
+            known = (self.surely(node.left, "int"), self.surely(node.right, "int"))
             numbers = self.surely(node.left, "number") and self.surely(node.right, "number")
-            return self.arithmetic(node.op, a, b, self.constant(node), ints,
+            return self.arithmetic(node.op, a, b, self.constant(node), known,
                                    (self.bound(node.left), self.bound(node.right)), numbers,
                                    self.pooled(node.left, node.right), self.whole_flats(node.left, node.right))
         # A sum that may hold a pool: terms left to right; the closures make a term that may roll dice
@@ -232,6 +237,7 @@ class Arithmetic(Writer):
             if total is not None and pool_before and self.pools and may_roll(term):
                 self.line(f"if {class_of(total)} is Pool: bail()")
             value = self.expr(term)
+            ints_before = ints
             # the sum so far may be a pool once a term may be one, of any shape (`(2k1 - 1) - f(c)`:
             # a group, found by the fuzz test)
             pool_before = pool_before or self.types.of(term).maybe("pool")
@@ -249,7 +255,8 @@ class Arithmetic(Writer):
             elif binop.op == "+" and lists:
                 total = self.joined_lists(total, value, self.constant(binop), surely_lists)
             else:
-                total = self.arithmetic(binop.op, total, value, self.constant(binop), ints, (total_bound, term_bound),
+                total = self.arithmetic(binop.op, total, value, self.constant(binop),
+                                        (ints_before, self.surely(term, "int")), (total_bound, term_bound),
                                         numbers, self.pooled(binop.left, term), self.whole_flats(binop.left, term))
                 total_bound = None if total_bound is None or term_bound is None else total_bound + term_bound
         return total

@@ -86,9 +86,9 @@ class Assignments(Loops):
         """`old` (the target's value) with `value` added, taken away... (`+=`, `-=`...): without the
         test of their types where the checker knows them, as an expression's operands."""
         target, right = node.target, node.value
-        ints = self.surely(target, "int") and self.surely(right, "int")
+        known = (self.surely(target, "int"), self.surely(right, "int"))
         numbers = self.surely(target, "number") and self.surely(right, "number")
-        return self.arithmetic(node.op[0], old, value, k, ints, (None, self.bound(right)), numbers)
+        return self.arithmetic(node.op[0], old, value, k, known, (None, self.bound(right)), numbers)
 
     def record_field(self, node, name: str) -> bool:
         """Whether `node` is surely a record, of shapes that all have the field `name` (a record's
