@@ -22,6 +22,7 @@ import re
 from collections import Counter
 
 from .order import moved_in
+from .truths import folded_tests
 
 _TEMP = re.compile(r"\bt\d+\b")
 _DEFINED = re.compile(r"( *)(t\d+) = (.+)")
@@ -59,8 +60,9 @@ _CHARGE = re.compile(r"( *)if \(STEP_BULK := STEP_BULK - (?:len\((\w+)\)|(\d+))\
 
 def merged(lines: list[str]) -> list[str]:
     """`lines` with their `and`s and `or`s joined, then their temporaries merged into their uses,
-    then a call's step spent with its first loop's."""
-    return _charges_joined(_temporaries_merged(_logic_joined(_pools_fused(lines))))
+    their tests that a constant settles worked out (truths.py), then a call's step spent with its
+    first loop's."""
+    return _charges_joined(folded_tests(_temporaries_merged(_logic_joined(_pools_fused(lines)))))
 
 
 def _pools_fused(lines: list[str]) -> list[str]:

@@ -1,0 +1,65 @@
+"""The written code's tests that a constant settles (backend/truths.py): worked out where nothing
+before the constant does more than read, kept where something may call."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from mechscript.backend.quiet import QuietFight
+from mechscript.backend.truths import folded_tests
+from mechscript.interpreter.script import compile_script
+from mechscript.limits import Limits
+from test_backend_quiet import assert_same_fights
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("line, folded", [
+    # a False in an `and` after reads alone settles it; after a call it is kept, and what follows goes
+    ("    if ((a.hp > 0) and (b.side != c.side)) and (False):", "    if False:"),
+    ("    if (a.hp > 0 and f(a)) and False and g(a):", "    if (a.hp > 0 and f(a)) and False:"),
+    ("    if a[0] and False:", "    if a[0] and False:"),   # an index may fail: kept
+    ("    if a.hp + 1 > 2 and False:", "    if a.hp + 1 > 2 and False:"),   # arithmetic: kept
+    # `or` is settled by True; `x and True` and `x or False` are the truth of x
+    ("    elif a.hp > 0 or (b and True):", "    elif a.hp > 0 or b:"),
+    ("    elif (a.hp > 0 and not b) or True:", "    elif True:"),
+    ("    if (a.hp > 0 or False) and (True and b.ok):", "    if a.hp > 0 and b.ok:"),
+    ("    while not (x and False):", "    while True:"),
+    ("    if not True: break", "    if False: break"),
+    ("    if not ((v and (w.energon >= 1)) and False): t5 = False", "    if True: t5 = False"),
+    ("    if (True and False) or h(x): t2 = 1", "    if h(x): t2 = 1"),
+    # the length of a list or string (a name or a field) against 0: the list's own truth
+    ("    if (len(v3_c.homing)) > 0:", "    if v3_c.homing:"),
+    ("    if not ((len(v3_c.leadership)) > 0): t7 = False", "    if not v3_c.leadership: t7 = False"),
+    ("    while 0 != len(v4_left) and (len(v3_c.x.y) == 0 or len(v5) <= 0):",
+     "    while v4_left and (not v3_c.x.y or not v5):"),
+    ("    elif 0 < len(a) and len(b) < 1:", "    elif a and (not b):"),
+    # ... not of a call, an item, against another number, or with a chain of comparisons
+    ("    if len(f(a)) > 0 and len(a[0]) > 0 and len(a) > 1 and len(a) >= 0 and 0 < len(a) < 3:",
+     "    if len(f(a)) > 0 and len(a[0]) > 0 and len(a) > 1 and len(a) >= 0 and 0 < len(a) < 3:"),
+    ("    if len(a) > 0: t2 = len(b) > 0", "    if a: t2 = len(b) > 0"),
+    # nothing to fold, or not a test: the line as it is
+    ("    if a.hp > 0 and b.ok:", "    if a.hp > 0 and b.ok:"),
+    ("    t3 = a and False", "    t3 = a and False"),
+    ("    if answer is not True and answer is not False: bail()",
+     "    if answer is not True and answer is not False: bail()"),
+    ("    if x == 'True and False':", "    if x == 'True and False':"),
+])
+def test_a_test_a_constant_settles_is_worked_out(line, folded):
+    assert folded_tests([line]) == [folded]
+
+
+def test_the_examples_tests_settled_by_a_constant_or_of_a_length_are_worked_out():
+    # transformers' interruptions (its option off) tested four reads of each character and then
+    # False: now the test is False, and Python's compiler leaves its body out
+    path = ROOT / "examples" / "transformers_duel.mech"
+    script = compile_script(path.read_text(), str(path), path.parent, Limits())
+    source = QuietFight(script).source
+    assert re.search(r"^ *if \(?False\)?:$", source, re.MULTILINE)
+    assert not re.search(r"\.interrupted\)*\s*and .*\bFalse\)*:$", source, re.MULTILINE)
+    # and its tests of a list's length against 0 are tests of the list
+    assert "if v" in source and not re.search(r"^ *(if|elif) \(*len\(v\d+_\w+(\.\w+)*\)\)* [>=]=? 0", source, re.MULTILINE)
+    assert_same_fights(script, 30)
