@@ -849,6 +849,8 @@ def test_pools_are_made_and_added_to_numbers_in_the_written_code():
     written = _function_written(quiet, "m1_roll_for")
     assert re.search(r"roll_and_keep\(EV\.source, v\w+, None, .+, EXPLOSION_DEPTH\)", written)
     assert "B_roll(" not in written
+    # every roll the module makes is a pool's (checker: RollT.keep): its kept dice read as they are
+    assert "is KeepRoll" not in quiet.source and re.search(r"\bif not \(*v\d+_r\.kept\b", quiet.source)
     assert_same_fights(script, 20)
 
 

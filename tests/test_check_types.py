@@ -112,7 +112,7 @@ def test_pbem_dice_and_calls():
     assert not types.rolls(fn(types, "leaders_of"))
     opposed = fn(types, "opposed")
     dice = nodes(opposed, ast.Dice)
-    assert dice and all(types.of(d) == T.of(T.RollT(True)) for d in dice)
+    assert dice and all(types.of(d) == T.of(T.RollT(True)) for d in dice)   # dice: not a roll-and-keep's
     # a call by name reaches one fn; a call through a parameter holding a function reaches the ones passed
     damage = fn(types, "damage")
     call = next(c for c in nodes(damage, ast.Call) if type(c.callee) is ast.Name and c.callee.id == "damage_power")
@@ -187,6 +187,19 @@ def test_a_call_of_a_one_line_fn_of_two_parameters_gives_what_its_own_arguments_
     assert types.returns(fn(types, "add", "<test>")) == T.T_INT | T.of(T.PoolT(True))
 
 
+def test_a_pool_rolled_is_surely_a_roll_and_keep_roll_and_a_die_is_not():
+    # `roll(p)` of a pool gives a KeepRoll (whose `kept` the written code reads as it is); a die, or
+    # a value that may be either, is a roll that may be any
+    text = "let p = roll(3k2)\nlet die = d6\nlet e = [roll(2k1), d8][0]\nsay p\nsay die\nsay e\n"
+    path = ROOT / "examples" / "<test>.mech"
+    program = parse_program(text, str(path))
+    types = infer(program, load_modules(program, path), path)
+    p, d, e = (s.value for s in program.statements if type(s) is ast.Let)
+    assert types.of(p) == T.of(T.RollT(True, keep=True))
+    assert types.of(d) == T.of(T.RollT(True))
+    assert types.of(e) == T.of(T.RollT(True, keep=True), T.RollT(True))
+
+
 def test_a_table_of_one_unnamed_row_gives_its_values_and_one_with_named_rows_may_give_a_row():
     # `t[key]` of a table without named rows looks up its one row: never a row itself
     text = """
@@ -246,8 +259,9 @@ def atom_holds(value, atom, types, depth) -> bool:
         return atom == T.STR
     if value is None:
         return atom == T.NONE
-    if kind in (DiceRoll, KeepRoll):
-        return type(atom) is T.RollT and (not atom.whole or type(value.total) is int)
+    if kind in (DiceRoll, KeepRoll):   # a roll the types say is surely a roll-and-keep's is one
+        return type(atom) is T.RollT and (not atom.whole or type(value.total) is int) and \
+            (not atom.keep or kind is KeepRoll)
     if kind is Pool:
         return type(atom) is T.PoolT and (not atom.whole or type(value.flat) is int)
     if kind is list:

@@ -80,7 +80,7 @@ class Access(Calls):
             return result
         kept_dice = self.roll_and_keep_dice(value, node)
         if kept_dice is not None:   # a copy, as roll_field gives it: nobody else holds it
-            self.line(f"{result} = list({kept_dice[0]}) if {kept_dice[1]}")
+            self.line(f"{result} = list({kept_dice[0]})" + (f" if {kept_dice[1]}" if kept_dice[1] else ""))
             self.fresh.add(result)
             return result
         if self.holds_no_fields(node.target):   # a roll's faces, a module's name: no `fields` to try
@@ -105,7 +105,7 @@ class Access(Calls):
         if self.dice_of_roll(node):
             value = self.expr(node.target)
             value = value if value.startswith(("t", "v")) else self.into(value)
-            return self.into(" if ".join(self.roll_and_keep_dice(value, node)))
+            return self.into(" if ".join(part for part in self.roll_and_keep_dice(value, node) if part))
         return self.expr(node)
 
     def dice_of_roll(self, node) -> bool:
@@ -116,9 +116,12 @@ class Access(Calls):
     def roll_and_keep_dice(self, value: str, node: ast.Field) -> "tuple[str, str] | None":
         """(the list, "the test else the general read") of `roll.kept` or `roll.dropped` (dice_of_roll)
         of `value`: a roll-and-keep's list of dice (transformers' `len(r.kept)`), any other roll's by
-        get_field. None for any other field."""
+        get_field; (the list, None) where the types say every roll it may be is a roll-and-keep's.
+        None for any other field."""
         if not self.dice_of_roll(node):
             return None
+        if all(atom.keep for atom in self.types.of(node.target)):
+            return f"{value}.{node.name}", None
         general = f"get_field({value}, {node.name!r}, {self.constant(node.name_span)}, EV)"
         return f"{value}.{node.name}", f"{class_of(value)} is KeepRoll else {general}"
 

@@ -258,7 +258,7 @@ class ExpressionTypes:
         if name == "roll":
             if first.top:
                 return T.of(T.RollT(False))
-            return Type(T.RollT(a.whole) for a in first if type(a) is T.PoolT)
+            return Type(T.RollT(a.whole, keep=True) for a in first if type(a) is T.PoolT)
         if name == "pool":
             return T.of(T.PoolT(True))
         if name in ("decimal", "lower", "breakdown"):

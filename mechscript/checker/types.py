@@ -8,8 +8,9 @@ The atoms, and the runtime values they stand for (by Python type, as the interpr
     "fraction"   a Fraction (numbers are normalised, so it is not whole in practice)
     "bool", "str", "none"
     "encounter"  the script's encounter (values.Encounter)
-    RollT(whole) a rolled DiceRoll or KeepRoll; `whole`: its total is surely an int (it is unless the
-                 faces are fractions, `d[1/2, 1]`, or a fraction was added to a pool)
+    RollT(whole, keep)  a rolled DiceRoll or KeepRoll; `whole`: its total is surely an int (it is
+                 unless the faces are fractions, `d[1/2, 1]`, or a fraction was added to a pool);
+                 `keep`: it is surely a KeepRoll (a roll-and-keep pool rolled by `roll`)
     PoolT(whole) an unrolled roll-and-keep Pool; `whole`: its flat bonus is an int
     ListT(site)  a list made at `site` (an allocation site: a list literal, `range(...)`, a gear slot...)
     RecordT(site, names)  a record made at `site`, with these fields in this order
@@ -63,6 +64,7 @@ class Site:
 @dataclass(frozen=True, slots=True)
 class RollT:
     whole: bool = True
+    keep: bool = False
 
 
 @dataclass(frozen=True, slots=True)
