@@ -2015,11 +2015,16 @@ def test_a_roll_and_keep_s_dice_are_read_as_they_are():
     # issue 17: transformers' `made(r, total, tn) = len(r.kept) > 0 and ...` read a roll's kept dice
     # through get_field (a list made for `len` to measure, 120 reads a fight); a roll-and-keep's
     # dice are read as they are where they are only measured, as a copy where they are kept, and any
-    # other roll's through get_field (test_each_example fights transformers the same as the closures)
+    # other roll's through get_field (test_each_example fights transformers the same as the closures);
+    # every roll `made` is given is a pool's (RollT.keep): no test of its class
     path = ROOT / "examples" / "transformers_duel.mech"
     script = compile_script(path.read_text(), str(path), path.parent, Limits())
     made = _function_written(QuietFight(script), "m1_made")
-    assert re.search(r"if v\w+\.__class__", made) and "is KeepRoll else get_field(" in made and "list(" not in made
+    assert re.search(r"len\(v\d+_r\.kept\)", made) and "get_field(" not in made and "list(" not in made
+    rule = ("fn pbem.damage_power(att, weapon) {\n let r = roll(pool(3, 2))\n if att.hp > 100 { r = d6 }\n"
+            " return att.firepower + len(r.kept) - len(r.kept)\n}")   # a roll that may be a die's: tested
+    assert "is KeepRoll else get_field(" in _rule_written(rule)
+    assert_same_fights(ruled(rule), 30)
     rule = ("fn pbem.damage_power(att, weapon) {\n let r = roll(pool(3, 2))\n let dice = r.kept\n"
             " push(dice, 1)\n return att.firepower + len(dice) - len(r.kept) - 1 + len(r.dropped)\n}")
     kept = ruled(rule)
