@@ -57,7 +57,7 @@ class Expressions(Arithmetic, Comparisons):
             place = self.resolve(node.id)
             if place is None or place[0] in ("unset", "module"):
                 return None
-            return place[1]
+            return self.read_local(node, place[1]) if place[0] == "local" else place[1]
         if kind is ast.Field:
             if self.module_of(node.target) is not None:
                 module = self.module_of(node.target)
@@ -165,7 +165,7 @@ class Expressions(Arithmetic, Comparisons):
         if place is None:
             raise Unsupported(f"the name {node.id}")
         if place[0] == "local":
-            return place[1]
+            return self.read_local(node, place[1])
         if place[0] == "unset":
             return self.into("bail()")
         if place[0] == "module":

@@ -58,11 +58,11 @@ _QUIET = re.compile(r"( *)(?:[tv]\w* = (?:\[\]|[\w.]+)|if len\(\w+\) > LIST_SIZE
 _CHARGE = re.compile(r"( *)if \(STEP_BULK := STEP_BULK - (?:len\((\w+)\)|(\d+))\) < 0: bail\(\)")
 
 
-def merged(lines: list[str]) -> list[str]:
+def merged(lines: list[str], present: "set[str]" = frozenset()) -> list[str]:
     """`lines` with their `and`s and `or`s joined, then their temporaries merged into their uses,
-    their tests that a constant settles worked out (truths.py), then a call's step spent with its
-    first loop's."""
-    return _charges_joined(folded_tests(_temporaries_merged(_logic_joined(_pools_fused(lines)))))
+    their tests that a constant settles worked out (truths.py: `present`, the names whose
+    fields cannot fail to be read), then a call's step spent with its first loop's."""
+    return _charges_joined(folded_tests(_temporaries_merged(_logic_joined(_pools_fused(lines))), present))
 
 
 def _pools_fused(lines: list[str]) -> list[str]:

@@ -385,7 +385,7 @@ class QuietFight(Keeping):
                     writer.function(text, statement, text.global_name(statement.name))
                     shown[text.global_name(statement.name)] = statement.name
         writer.ended(script_text, self._until_node(script_text), self.home.global_name("standing"))
-        source = "\n".join(merged(writer.lines)) + "\n"
+        source = "\n".join(merged(writer.lines, writer.present_names)) + "\n"
         namespace = written_helpers(limits, self.encounter, self.members, self.rounds)
         # the depth the recursive fns may reach (depth.py); past the default limit, whatever the
         # limit, the closures decide: with a raised one, Python's stack may end their run first

@@ -6,10 +6,11 @@ temporary can bring such a constant into a test: `if (A and B) and (False):`. Py
 drops a constant's own jump, but still works out A and B, and tests them. In a test only the truth
 of each part of an `and`, `or` or `not` counts, so: a `True` in an `and` (a `False` in an `or`) is
 left out, and a `False` in an `and` (a `True` in an `or`) settles it when what comes before it
-only reads (names, constants, fields, comparisons, and/or/not of them: nothing that calls, so
-nothing that could change a value, roll a die, spend a step or stop the run); what comes after it
-is never worked out. Transformers' `and` of four reads with a rule switched off by an option: 300
-bytecodes a fight. And a test of a list's or string's length against 0 (`len(c.homing) > 0`) is a
+only reads and cannot fail (names, constants, comparisons, and/or/not of them: nothing that
+calls, so nothing that could change a value, roll a die, spend a step or stop the run; a field
+only of a local the types say is never none, `present`, as a field of none fails); what comes after it is
+never worked out. Transformers' `and` of four reads of a character with a rule switched off by an
+option: 300 bytecodes a fight. And a test of a list's or string's length against 0 (`len(c.homing) > 0`) is a
 test of the list (`c.homing`): 5 bytecodes fewer, and no call (1,100 bytecodes a transformers fight).
 
 The line is read with Python's own parser (`ast`) and the test written again with `ast.unparse`:
@@ -25,12 +26,13 @@ import re
 _TEST = re.compile(r"( *)(if|elif|while) ")
 
 
-def folded_tests(lines: list[str]) -> list[str]:
-    """`lines` with each test that a constant settles, in part or whole, written without it."""
-    return [_folded(line) for line in lines]
+def folded_tests(lines: list[str], present: "set[str]" = frozenset()) -> list[str]:
+    """`lines` with each test that a constant settles, in part or whole, written without it.
+    `present`: names whose fields (`x.hp`), read as they are, cannot fail (writer.read_local)."""
+    return [_folded(line, present) for line in lines]
 
 
-def _folded(line: str) -> str:
+def _folded(line: str, present) -> str:
     opening = _TEST.match(line)
     if opening is None or ("True" not in line and "False" not in line and "len(" not in line):
         return line
@@ -46,21 +48,22 @@ def _folded(line: str) -> str:
     test = parsed.test
     if test.lineno != 1 or test.end_lineno != 1:
         return line
-    folded = _truth(test)
+    folded = _truth(test, present)
     if folded is test:
         return line
-    text = statement[:test.col_offset] + python.unparse(folded) + statement[test.end_col_offset:]
+    encoded = statement.encode()   # the parser's columns count UTF-8 bytes, not characters
+    text = encoded[:test.col_offset].decode() + python.unparse(folded) + encoded[test.end_col_offset:].decode()
     return indent + ("el" if keyword == "elif" else "") + text
 
 
-def _truth(node):
+def _truth(node, present):
     """`node` as its truth is tested: the same node when nothing folds, else a new one (or a
     Constant True or False)."""
     kind = type(node)
     if kind is python.Compare:
         return _emptiness(node) or node
     if kind is python.UnaryOp and type(node.op) is python.Not:
-        operand = _truth(node.operand)
+        operand = _truth(node.operand, present)
         if type(operand) is python.Constant:
             return python.Constant(not operand.value)
         return node if operand is node.operand else python.UnaryOp(python.Not(), operand)
@@ -69,13 +72,13 @@ def _truth(node):
     settles = type(node.op) is python.Or   # `or` is settled by True, `and` by False
     kept, changed = [], False
     for value in node.values:
-        value_folded = _truth(value)
+        value_folded = _truth(value, present)
         changed = changed or value_folded is not value
         if type(value_folded) is python.Constant and type(value_folded.value) is bool:
             changed = True
             if value_folded.value is not settles:
                 continue   # `x and True`, `x or False`: the truth of x
-            if all(_reads_only(before) for before in kept):
+            if all(_reads_only(before, present) for before in kept):
                 return python.Constant(settles)
             kept.append(value_folded)   # worked out before, the constant settles it after them
             break
@@ -87,21 +90,23 @@ def _truth(node):
     return kept[0] if len(kept) == 1 else python.BoolOp(node.op, kept)
 
 
-def _reads_only(node) -> bool:
-    """Whether working out `node` only reads: names, constants, fields, comparisons, `and`, `or`
-    and `not` of them. The writer writes a field or a comparison as such only where the types
-    prove it works (a field a value has, numbers or strings compared)."""
+def _reads_only(node, present) -> bool:
+    """Whether working out `node` only reads, and cannot fail: names, constants, fields of a name
+    in `present`, comparisons, `and`, `or` and `not` of them. The writer writes a comparison
+    as such only where the types prove it works (numbers or strings compared), and a field as
+    the attribute it is only where each kind or shape the value may be has it; but also of a
+    value that may be none, whose read fails and bails (writer.kept_field): hence `present`."""
     kind = type(node)
     if kind in (python.Name, python.Constant):
         return True
     if kind is python.Attribute:
-        return _reads_only(node.value)
+        return type(node.value) is python.Name and node.value.id in present
     if kind is python.Compare:
-        return _reads_only(node.left) and all(_reads_only(side) for side in node.comparators)
+        return _reads_only(node.left, present) and all(_reads_only(side, present) for side in node.comparators)
     if kind is python.BoolOp:
-        return all(_reads_only(value) for value in node.values)
+        return all(_reads_only(value, present) for value in node.values)
     if kind is python.UnaryOp and type(node.op) is python.Not:
-        return _reads_only(node.operand)
+        return _reads_only(node.operand, present)
     return False
 
 

@@ -319,6 +319,9 @@ class Writer:
         self.remembered: set[int] = set()    # the `fn`s (by id) whose answers a run remembers (memo.py)
         self.keyed_calls: dict = {}           # global name -> (state read, never none) of those keyed by state
         self.leaf_works: dict[int, "int | None"] = {}   # id(FnDef) -> its Work.leaf_work
+        # the Python names of locals the types say are a character or a record wherever they are
+        # read (never none): a field of one read as it is cannot fail (truths.py)
+        self.present_names: set[str] = set()
         self.forwardings: dict[int, "list | None"] = {}   # id(FnDef) -> its Work.forwarded
 
     # -- text --
@@ -492,6 +495,15 @@ class Writer:
 
     def state_everywhere(self, kinds, name: str) -> bool:
         return all(name in self.state_of(kind) for kind in kinds)
+
+    def read_local(self, node: ast.Name, python: str) -> str:
+        """The local `python` that `node` reads, noted in `present_names` when the types (the
+        checker's, the same at every read of it, not narrowed here) say it is a character or a
+        record."""
+        found = self.types._types.of(node)
+        if not found.is_any and not found.is_empty and all(type(atom) in (CharT, RecordT) for atom in found):
+            self.present_names.add(python)
+        return python
 
     def kept_field(self, node: ast.Field) -> bool:
         """Whether `x.name` is surely an entry of x's `fields` given as it is: a stat, derived value or
