@@ -65,6 +65,22 @@ def test_a_test_a_constant_settles_is_worked_out(line, folded):
     assert folded_tests([line], {"a", "b", "c", "v"}) == [folded]
 
 
+@pytest.mark.parametrize("line, valued", [
+    # elsewhere a length compared with 0 is the same true or false, not the list
+    ("    t5 = (len(v3_c.transformation)) == 0", "    t5 = not v3_c.transformation"),
+    ("    v7_ok = (((len(t2.kept)) > 0) and (m1_succeeds(t3, v4_tn)))",
+     "    v7_ok = not not t2.kept and m1_succeeds(t3, v4_tn)"),
+    ("    return f(0 != len(v1_xs), len(v2) < 1)", "    return f(not not v1_xs, not v2)"),
+    # not of a call, nor a line that is no one statement, nor a length against another number
+    ("    t5 = len(f(x)) > 0", "    t5 = len(f(x)) > 0"),
+    ("    t5 = len(x) > 2", "    t5 = len(x) > 2"),
+    ("    for v in t: t6 = len(x) > 0", "    for v in t: t6 = len(x) > 0"),
+    ("    t8 = 'len(x) > 0'", "    t8 = 'len(x) > 0'"),
+])
+def test_a_length_compared_with_0_is_the_list_s_truth(line, valued):
+    assert folded_tests([line]) == [valued]
+
+
 def test_a_field_of_a_value_that_may_be_none_is_read_before_a_constant_that_settles_the_test():
     # `t.hp > 0 and flag` with flag false: t may be none, whose field the closures refuse; the
     # written code reads it (and bails) rather than skip it (found by review)
@@ -87,5 +103,6 @@ def test_the_examples_tests_settled_by_a_constant_or_of_a_length_are_worked_out(
     assert re.search(r"^ *if \(?False\)?:$", source, re.MULTILINE)
     assert not re.search(r"\.interrupted\)*\s*and .*\bFalse\)*:$", source, re.MULTILINE)
     # and its tests of a list's length against 0 are tests of the list
-    assert "if v" in source and not re.search(r"^ *(if|elif) \(*len\(v\d+_\w+(\.\w+)*\)\)* [>=]=? 0", source, re.MULTILINE)
+    assert "if v" in source
+    assert not re.search(r"^ *(if|elif) \(*len\(v\d+_\w+(\.\w+)*\)\)* [>=]=? 0", source, re.MULTILINE)
     assert_same_fights(script, 30)

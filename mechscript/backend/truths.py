@@ -1,5 +1,6 @@
-"""A test of the written text (`if`, `elif`, `while`) whose answer a constant settles, worked out: a
-peephole pass (peephole.merged), run after the temporaries are merged.
+"""A test of the written text (`if`, `elif`, `while`) whose answer a constant settles, worked out, and
+a length compared with 0 as the list's truth: a peephole pass (peephole.merged), run after the
+temporaries are merged.
 
 The writer folds an option or a field no run changes to `True` or `False` (folding.py), and a merged
 temporary can bring such a constant into a test: `if (A and B) and (False):`. Python's compiler
@@ -8,10 +9,13 @@ of each part of an `and`, `or` or `not` counts, so: a `True` in an `and` (a `Fal
 left out, and a `False` in an `and` (a `True` in an `or`) settles it when what comes before it
 only reads and cannot fail (names, constants, comparisons, and/or/not of them: nothing that
 calls, so nothing that could change a value, roll a die, spend a step or stop the run; a field
-only of a local the types say is never none, `present`, as a field of none fails); what comes after it is
-never worked out. Transformers' `and` of four reads of a character with a rule switched off by an
-option: 300 bytecodes a fight. And a test of a list's or string's length against 0 (`len(c.homing) > 0`) is a
-test of the list (`c.homing`): 5 bytecodes fewer, and no call (1,100 bytecodes a transformers fight).
+only of a local the types say is never none, `present`, as a field of none fails); what comes
+after it is never worked out. Transformers' `and` of four reads of a character with a rule
+switched off by an option: 300 bytecodes a fight. And a test of a list's or string's length
+against 0 (`len(c.homing) > 0`) is a test of the list (`c.homing`): 5 bytecodes fewer, and no
+call (1,100 bytecodes a transformers fight); in a line that is one assignment, `return` or
+expression, such a comparison is the same true or false (`len(x) == 0` is `not x`, `len(x) > 0`
+is `not not x`).
 
 The line is read with Python's own parser (`ast`) and the test written again with `ast.unparse`:
 the same expression, perhaps with other brackets; a line the parser does not take (a test that
@@ -24,6 +28,8 @@ import ast as python
 import re
 
 _TEST = re.compile(r"( *)(if|elif|while) ")
+_EMPTINESS = re.compile(r"len\([\w.]+\)\)* (?:[=!]=|[<>]=?) [01]\b|\b0 (?:[=!]=|[<>]=?) \(*len\(")
+_SIMPLE = (python.Assign, python.Return, python.Expr)
 
 
 def folded_tests(lines: list[str], present: "set[str]" = frozenset()) -> list[str]:
@@ -34,7 +40,9 @@ def folded_tests(lines: list[str], present: "set[str]" = frozenset()) -> list[st
 
 def _folded(line: str, present) -> str:
     opening = _TEST.match(line)
-    if opening is None or ("True" not in line and "False" not in line and "len(" not in line):
+    if opening is None:
+        return _valued(line) if _EMPTINESS.search(line) else line
+    if "True" not in line and "False" not in line and "len(" not in line:
         return line
     indent, keyword = opening.groups()
     statement = line[len(indent):]
@@ -54,6 +62,35 @@ def _folded(line: str, present) -> str:
     encoded = statement.encode()   # the parser's columns count UTF-8 bytes, not characters
     text = encoded[:test.col_offset].decode() + python.unparse(folded) + encoded[test.end_col_offset:].decode()
     return indent + ("el" if keyword == "elif" else "") + text
+
+
+def _valued(line: str) -> str:
+    """A line that is one assignment, `return` or expression, with each length of a list or a
+    string compared with 0 written as the same true or false (`len(x) == 0` as `not x`, `len(x) >
+    0` as `not not x`: 2 bytecodes, not 5, and no call)."""
+    indent = line[:len(line) - len(line.lstrip(" "))]
+    try:
+        parsed = python.parse(line[len(indent):]).body
+    except SyntaxError:
+        return line
+    if len(parsed) != 1 or type(parsed[0]) not in _SIMPLE:
+        return line
+    statement = parsed[0]
+    changed = [False]
+
+    class Lengths(python.NodeTransformer):
+        def visit_Compare(self, node):
+            self.generic_visit(node)
+            empty = _emptiness(node)
+            if empty is None:
+                return node
+            changed[0] = True
+            if type(empty) is python.UnaryOp:   # `not x`
+                return empty
+            return python.UnaryOp(python.Not(), python.UnaryOp(python.Not(), empty))
+
+    statement = Lengths().visit(statement)
+    return indent + python.unparse(statement) if changed[0] else line
 
 
 def _truth(node, present):
