@@ -65,24 +65,45 @@ def _rational(n: int, d: int, bits: int):
 
 
 def exact_sum(a, b, bits: int):
-    """`a + b` of an int or Fraction `a` and `b`, as the closures' `binary` gives it (above)."""
-    an, ad = (a, 1) if type(a) is int else (a._numerator, a._denominator)
-    bn, bd = (b, 1) if type(b) is int else (b._numerator, b._denominator)
-    return _rational(an + bn, ad, bits) if ad == bd else _rational(an * bd + bn * ad, ad * bd, bits)
+    """`a + b` of an int or Fraction `a` and `b`, as the closures' `binary` gives it (above). Written
+    out for an int and a Fraction, the written code's case (its test of both found one not whole):
+    no tuple made and unpacked, two class tests in all."""
+    if a.__class__ is int:
+        if b.__class__ is int:
+            return _rational(a + b, 1, bits)
+        d = b._denominator
+        return _rational(a * d + b._numerator, d, bits)
+    n, d = a._numerator, a._denominator
+    if b.__class__ is int:
+        return _rational(n + b * d, d, bits)
+    bd = b._denominator
+    return _rational(n + b._numerator, d, bits) if d == bd else _rational(n * bd + b._numerator * d, d * bd, bits)
 
 
 def exact_difference(a, b, bits: int):
-    """`a - b` of an int or Fraction `a` and `b`, as the closures' `binary` gives it (above)."""
-    an, ad = (a, 1) if type(a) is int else (a._numerator, a._denominator)
-    bn, bd = (b, 1) if type(b) is int else (b._numerator, b._denominator)
-    return _rational(an - bn, ad, bits) if ad == bd else _rational(an * bd - bn * ad, ad * bd, bits)
+    """`a - b` of an int or Fraction `a` and `b`, as the closures' `binary` gives it (above); as
+    exact_sum, written out."""
+    if a.__class__ is int:
+        if b.__class__ is int:
+            return _rational(a - b, 1, bits)
+        d = b._denominator
+        return _rational(a * d - b._numerator, d, bits)
+    n, d = a._numerator, a._denominator
+    if b.__class__ is int:
+        return _rational(n - b * d, d, bits)
+    bd = b._denominator
+    return _rational(n - b._numerator, d, bits) if d == bd else _rational(n * bd - b._numerator * d, d * bd, bits)
 
 
 def exact_product(a, b, bits: int):
     """`a * b` of an int or Fraction `a` and `b`, as the closures' `binary` gives it (above)."""
-    an, ad = (a, 1) if type(a) is int else (a._numerator, a._denominator)
-    bn, bd = (b, 1) if type(b) is int else (b._numerator, b._denominator)
-    return _rational(an * bn, ad * bd, bits)
+    if a.__class__ is int:
+        if b.__class__ is int:
+            return _rational(a * b, 1, bits)
+        return _rational(a * b._numerator, b._denominator, bits)
+    if b.__class__ is int:
+        return _rational(a._numerator * b, a._denominator, bits)
+    return _rational(a._numerator * b._numerator, a._denominator * b._denominator, bits)
 
 
 def exact_quotient(a, b, bits: int):
