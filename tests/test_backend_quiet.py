@@ -1177,6 +1177,16 @@ def test_a_negation_and_a_builtin_of_a_value_the_types_prove_are_written_without
     assert_same_fights(ruled(rule), 40)
 
 
+def test_floor_and_ceil_of_a_fraction_are_worked_out_of_its_parts():
+    # floor and ceil of a number that may be a Fraction: `n // d` of its own numerator and
+    # denominator (Fraction's `floor` reads them through two properties), below 0 too
+    rule = ('fn pbem.damage_power(att, weapon) {\n let h = att.firepower / 3\n let m = 0 - att.firepower / 2\n'
+            ' return 10 + floor(h) + ceil(h) + floor(m) + ceil(m) + floor(h * m) + ceil(m / 3)\n}')
+    written = _rule_written(rule)
+    assert "._numerator // " in written and "floor(" not in written and "ceil(" not in written
+    assert_same_fights(ruled(rule), 40)
+
+
 def test_only_the_side_of_a_sum_the_types_do_not_prove_whole_has_its_class_tested():
     # `h + n`, `n - h`, `n + h + n` and `h += n` of a number that may be a Fraction (h) and a whole
     # number (n, a length): one class test, of h; n's would be true whenever it runs

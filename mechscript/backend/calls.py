@@ -336,8 +336,9 @@ _ATTRIBUTED = ("record", "character", "encounter", "function", "table", "row", "
 # the same where the checker's types prove the argument's kind
 _PROVED = {
     ("floor", "int"): "{a}", ("ceil", "int"): "{a}", ("round", "int"): "{a}", ("abs", "int"): "abs({a})",
-    ("floor", "number"): "{a} if {c} is int else floor({a})",
-    ("ceil", "number"): "{a} if {c} is int else ceil({a})",
+    # of a Fraction, its own parts (Fraction's `floor` reads them through two properties)
+    ("floor", "number"): "{a} if {c} is int else {a}._numerator // {a}._denominator",
+    ("ceil", "number"): "{a} if {c} is int else -(-{a}._numerator // {a}._denominator)",
     ("abs", "number"): "abs({a})", ("lower", "str"): "{a}.lower()",
 }
 
