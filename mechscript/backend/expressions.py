@@ -4,6 +4,7 @@ order; a read or test that does nothing else may be written inline (`pure`)."""
 
 from __future__ import annotations
 
+from ..checker.types import CharT, RecordT
 from ..dice.engine import sampler
 from ..dice.faces import FEW_DICE, ONE_DIE, drawn_bits, face_table, few_dice
 from ..dice.rollkeep import Pool
@@ -109,6 +110,15 @@ class Expressions(Arithmetic, Comparisons):
             a = self.truth(node.operand) or self.pure(node.operand)
             return None if a is None else f"(not {a})"
         return None
+
+    def read_local(self, node: ast.Name, python: str) -> str:
+        """The local `python` that `node` reads, noted in `present_names` when the types (the
+        checker's, the same at every read of it, not narrowed here) say it is a character or a
+        record."""
+        found = self.types._types.of(node)
+        if not found.is_any and not found.is_empty and all(type(atom) in (CharT, RecordT) for atom in found):
+            self.present_names.add(python)
+        return python
 
     def e_Group(self, node):
         return self.expr(node.inner)

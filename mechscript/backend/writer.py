@@ -496,15 +496,6 @@ class Writer:
     def state_everywhere(self, kinds, name: str) -> bool:
         return all(name in self.state_of(kind) for kind in kinds)
 
-    def read_local(self, node: ast.Name, python: str) -> str:
-        """The local `python` that `node` reads, noted in `present_names` when the types (the
-        checker's, the same at every read of it, not narrowed here) say it is a character or a
-        record."""
-        found = self.types._types.of(node)
-        if not found.is_any and not found.is_empty and all(type(atom) in (CharT, RecordT) for atom in found):
-            self.present_names.add(python)
-        return python
-
     def kept_field(self, node: ast.Field) -> bool:
         """Whether `x.name` is surely an entry of x's `fields` given as it is: a stat, derived value or
         state of each kind of character x may be that is no list (gear is given as a copy), or a
