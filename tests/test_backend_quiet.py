@@ -23,7 +23,7 @@ from mechscript.backend.comparisons import identity
 from mechscript.backend.peephole import merged
 from mechscript.backend.quiet import QuietFight
 from mechscript.backend.runtime import (Bail, WrittenRun, copier, exact_difference, exact_product, exact_quotient,
-                                       exact_sum, fresh, ratio)
+                                       exact_sum, fresh, half, ratio)
 from mechscript.dice.faces import RandomFaces
 from mechscript.errors import MechError
 from mechscript.limits import Limits
@@ -544,6 +544,12 @@ def exact(value, bits: int):
 
 NUMBERS = st.one_of(st.integers(-10**6, 10**6), st.fractions(max_denominator=12).filter(lambda x: x.denominator > 1),
                     st.integers(-2**70, 2**70))
+
+
+@given(st.integers(-2**70, 2**70).map(lambda n: 2 * n + 1))
+def test_half_of_an_odd_number_is_its_fraction(n):
+    assert (lambda got: (type(got), got, str(got), hash(got)))(half(n)) == \
+        (Fraction, Fraction(n, 2), str(Fraction(n, 2)), hash(Fraction(n, 2)))
 
 
 @given(NUMBERS, NUMBERS, st.sampled_from([1, 2, 8, 40, 64, 10_000]))
@@ -1184,6 +1190,21 @@ def test_floor_and_ceil_of_a_fraction_are_worked_out_of_its_parts():
             ' return 10 + floor(h) + ceil(h) + floor(m) + ceil(m) + floor(h * m) + ceil(m / 3)\n}')
     written = _rule_written(rule)
     assert "._numerator // " in written and "floor(" not in written and "ceil(" not in written
+    # and a whole number halved (`/ 2`) is shifted when even, a half made directly when odd
+    assert re.search(r"\(v\d+ >> 1 if not v\d+ & 1 else half\(v\d+\)\)|\(t\d+ >> 1 if not t\d+ & 1 else half\(t\d+\)\)", written)
+    assert_same_fights(ruled(rule), 40)
+
+
+def test_a_number_plus_a_zero_written_in_place_is_that_number():
+    # a one-line fn that gives 0 (transformers' `size_mod`), written in place of its call: a number
+    # plus it is the number, with no sum and no test of its size; a global read before a call that
+    # changes it is the value it had (the sum's order)
+    rule = ("let bonus = 1\nfn zero(x) = 0\nfn bump() {\n bonus += 1\n return 0\n}\n"
+            "fn pbem.damage_power(att, weapon) {\n let a = att.firepower + zero(att)\n"
+            " let b = zero(att) + att.firepower - zero(weapon)\n return a + b - att.firepower + bonus + zero(a) + bump()\n}")
+    written = _rule_written(rule)
+    assert not re.search(r"[+-] t\d+\n *if t\d+\.bit_length", written)
+    assert written.count(".bit_length()") == 4, written   # a + b, - firepower, + bonus, + bump()
     assert_same_fights(ruled(rule), 40)
 
 

@@ -12,7 +12,7 @@ from ..interpreter.values import TEXT_STEP
 from ..checker.types import PoolT
 from ..numbers import normal
 from .runtime import EXACT
-from .writer import Writer, class_of, is_literal, spending
+from .writer import TEMPORARY, Writer, class_of, is_literal, spending
 
 
 class Arithmetic(Writer):
@@ -75,6 +75,12 @@ class Arithmetic(Writer):
         ints = all(known)
         if pooled is not None and op in "+-" and self.pools:
             return self.pool_made(a, op, b, pooled, self.constant(self.constants[k].span), whole)
+        # a number plus 0 is that number (transformers' `size_mod(...) = 0`, written in place), as
+        # it is now: a name is read into a temporary, as a sum would be (a later call may change it)
+        if numbers and op in "+-" and (b == "0" or b in self.zeros):
+            return a if TEMPORARY.fullmatch(a) else self.into(a)
+        if numbers and op == "+" and (a == "0" or a in self.zeros):
+            return b if TEMPORARY.fullmatch(b) else self.into(b)
         if op in ("/", "//", "%") and not self.values_within_bits:
             # an option or literal past number_bits: its quotient or remainder may be too (found by review)
             return self.into(f"binary(EV, {op!r}, {a}, {b}, {k})")
@@ -82,6 +88,8 @@ class Arithmetic(Writer):
             return self.e_Number(ast.Number(None, normal(Fraction(int(a.strip("()")), int(b.strip("()"))))))
         if op in ("/", "//", "%"):   # no result is larger than its operands (values_within_bits)
             exact = f"({a} // {b} if {a} % {b} == 0 else ratio({a}, {b}))" if op == "/" else f"{a} {op} {b}"
+            if op == "/" and b == "2":   # a half, the rules' usual quotient: no remainder worked out, no gcd
+                exact = f"({a} >> 1 if not {a} & 1 else half({a}))"
             tests = [] if ints else [f"{class_of(x)} is int" for x in (a, b) if not is_literal(x)]
             if not (is_literal(b) and int(b.strip("()")) != 0):
                 tests.append(f"{b} != 0")

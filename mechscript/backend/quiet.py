@@ -46,7 +46,7 @@ from .memo import REMEMBERING, Remembered, answer_of, remembering
 from .narration import Purity, has_pools
 from .peephole import merged
 from .runtime import (Bail, WrittenRun, bail, exact_difference, exact_product, exact_quotient, exact_sum,
-                      fresh, module_field_set, ratio)
+                      fresh, half, module_field_set, ratio)
 from .unchanging import unchanging_fields, written_fields
 from .unread import left_out, named_calls, quiet_nodes, uncalled, unread_fields, unread_values
 from .writer import SHORT_LIST, ModuleText, Unsupported, roll_or_none, small_literal
@@ -184,7 +184,7 @@ def kind_states(kinds: dict) -> dict:
 def written_helpers(limits, encounter, members, rounds) -> dict:
     """What the written code refers to besides its constants and its own functions."""
     namespace = {
-        "Bail": Bail, "bail": bail, "UNSET": UNSET, "ratio": ratio,
+        "Bail": Bail, "bail": bail, "UNSET": UNSET, "ratio": ratio, "half": half,
         "exact_sum": exact_sum, "exact_difference": exact_difference, "exact_product": exact_product,
         "exact_quotient": exact_quotient, "Pool": Pool, "KeepRoll": KeepRoll,
         "NEW_POOL": object.__new__, "normal": normal,   # a pool made in the written code (arithmetic.pool_made)

@@ -113,6 +113,13 @@ def exact_quotient(a, b, bits: int):
     return _rational(an * bd, ad * bn, bits) if bn > 0 else _rational(-an * bd, -ad * bn, bits)
 
 
+def half(a: int):
+    """`Fraction(a, 2)` of an odd int (the written `a / 2`): in lowest terms as it is."""
+    value = _new_fraction(Fraction)
+    value._numerator, value._denominator = a, 2
+    return value
+
+
 def ratio(a: int, b: int):
     """`Fraction(a, b)` of ints, b not 0 and not dividing a (the written `a / b` of whole numbers)."""
     if b < 0:

@@ -322,6 +322,7 @@ class Writer:
         # the Python names of locals the types say are a character or a record wherever they are
         # read (never none): a field of one read as it is cannot fail (truths.py)
         self.present_names: set[str] = set()
+        self.zeros: set[str] = set()   # temporaries of the literal 0 (a number plus one is that number)
         self.forwardings: dict[int, "list | None"] = {}   # id(FnDef) -> its Work.forwarded
 
     # -- text --
@@ -391,6 +392,8 @@ class Writer:
     def into(self, text: str) -> str:
         t = self.temp()
         self.line(f"{t} = {text}")
+        if text == "0":
+            self.zeros.add(t)
         return t
 
     def module_of(self, node) -> "ModuleText | None":
