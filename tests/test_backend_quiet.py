@@ -21,14 +21,14 @@ from mechscript.backend.writer import Unsupported, character_or_none
 from mechscript.checker.types import ANY, CharT, RecordT, Site, of
 from mechscript.backend.comparisons import identity
 from mechscript.backend.peephole import merged
-from mechscript.backend.quiet import QuietFight
+from mechscript.backend.quiet import QuietFight, _numbers
 from mechscript.backend.runtime import (Bail, WrittenRun, copier, exact_difference, exact_product, exact_quotient,
                                        exact_sum, fresh, half, ratio)
 from mechscript.dice.faces import RandomFaces
 from mechscript.errors import MechError
 from mechscript.limits import Limits
 from mechscript.interpreter.script import compile_script
-from mechscript.interpreter.values import Record
+from mechscript.interpreter.values import Record, to_json
 from mechscript.sim.batch import prepared_for, run_seed
 from mechscript.sim.prepared import fight_once
 from test_sim import DUEL_RULES, encounter as one_shot
@@ -544,6 +544,18 @@ def exact(value, bits: int):
 
 NUMBERS = st.one_of(st.integers(-10**6, 10**6), st.fractions(max_denominator=12).filter(lambda x: x.denominator > 1),
                     st.integers(-2**70, 2**70))
+
+
+@given(st.one_of(st.fractions(), st.integers(-2**70, 2**70), st.builds(Fraction, st.integers(-2**3000, 2**3000),
+                                                                         st.integers(1, 2**3000)),
+                 st.sampled_from([True, None, "x", 2**13_000, Fraction(1, 2**1100), Fraction(2**1100, 3)])))
+def test_a_reported_number_is_what_json_makes_of_it(value):
+    # the batch's report of a character's numbers (quiet._numbers): a Fraction within a float's
+    # range as Python's float of it, the rest as to_json gives them; not text, true or none
+    made = to_json(value)
+    expected = {"x": made} if type(made) in (int, float) and type(value) is not bool else {}
+    assert _numbers([("x", value)]) == expected
+    assert [type(v) for v in _numbers([("x", value)]).values()] == [type(v) for v in expected.values()]
 
 
 @given(st.integers(-2**70, 2**70).map(lambda n: 2 * n + 1))

@@ -53,12 +53,17 @@ from .writer import SHORT_LIST, ModuleText, Unsupported, roll_or_none, small_lit
 
 
 def _numbers(items) -> dict:
-    """The numbers of a character's reported state, as a batch keeps them (JSON's numbers)."""
+    """The numbers of a character's reported state, as a batch keeps them (JSON's numbers): a
+    Fraction well within a float's range (values.fits_float) as the float Fraction makes of it."""
     numbers = {}
     for key, value in items:
-        if type(value) is int:
+        kind = value.__class__
+        if kind is int:
             numbers[key] = value
-        elif type(value) is not str and type(value) is not bool and value is not None:
+        elif kind is Fraction and value._denominator != 1 and \
+                -1000 < value._numerator.bit_length() - value._denominator.bit_length() < 1000:
+            numbers[key] = value._numerator / value._denominator
+        elif kind is not str and kind is not bool and value is not None:
             value = to_json(value)
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 numbers[key] = value
