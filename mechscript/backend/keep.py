@@ -12,7 +12,7 @@ from ..errors import MechError
 from ..interpreter import ast, characters
 from ..interpreter.values import Character, Encounter, Function, Kind, Module, Record, Scope, Table
 from .changes import may_change, table_may_change
-from .runtime import copier, fresh, mutable
+from .runtime import copier, copying, fresh, mutable
 from .writer import ModuleText, Unsupported
 
 
@@ -109,6 +109,7 @@ class Keeping:
             if restored:   # robomacs' gear: 28 of its 34 sheets have nothing a run changes
                 self.restores.append((character.fields, restored))
             self.copies.extend((character.fields, name, copier(value), value) for name, value in copied)
+        self.copy_all = copying(self.copies)
         settings = []
         for name, _, value in self.encounter.settings:
             if name not in home.vars or type(home.vars[name]) in (Function, Kind, Table, Module):

@@ -447,8 +447,7 @@ class QuietFight(Keeping):
             namespace[name] = fresh(value) if copy else value
         for fields, plain in self.restores:
             fields.update(plain)
-        for fields, name, copy, value in self.copies:
-            fields[name] = copy(value)
+        self.copy_all()
         encounter.round = 0
         winner = namespace[self.fight_name](encounter)
         if winner is not None and winner not in self.sides or type(encounter.round) is not int:

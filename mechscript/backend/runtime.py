@@ -275,6 +275,24 @@ def copier(value):
     return fresh
 
 
+def copying(copies: list):
+    """One function that puts a copy of each value of `copies` ((fields, name, copy, value): copy
+    as copier made it) into its character's fields, written out as Python, each field one line: a
+    run restores 16 of transformers' (in a loop, 15 bytecodes each; here 4 to 7). An empty list's
+    copy is a new empty list."""
+    names, lines = {}, []
+    for i, (fields, name, copy, value) in enumerate(copies):
+        names[f"F{i}"] = fields
+        if copy is list and not value:
+            lines.append(f"    F{i}[{name!r}] = []")
+        else:
+            names[f"C{i}"], names[f"V{i}"] = copy, value
+            lines.append(f"    F{i}[{name!r}] = C{i}(V{i})")
+    namespace = dict(names)   # each a default of the function: read as a local
+    exec(f"def copy_all({', '.join(f'{n}={n}' for n in names)}):\n" + "\n".join(lines or ["    pass"]), namespace)
+    return namespace["copy_all"]
+
+
 def _row_values(row):
     yield row.default
     for _, value in row.entries:
