@@ -22,8 +22,8 @@ from mechscript.checker.types import ANY, CharT, RecordT, Site, of
 from mechscript.backend.comparisons import identity
 from mechscript.backend.peephole import merged
 from mechscript.backend.quiet import QuietFight, _numbers
-from mechscript.backend.runtime import (Bail, WrittenRun, copier, exact_difference, exact_product, exact_quotient,
-                                       exact_sum, fresh, half, ratio)
+from mechscript.backend.runtime import (Bail, WrittenRun, copier, copying, exact_difference, exact_product,
+                                       exact_quotient, exact_sum, fresh, half, ratio)
 from mechscript.dice.faces import RandomFaces
 from mechscript.errors import MechError
 from mechscript.limits import Limits
@@ -1218,6 +1218,35 @@ def test_a_number_plus_a_zero_written_in_place_is_that_number():
     assert not re.search(r"[+-] t\d+\n *if t\d+\.bit_length", written)
     assert written.count(".bit_length()") == 4, written   # a + b, - firepower, + bonus, + bump()
     assert_same_fights(ruled(rule), 40)
+
+
+def test_a_constant_no_line_reads_is_not_set():
+    # an argument of a call written in place that its body does not read (transformers'
+    # `size_mod(size, "base_defense") = 0`): its temporary is not set, or is `pass` where it was
+    # all its block held; one read anywhere, even in a string, is kept
+    lines = ["def f(v1_c):", "    t2 = 'base_defense'", "    t3 = k4", "    if v1_c.hp:", "        t5 = 0",
+             "    else:", "        t6 = (-1)", "        v7 = 2", "    t8 = None", "    t9 = 'x'", "    v10 = 't9'",
+             "    t11 = True", "    v12 = t11 or 1", "    if v1_c.ok:", "        t13 = False"]
+    assert merged(lines) == ["def f(v1_c):", "    if v1_c.hp:", "        pass", "    else:", "        v7 = 2",
+                             "    t9 = 'x'", "    v10 = 't9'", "    v12 = True or 1", "    if v1_c.ok:", "        pass"]
+
+
+def test_a_run_copies_the_state_it_may_change_in_one_written_function():
+    # each list or record of a character's state a run may change in place is copied from the
+    # set-up's by one function written for them all (runtime.copying): a copy, never the same list
+    fields = [{"a": 1}, {}]
+    inner = [4]
+    copies = [(fields[0], "log", list, [1, 2]), (fields[0], "seen", list, []), (fields[1], "x y", list, [inner]),
+              (fields[1], "rec", lambda value: ("copied", value), "r")]
+    copy_all = copying(copies)
+    for _ in range(2):
+        copy_all()
+        assert fields == [{"a": 1, "log": [1, 2], "seen": []}, {"x y": [inner], "rec": ("copied", "r")}]
+        assert fields[0]["log"] is not copies[0][3] and fields[0]["seen"] is not copies[1][3]
+        fields[0]["log"].append(3)
+        fields[0]["seen"].append(1)
+    assert copies[0][3] == [1, 2] and copies[1][3] == []
+    copying([])()
 
 
 def test_only_the_side_of_a_sum_the_types_do_not_prove_whole_has_its_class_tested():

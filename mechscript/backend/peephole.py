@@ -61,8 +61,32 @@ _CHARGE = re.compile(r"( *)if \(STEP_BULK := STEP_BULK - (?:len\((\w+)\)|(\d+))\
 def merged(lines: list[str], present: "set[str]" = frozenset()) -> list[str]:
     """`lines` with their `and`s and `or`s joined, then their temporaries merged into their uses,
     their tests that a constant settles worked out (truths.py: `present`, the names whose
-    fields cannot fail to be read), then a call's step spent with its first loop's."""
-    return _charges_joined(folded_tests(_temporaries_merged(_logic_joined(_pools_fused(lines))), present))
+    fields cannot fail to be read), a constant no line reads left out, then a call's step spent
+    with its first loop's."""
+    return _charges_joined(_unread_dropped(folded_tests(_temporaries_merged(_logic_joined(_pools_fused(lines))),
+                                                        present)))
+
+
+_CONSTANT_SET = re.compile(r"( *)(t\d+) = (?:k\d+|'[^'\\]*'|\(?-?\d+\)?|True|False|None)")
+
+
+def _unread_dropped(lines: list[str]) -> list[str]:
+    """`lines` without a temporary set to a constant that no line reads (`t5 = 'base_defense'`, an
+    argument of a call written in place whose body does not read it), or with `pass` for it where
+    it is all its block holds."""
+    uses = Counter(_TEMP.findall("\n".join(lines)))
+    out = []
+    for index, line in enumerate(lines):
+        found = _CONSTANT_SET.fullmatch(line)
+        if found is None or uses[found[2]] != 1:
+            out.append(line)
+            continue
+        depth = found[1]
+        after = lines[index + 1] if index + 1 < len(lines) else ""
+        block_goes_on = after.startswith(depth) and after[len(depth):len(depth) + 1] not in ("", " ")
+        if out and out[-1].endswith(":") and not block_goes_on:
+            out.append(depth + "pass")   # the block's only line
+    return out
 
 
 def _pools_fused(lines: list[str]) -> list[str]:
