@@ -1203,7 +1203,7 @@ def test_floor_and_ceil_of_a_fraction_are_worked_out_of_its_parts():
     written = _rule_written(rule)
     assert "._numerator // " in written and "floor(" not in written and "ceil(" not in written
     # and a whole number halved (`/ 2`) is shifted when even, a half made directly when odd
-    assert re.search(r"\(v\d+ >> 1 if not v\d+ & 1 else half\(v\d+\)\)|\(t\d+ >> 1 if not t\d+ & 1 else half\(t\d+\)\)", written)
+    assert re.search(r"\(([tv]\d+) >> 1 if not \1 & 1 else half\(\1\)\)", written)
     assert_same_fights(ruled(rule), 40)
 
 
@@ -1213,7 +1213,8 @@ def test_a_number_plus_a_zero_written_in_place_is_that_number():
     # changes it is the value it had (the sum's order)
     rule = ("let bonus = 1\nfn zero(x) = 0\nfn bump() {\n bonus += 1\n return 0\n}\n"
             "fn pbem.damage_power(att, weapon) {\n let a = att.firepower + zero(att)\n"
-            " let b = zero(att) + att.firepower - zero(weapon)\n return a + b - att.firepower + bonus + zero(a) + bump()\n}")
+            " let b = zero(att) + att.firepower - zero(weapon)\n"
+            " return a + b - att.firepower + bonus + zero(a) + bump()\n}")
     written = _rule_written(rule)
     assert not re.search(r"[+-] t\d+\n *if t\d+\.bit_length", written)
     assert written.count(".bit_length()") == 4, written   # a + b, - firepower, + bonus, + bump()
