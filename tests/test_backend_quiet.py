@@ -1203,7 +1203,7 @@ def test_floor_and_ceil_of_a_fraction_are_worked_out_of_its_parts():
     written = _rule_written(rule)
     assert "._numerator // " in written and "floor(" not in written and "ceil(" not in written
     # and a whole number halved (`/ 2`) is shifted when even, a half made directly when odd
-    assert re.search(r"\(([tv]\d+) >> 1 if not \1 & 1 else half\(\1\)\)", written)
+    assert re.search(r"\(([tv]\d+\w*) >> 1 if not \1 & 1 else half\(\1\)\)", written)
     assert_same_fights(ruled(rule), 40)
 
 
