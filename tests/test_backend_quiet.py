@@ -1205,6 +1205,11 @@ def test_floor_and_ceil_of_a_fraction_are_worked_out_of_its_parts():
     # and a whole number halved (`/ 2`) is shifted when even, a half made directly when odd
     assert re.search(r"\(([tv]\d+\w*) >> 1 if not \1 & 1 else half\(\1\)\)", written)
     assert_same_fights(ruled(rule), 40)
+    # of a whole number written as such (a division of literals folded), the number itself: no
+    # `2._numerator` that Python cannot read (found by review and the fuzz test)
+    for rule in ("fn pbem.damage_power(att, weapon) = att.firepower + floor((4 / 2) / 1) - ceil(8 / 2 / 2)",
+                 "fn pbem.damage_power(att, weapon) = att.firepower + round((0 / 1) / 1)"):
+        assert_same_fights(ruled(rule), 5)
 
 
 def test_a_number_plus_a_zero_written_in_place_is_that_number():

@@ -268,6 +268,8 @@ class Calls(Work):
         if len(args) == 1 and not node.kwargs and name in _ONE_ARGUMENT:
             a, = args
             found = self.types.of(node.args[0])   # a roll is no int here, though it may be written as one
+            if name in ("floor", "ceil", "round") and is_literal(a):
+                return a   # a whole number written as such (`(4 / 2) / 1`, folded): itself
             for kind in ("int", "number", "str"):   # the types prove the common case: no test
                 if (name, kind) in _PROVED and found.surely(kind):
                     return self.into(_PROVED[name, kind].format(a=a, c=class_of(a)))
