@@ -55,9 +55,14 @@ def field_in(types, fn_def, target: str, name: str) -> T.Type:
 
 
 def infer_text(text: str, folder: Path = ROOT / "examples"):
+    return infer_program(text, folder)[1]
+
+
+def infer_program(text: str, folder: Path = ROOT / "examples"):
+    """(the program of `text`, its types)."""
     path = folder / "<test>.mech"
     program = parse_program(text, str(path))
-    return infer(program, load_modules(program, path), path)
+    return program, infer(program, load_modules(program, path), path)
 
 
 # ---- it runs on everything ----
@@ -178,9 +183,7 @@ def test_a_call_of_a_one_line_fn_of_two_parameters_gives_what_its_own_arguments_
     # transformers adds pools from calls through `add(a, b) = a + b`, which other calls give numbers:
     # each call's type is the sum of its own arguments' types (every call's result is the fn's)
     text = "fn add(a, b) = a + b\nlet n = add(1, 2)\nlet p = add(3k2, 1k1)\nlet q = add(3k2, n)\nsay n\nsay p\nsay q\n"
-    path = ROOT / "examples" / "<test>.mech"
-    program = parse_program(text, str(path))
-    types = infer(program, load_modules(program, path), path)
+    program, types = infer_program(text)
     n, p, q = (s.value for s in program.statements if type(s) is ast.Let)
     assert types.of(n) == T.T_INT
     assert types.of(p) == types.of(q) == T.of(T.PoolT(True))
@@ -191,9 +194,7 @@ def test_a_pool_rolled_is_surely_a_roll_and_keep_roll_and_a_die_is_not():
     # `roll(p)` of a pool gives a KeepRoll (whose `kept` the written code reads as it is); a die, or
     # a value that may be either, is a roll that may be any
     text = "let p = roll(3k2)\nlet die = d6\nlet e = [roll(2k1), d8][0]\nsay p\nsay die\nsay e\n"
-    path = ROOT / "examples" / "<test>.mech"
-    program = parse_program(text, str(path))
-    types = infer(program, load_modules(program, path), path)
+    program, types = infer_program(text)
     p, d, e = (s.value for s in program.statements if type(s) is ast.Let)
     assert types.of(p) == T.of(T.RollT(True, keep=True))
     assert types.of(d) == T.of(T.RollT(True))
