@@ -101,15 +101,15 @@ class Keeping:
                     or type(value) is list and any(mutable(item) for item in value)]
             self.states.append((character, kept))
         # per run: the values no code changes in place written back at once, the others copied
-        self.restores, self.copies = [], []
+        self.restores, copies = [], []
         for character, kept in self.states:
             copied = [(name, value) for name, value in kept if mutable(value) and self._field_may_change(character, name)]
             names = {name for name, _ in copied}
             restored = {name: v for name, v in kept if name not in names}
             if restored:   # robomacs' gear: 28 of its 34 sheets have nothing a run changes
                 self.restores.append((character.fields, restored))
-            self.copies.extend((character.fields, name, copier(value), value) for name, value in copied)
-        self.copy_all = copying(self.copies)
+            copies.extend((character.fields, name, copier(value), value) for name, value in copied)
+        self.copy_all = copying(copies)
         settings = []
         for name, _, value in self.encounter.settings:
             if name not in home.vars or type(home.vars[name]) in (Function, Kind, Table, Module):

@@ -53,8 +53,8 @@ def moved_in(statement: str, name: str, value: str, changing: "set[str]", applie
     """Whether `statement` (one line, its indentation taken off) may work out `value` where it
     reads the temporary `name` (which it reads once); `changing`: the names some function of the
     written code declares `global` or `nonlocal`; `applied`: the line calls or indexes it."""
-    tree = _parsed(statement)
-    worked = _parsed(value)
+    tree = parsed(statement)
+    worked = parsed(value)
     if tree is None or type(worked) is not python.Expr:
         return False
     nodes = list(python.walk(worked.value))
@@ -79,8 +79,9 @@ def _may_warn(value, nodes: list, applied: bool) -> bool:
     return applied and isinstance(value, _DISPLAYS) or all(isinstance(node, _FOLDED) for node in nodes)
 
 
-def _parsed(text: str):
-    """The one statement `text` is (a block's header given an empty body), or None."""
+def parsed(text: str):
+    """The one statement `text` (a line of the written code) is, a block's header given an empty
+    body; or None."""
     body = " pass" if text.endswith(":") else ""
     try:
         module = python.parse(text + body)

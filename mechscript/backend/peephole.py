@@ -83,8 +83,7 @@ def _unread_dropped(lines: list[str]) -> list[str]:
             continue
         depth = found[1]
         after = lines[index + 1] if index + 1 < len(lines) else ""
-        block_goes_on = after.startswith(depth) and after[len(depth):len(depth) + 1] not in ("", " ")
-        if out and out[-1].endswith(":") and not block_goes_on:
+        if out and out[-1].endswith(":") and not _at_depth(after, depth):
             out.append(depth + "pass")   # the block's only line
     return out
 
@@ -223,8 +222,7 @@ def _read_into(after: str, depth: str, name: str, value: str) -> bool:
     `after` calls nothing that could change it (`_PURE_CALLS` alone): reading it there gives what
     reading it a line before gave."""
     fixed = _FIXED.fullmatch(value) is not None
-    if not (fixed or _READ.fullmatch(value)) or not after.startswith(depth) or \
-            after[len(depth):len(depth) + 1] in ("", " "):
+    if not (fixed or _READ.fullmatch(value)) or not _at_depth(after, depth):
         return False
     statement = after[len(depth):]
     uses = _uses(statement, name)
@@ -238,6 +236,11 @@ def _read_into(after: str, depth: str, name: str, value: str) -> bool:
     return fixed or all(called in _PURE_CALLS or called.endswith(".bit_length")
                         for called in _CALLED.findall(after))
 
+
+
+def _at_depth(line: str, depth: str) -> bool:
+    """Whether `line` is a statement at `depth` (its indentation), not deeper nor shallower."""
+    return line.startswith(depth) and line[len(depth):len(depth) + 1] not in ("", " ")
 
 
 def _uses(statement: str, name: str) -> list[int]:
@@ -314,7 +317,7 @@ def _declared(line: str) -> list[str]:
 def _worked_out_in(after: str, depth: str, name: str, value: str, changing: "set[str]") -> bool:
     """Whether `after`, at `depth`, may work out `value` where it reads the temporary `name`
     (order.moved_in), which it reads once."""
-    if not after.startswith(depth) or after[len(depth):len(depth) + 1] in ("", " "):
+    if not _at_depth(after, depth):
         return False
     statement = after[len(depth):]
     if _nesting(statement) + _nesting(value) >= _DEEPEST:

@@ -27,6 +27,8 @@ from __future__ import annotations
 import ast as python
 import re
 
+from .order import parsed
+
 _TEST = re.compile(r"( *)(if|elif|while) ")
 _EMPTINESS = re.compile(r"len\([\w.]+\)\)* (?:[=!]=|[<>]=?) [01]\b|\b0 (?:[=!]=|[<>]=?) \(*len\(")
 _SIMPLE = (python.Assign, python.Return, python.Expr)
@@ -48,12 +50,10 @@ def _folded(line: str, present) -> str:
     statement = line[len(indent):]
     if keyword == "elif":   # parsed as an `if`: an `elif` alone is not a statement
         statement = statement[2:]
-    source = statement + ("\n    pass" if statement.endswith(":") else "")
-    try:
-        parsed = python.parse(source).body[0]
-    except SyntaxError:
+    found = parsed(statement)
+    if found is None:
         return line
-    test = parsed.test
+    test = found.test
     if test.lineno != 1 or test.end_lineno != 1:
         return line
     folded = _truth(test, present)
@@ -69,13 +69,9 @@ def _valued(line: str) -> str:
     string compared with 0 written as the same true or false (`len(x) == 0` as `not x`, `len(x) >
     0` as `not not x`: 2 bytecodes, not 5, and no call)."""
     indent = line[:len(line) - len(line.lstrip(" "))]
-    try:
-        parsed = python.parse(line[len(indent):]).body
-    except SyntaxError:
+    statement = parsed(line[len(indent):])
+    if type(statement) not in _SIMPLE:
         return line
-    if len(parsed) != 1 or type(parsed[0]) not in _SIMPLE:
-        return line
-    statement = parsed[0]
     changed = [False]
 
     class Lengths(python.NodeTransformer):
