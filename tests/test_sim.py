@@ -180,20 +180,22 @@ def test_ctrl_c_reports_the_runs_finished_so_far_marked_partial():
 def test_ctrl_c_while_a_chunk_is_added_up_adds_it_whole():
     # Ctrl-C arriving in the parent between a run's winner and its characters' state being added
     # made a partial result disagree with a batch of as many runs. Here the signal is sent while
-    # the second run of a chunk is added up: the chunk is added whole, then the Ctrl-C is raised.
+    # the chunk's states are added up, its winners counted: the chunk is added whole, then the
+    # Ctrl-C is raised.
     from mechscript.limits import Limits
     from mechscript.sim.batch import Batch, Chunk, _Stream
+    from mechscript.sim.stats import Runs
 
-    class SendsCtrlC(dict):
-        def items(self):
+    class SendsCtrlC(int):   # a state whose sum is worked out as the chunk's columns are added up
+        def __radd__(self, other):
             os.kill(os.getpid(), signal.SIGINT)
-            return list(super().items()) + [(name, (False, {"hp": 0})) for name in range(100)]
+            return other + int(self)
 
-    chunk = Chunk(0, encounter="Duel", sides=["Red", "Blue"], outcomes=[
-        ("Red", 3, {"Punch": (True, {"hp": 4})}),
-        ("Blue", 5, SendsCtrlC(Punch=(False, {"hp": 0}))),
-        ("Red", 2, {"Punch": (True, {"hp": 6})}),
-    ])
+    runs = Runs()
+    for outcome in [("Red", 3, {"Punch": (True, {"hp": 4})}), ("Blue", 5, {"Punch": (False, {"hp": SendsCtrlC(0)})}),
+                    ("Red", 2, {"Punch": (True, {"hp": 6})})]:
+        runs.append(outcome)
+    chunk = Chunk(0, encounter="Duel", sides=["Red", "Blue"], outcomes=runs)
     stream = _Stream(Batch(AMBUSH.read_text(), str(AMBUSH), str(AMBUSH.parent), Limits()), 3, None)
     usual = signal.signal(signal.SIGINT, signal.default_int_handler)  # a run in a shell's background ignores it
     try:

@@ -27,7 +27,7 @@ from ..errors import MechError
 from ..limits import Limits
 from ..interpreter.script import Script, compile_script
 from .prepared import NothingToSimulate, Prepared, outcome, run_once, survival
-from .stats import Tally
+from .stats import Runs, Tally
 from .variants import Variant, compile_variant
 
 
@@ -79,7 +79,7 @@ class Batch:
 class Chunk:
     """The outcomes of runs start..stop-1, or the first run that failed."""
     start: int
-    outcomes: list = field(default_factory=list)
+    outcomes: Runs = field(default_factory=Runs)
     encounter: str | None = None
     sides: list | None = None
     failure: str | None = None      # the failed run's error, as the user would read it
@@ -217,7 +217,7 @@ def _fight_chunk(batch: Batch, seed: int, start: int, stop: int, script: Script 
                 chunk.failure_rolled = error.rolled
                 break
             except MemoryError:
-                chunk.outcomes = []  # room to say so
+                chunk.outcomes = Runs()  # room to say so
                 chunk.failure, chunk.failed_seed = out_of_memory(script).render(), s
                 break
             chunk.outcomes.append(result)
@@ -351,6 +351,25 @@ class Replays:
         if self.longest is None or rounds > self.longest[0]:
             self.longest = (rounds, index)
 
+    def add_runs(self, first: int, runs: Runs, start: int = 0, stop: int | None = None) -> None:
+        """runs[start:stop], whose first has the index `first`, as `add` adds each in turn."""
+        stop = len(runs) if stop is None else stop
+        if start >= stop:
+            return
+        winners = ["draw" if winner is None else winner for winner in runs.winners[start:stop]]
+        for outcome in dict.fromkeys(winners):
+            indexes, at = self.first[outcome], 0
+            while len(indexes) < REPLAYS:
+                try:
+                    at = winners.index(outcome, at) + 1
+                except ValueError:
+                    break
+                indexes.append(first + start + at - 1)
+        rounds = runs.rounds[start:stop]
+        most = max(rounds)
+        if self.longest is None or most > self.longest[0]:
+            self.longest = (most, first + start + rounds.index(most))
+
     def to_json(self) -> dict:
         data: dict = {"first": {outcome: [run_seed(self.seed, index) for index in indexes]
                                 for outcome, indexes in self.first.items() if indexes}}
@@ -381,21 +400,29 @@ class _Stream:
             index = chunk.start + len(chunk.outcomes)
             raise MechError(f"run {index + 1} of the batch failed; replay it with `mech run {self.batch.filename} "
                             f"--seed {chunk.failed_seed}`:\n{chunk.failure}")
+        runs = chunk.outcomes
         if self.progress is not None:  # told first: a Ctrl-C while it draws leaves this chunk out
-            self.progress((self.tally.runs if self.tally else 0) + len(chunk.outcomes), self.n)
+            self.progress((self.tally.runs if self.tally else 0) + len(runs), self.n)
         if self.tally is None and chunk.encounter is not None:
             self.tally, self.encounter, self.survival = Tally(chunk.sides), chunk.encounter, chunk.survival
             self.replays = Replays(self.seed, chunk.sides)
-        code = {side: index for index, side in enumerate(self.tally.sides)} if chunk.outcomes else {}
+        if not runs:
+            return
+        # added in pieces that end where the precision is looked at (run indexes PRECISION_STEP-1, ...)
+        cuts = [len(runs)] if self.precision is None else \
+            [*range(PRECISION_STEP - chunk.start % PRECISION_STEP, len(runs), PRECISION_STEP), len(runs)]
+        code = {side: index for index, side in enumerate(self.tally.sides)}
         with _ctrl_c_held():
-            for index, outcome in enumerate(chunk.outcomes, start=chunk.start):
-                self.tally.add(outcome)
-                self.replays.add(index, outcome)
+            start = 0
+            for stop in cuts:
                 if self.winners is not None:
-                    self.winners.append(code.get(outcome[0], len(code)))
-                if self.precision is not None and (index + 1) % PRECISION_STEP == 0 and \
+                    self.winners.extend([code.get(winner, len(code)) for winner in runs.winners[start:stop]])
+                self.tally.add_runs(runs, start, stop)
+                self.replays.add_runs(chunk.start, runs, start, stop)
+                if self.precision is not None and (chunk.start + stop) % PRECISION_STEP == 0 and \
                         self.tally.widest() <= self.precision:
                     raise _Precise()
+                start = stop
 
     def result(self, seed: int) -> SimResult:
         tally = self.tally if self.tally is not None else Tally([])

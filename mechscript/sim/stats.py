@@ -58,6 +58,29 @@ class Tally:
             for key, value in state.items():
                 sums[key] = _added(sums.get(key, 0), value)
 
+    def add_runs(self, runs: "Runs", start: int = 0, stop: int | None = None) -> None:
+        """Adds runs[start:stop] as `add` adds each in turn, a column at a time: counts by Counter,
+        whole numbers by `sum` (exact, so the same in any grouping); a column holding anything
+        else, or added to a sum that is not a whole number, one value at a time as `add` does."""
+        stop = len(runs.rounds) if stop is None else stop
+        self.runs += stop - start
+        self.winners.update(["draw" if winner is None else winner for winner in runs.winners[start:stop]])
+        self.rounds.update(runs.rounds[start:stop])
+        ends = [part[0] for part in runs.parts[1:]] + [len(runs.rounds)]
+        for (first, names, keys, standing, columns), end in zip(runs.parts, ends):
+            if end <= start or first >= stop:
+                continue
+            a, b = max(start, first) - first, min(stop, end) - first
+            column = iter(columns)
+            for name, its_keys, stood in zip(names, keys, standing):
+                if name not in self.sums:
+                    self.sums[name] = {}
+                    self.order.append(name)
+                self.standing[name] += sum(map(bool, stood[a:b]))
+                sums = self.sums[name]
+                for key in its_keys:
+                    sums[key] = _summed(sums.get(key, 0), next(column)[a:b])
+
     def widest(self) -> float:
         """The largest half-width of the intervals the result reports: each side's win rate, the
         draws', each character's survival (the distance from the rate to the farther end)."""
@@ -89,11 +112,74 @@ class Tally:
                 "characters": characters}
 
 
+class Runs:
+    """The outcomes of consecutive runs, as a chunk of a batch keeps them: by column, a list of
+    winners, of rounds, and of each character's standing and each reported state, in parts of runs
+    whose characters report the same states (most batches: one part). A worker sends the parent a
+    few lists of numbers, not a dict a run, and the parent adds them up a column at a time."""
+
+    __slots__ = ("winners", "rounds", "parts", "_shape")
+
+    def __init__(self):
+        self.winners: list = []   # a run's winner, or None (a draw)
+        self.rounds: list[int] = []
+        # (the index of its first run, names, each name's state keys, standing columns, state columns)
+        self.parts: list[tuple] = []
+        self._shape = None
+
+    def __len__(self) -> int:
+        return len(self.rounds)
+
+    def __getstate__(self):
+        return self.winners, self.rounds, self.parts
+
+    def __setstate__(self, state) -> None:
+        self.winners, self.rounds, self.parts = state
+        self._shape = None   # a part is not appended to once sent
+
+    def append(self, outcome) -> None:
+        """One run's outcome: (winner or None, rounds, {name: (standing, {state: value})})."""
+        winner, rounds, characters = outcome
+        shape = [tuple(state) for _, state in characters.values()]
+        if shape != self._shape or list(characters) != self.parts[-1][1]:
+            names = list(characters)
+            self.parts.append((len(self.rounds), names, shape, [[] for _ in names],
+                               [[] for keys in shape for _ in keys]))
+            self._shape = shape
+        self.winners.append(winner)
+        self.rounds.append(rounds)
+        _, _, _, standing, columns = self.parts[-1]
+        column = 0
+        for stood, (standing_now, state) in zip(standing, characters.values()):
+            stood.append(standing_now)
+            for value in state.values():
+                columns[column].append(value)
+                column += 1
+
+
+def _summed(total, values: list):
+    """total + each of values in turn, as `_added` adds them."""
+    if type(total) is int:
+        try:
+            whole = sum(values)
+        except OverflowError:   # a huge Fraction and a float: one at a time, as _added does
+            whole = None
+        if type(whole) is int:   # every value a whole number (an int plus a float or Fraction is not an int)
+            return total + whole
+    for value in values:
+        total = _added(total, value)
+    return total
+
+
 def _added(total, value):
     """A sum of states: whole numbers exactly; floats as floats, until the sum would pass a float's
-    range (to infinity, which JSON cannot write): from there on exactly, as a Fraction."""
+    range (to infinity, which JSON cannot write, or a whole number too big for a float): from
+    there on exactly, as a Fraction."""
     if type(total) is not Fraction:
-        added = total + value
+        try:
+            added = total + value
+        except OverflowError:   # a float and an int too big to be one: exactly
+            added = math.inf
         if type(added) is not float or not math.isinf(added):
             return added
     return Fraction(total) + Fraction(value)
