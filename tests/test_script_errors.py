@@ -342,3 +342,11 @@ def test_unreadable_script_is_named_by_its_file(tmp_path):
     ran = mech_forked(["run", str(script)], tmp_path)
     assert ran.code == 1 and "Traceback" not in ran.err, ran
     assert ran.err.startswith(f"{script}:"), ran
+
+
+def test_a_crlf_line_that_ends_too_early_has_its_caret_just_after_the_line():
+    # The \r of a CRLF line break was counted as a column of the line, which is shown without it:
+    # the caret stood one past the line's end (found by test_program_properties' generated programs).
+    with pytest.raises(MechError) as caught:
+        mechscript.check("kind Mech {\r\n  hp \r\n}\r\n")
+    assert caught.value.render() == "<script>:2:6: the line ends too early\n    hp \n       ^\n  hint: expected a name"

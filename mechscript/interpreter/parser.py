@@ -249,7 +249,10 @@ def _syntax_error(source: str, error: UnexpectedInput) -> MechError:
             return MechError("a `{` is never closed", span, hint="close each block with `}`")
         return MechError("the input ends too early", span, hint=f"expected {_describe_expected(expected)}")
     if token.type == "_NL":
-        span = Span(token.line, token.column, token.start_pos, token.start_pos + 1)
+        start = token.start_pos
+        while start > 0 and source[start - 1] == "\r":   # a CRLF line's \r, which the line shown leaves out
+            start -= 1
+        span = _span_at(source, start)
         if "LBRACE" in expected and "NUMBER" not in expected:
             return MechError("the line ends before its block", span,
                              hint="a block's `{` goes on the same line: `if x > 3 {`")
