@@ -210,7 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "looking every 100 runs; -n is then a cap (default: the runs that always suffice)")
     sim.add_argument("--seed", type=_seed, default=None, metavar="S", help="the master seed (a fresh one if not given)")
     sim.add_argument("--jobs", type=_positive, default=None, metavar="J",
-                     help="worker processes (default: the number of cores)")
+                     help="processes that fight: this one and J-1 workers (default: the number of cores)")
     sim.add_argument("--json", action="store_true", help="print the result as JSON")
     sim.add_argument("--out", default=None, metavar="FILE", help="also write the JSON result to FILE")
     sim.add_argument("--plot", default=None, metavar="FILE.png",
@@ -249,7 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help=f"fights of each version (default {SIM_RUNS:,})")
     compare.add_argument("--seed", type=_seed, default=None, metavar="S", help="the master seed (a fresh one if not given)")
     compare.add_argument("--jobs", type=_positive, default=None, metavar="J",
-                         help="worker processes (default: the number of cores)")
+                         help="processes that fight: this one and J-1 workers (default: the number of cores)")
     compare.add_argument("--json", action="store_true", help="print the result as JSON")
     compare.add_argument("--out", default=None, metavar="FILE", help="also write the JSON result to FILE")
     _add_executor_options(compare)

@@ -368,3 +368,16 @@ def test_a_missing_file_or_no_runs_is_a_usage_error(tmp_path):
         ran = mech_forked(argv, tmp_path)
         assert (ran.code, ran.out) == (2, ""), argv
         assert says in ran.err and "Traceback" not in ran.err, ran.err
+
+
+def test_a_spread_batch_is_cut_into_chunks_that_cover_its_runs_in_order_smaller_at_the_end():
+    from mechscript.sim.batch import chunk_size, pieces
+    for jobs in (2, 3, 8):
+        for n in (1, 2, 15, 199, 200, 1000, 4001, 20000):
+            size = chunk_size(n, jobs)
+            cut = pieces(n, size, jobs)
+            assert [start for start, _ in cut] == [0] + [stop for _, stop in cut[:-1]] and cut[-1][1] == n
+            assert all(0 < stop - start <= size for start, stop in cut)
+            # the last 2 * jobs chunks' worth of runs in quarter chunks: the processes end together
+            assert all(stop - start <= max(1, size // 4) for start, stop in cut if start >= n - 2 * jobs * size)
+    assert pieces(20000, 200, 2)[-17:] == [(19000, 19200)] + [(19200 + 50 * i, 19250 + 50 * i) for i in range(16)]
