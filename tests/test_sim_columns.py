@@ -1,7 +1,7 @@
 """A chunk of a batch keeps its runs by column (stats.Runs), and the batch adds them up a column at
 a time (Tally.add_runs, Replays.add_runs): the same numbers, the same key order and the same
 replays as adding each run in turn (Tally.add, Replays.add), however the runs are cut into chunks
-and the chunks into pieces, with characters whose reported states change from run to run, floats
+and the chunks into parts, with characters whose reported states change from run to run, floats
 whose sum passes a float's range, ints too big for a float, and a side named "draw"."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def batches(draw):
 
 
 @given(batches(), st.integers(0, 3))
-def test_runs_added_by_column_give_what_each_run_added_in_turn_gives(batch, pieces):
+def test_runs_added_by_column_give_what_each_run_added_in_turn_gives(batch, parts):
     these, outcomes, cuts = batch
     one_by_one, replays = Tally(these), Replays(7, these)
     for index, outcome in enumerate(outcomes):
@@ -51,8 +51,8 @@ def test_runs_added_by_column_give_what_each_run_added_in_turn_gives(batch, piec
             runs.append(outcome)
         runs = pickle.loads(pickle.dumps(runs))   # as a worker sends it
         assert len(runs) == stop - start
-        # each chunk added in `pieces` + 1 pieces, as a batch with a precision adds it
-        edges = [round(len(runs) * k / (pieces + 1)) for k in range(pieces + 2)]
+        # each chunk added in `parts` + 1 parts, as a batch with a precision adds it
+        edges = [round(len(runs) * k / (parts + 1)) for k in range(parts + 2)]
         for a, b in zip(edges, edges[1:]):
             by_column.add_runs(runs, a, b)
             column_replays.add_runs(start, runs, a, b)

@@ -5,6 +5,7 @@ processes that end when the main process is killed, and the `memory` limit's nam
 from __future__ import annotations
 
 import json
+import re
 import os
 import signal
 import subprocess
@@ -76,6 +77,12 @@ def test_a_batch_has_no_more_processes_than_cores_nor_chunks(monkeypatch):
     assert started == [jobs - 1 for jobs in (min(64, default_jobs()), min(2, default_jobs())) if jobs > 1]
     assert many.to_json() == simulate(batch, 64, 4, jobs=1).to_json()
     assert few.tally.runs == 2
+    # with a `memory` limit, workers alone fight: this process's address space, its pool's threads
+    # in it, is larger than a worker's, and the limit would leave its runs less room (found by review)
+    started.clear()
+    bounded = Batch(path.read_text(), str(path), str(path.parent), Limits(memory=4000))
+    assert simulate(bounded, 64, 4, jobs=2).to_json() == many.to_json()
+    assert started == ([2] if default_jobs() >= 2 else [])
 
 
 def test_jobs_above_the_cores_are_capped_with_a_note(tmp_path):
@@ -199,8 +206,8 @@ fn fight(enc) {
 @pytest.mark.parametrize("jobs, runs", [("1", "3"), ("2", "3"), ("2", "12")])
 def test_the_memory_limit_stops_a_run_with_its_name(tmp_path, jobs, runs):
     # 400 lists of 100,000 numbers: well over a GB, which only `steps` stopped before, and late.
-    # 3 runs with 2 jobs: 3 chunks of a run, all handed to the worker; 12: the main process fights
-    # the fifth and after itself, within the limit too.
+    # 3 runs with 2 jobs: 3 chunks of a run; 12: more chunks than the workers hold at once, which
+    # the main process would fight itself, past the limit, were there no limit (_fight_spread).
     script = encounter(tmp_path, "hog", HOG_RULES)
     code, out, err, peak = peak_rss_kb([MECH, "sim", str(script), "-n", runs, "--seed", "1", "--jobs", jobs,
                                         "--limit", "steps=100000000", "--limit", "memory=300"], tmp_path)
@@ -209,3 +216,31 @@ def test_the_memory_limit_stops_a_run_with_its_name(tmp_path, jobs, runs):
     assert err.startswith(f"{script}: run 1 of the batch failed; replay it with `mech run {script} --seed ")
     assert f"\n{script}: a run needed more than 300 MB of memory; the limit `memory` is 300\n" in err
     assert err.endswith("  hint: raise it with --limit memory=MB (Python: Limits(memory=MB))\n")
+
+
+RARE_HOG_RULES = HOG_RULES.replace("    let kept = []\n", "    let kept = []\n    if d20 + 0 < 20 { return enc.sides[0].name }\n")
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS as Linux counts it")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_run_out_of_memory_is_named_by_its_own_number(tmp_path, jobs):
+    # A chunk whose run ran out of memory drops its outcomes (room to say so), and the batch named
+    # the chunk's first run, with the failed run's seed: "run 1", "run 26" for one failure.
+    script = encounter(tmp_path, "rare", RARE_HOG_RULES)
+    assert "if d20 + 0 < 20" in (tmp_path / "rare.mech").read_text()
+    ran = subprocess.run([MECH, "sim", str(script), "-n", "400", "--seed", "2", "--jobs", jobs,
+                          "--limit", "steps=100000000", "--limit", "memory=300"], capture_output=True, text=True)
+    assert ran.returncode == 1 and "Traceback" not in ran.stderr
+    found = re.search(r"run (\d+) of the batch failed; replay it with `mech run \S+ --seed (\d+)`", ran.stderr)
+    number, seed = int(found[1]), int(found[2])
+    assert number > 1 and batch_module.run_seed(2, number - 1) == seed
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS as Linux counts it")
+def test_the_set_up_is_not_bounded_by_the_memory_limit_of_the_runs(tmp_path):
+    # With one job the set-up (the written code's, on the first chunk) ran under the limit: with
+    # 20 MB, a MemoryError outside any run, "mech: internal error". As with two jobs, it is done first.
+    path = Path(__file__).resolve().parent.parent / "examples" / "pbem_ambush.mech"
+    ran = subprocess.run([MECH, "sim", str(path), "-n", "400", "--seed", "1", "--jobs", "1", "--limit", "memory=20",
+                          "--json"], capture_output=True, text=True)
+    assert (ran.returncode, ran.stderr) == (0, "") and json.loads(ran.stdout)["runs"] == 400

@@ -2,8 +2,9 @@
 
 Run i is seeded from the master seed and i alone (`run_seed`), so a run can be replayed with
 `mech run FILE --seed S`, and the batch gives the same numbers however it is split: the runs are cut
-into chunks, the chunks fought by worker processes (the standard library's process pool, or any
-`concurrent.futures` executor given), and the outcomes added up in the order of their index.
+into chunks, the chunks fought by this process and worker processes (the standard library's process
+pool), or by any `concurrent.futures` executor given, and the outcomes added up in the order of
+their index.
 """
 
 from __future__ import annotations
@@ -84,6 +85,7 @@ class Chunk:
     sides: list | None = None
     failure: str | None = None      # the failed run's error, as the user would read it
     failed_seed: int | None = None
+    failed_index: int | None = None  # the failed run's index in the batch
     failure_rolled: bool = True     # whether a die was drawn before it: else every seed fails the same way
     no_encounter: bool = False      # the script declares none: no run of it can be fought
     survival: str | None = None     # what `survives` counts, by the encounter's rules
@@ -124,7 +126,7 @@ ORPHAN_POLL = 0.2      # seconds between a worker's looks at its parent, where p
 
 
 def _limit_memory(limits: Limits) -> None:
-    """The `memory` limit (megabytes; 0: none) as the worker's address space (RLIMIT_AS): an
+    """The `memory` limit (megabytes; 0: none) as this process's address space (RLIMIT_AS): an
     allocation beyond it fails (MemoryError), and the run stops with the limit's error."""
     if not limits.memory:
         return
@@ -141,7 +143,7 @@ def _limit_memory(limits: Limits) -> None:
 
 @contextmanager
 def _memory_limited(limits: Limits):
-    """The `memory` limit in this process while a batch is fought here (--jobs 1), put back after."""
+    """The `memory` limit in this process while it fights a chunk (a batch of one job), put back after."""
     try:
         import resource
         before = resource.getrlimit(resource.RLIMIT_AS)
@@ -213,12 +215,12 @@ def _fight_chunk(batch: Batch, seed: int, start: int, stop: int, script: Script 
                 chunk.no_encounter = True
                 break
             except MechError as error:
-                chunk.failure, chunk.failed_seed = error.render(), s
+                chunk.failure, chunk.failed_seed, chunk.failed_index = error.render(), s, index
                 chunk.failure_rolled = error.rolled
                 break
             except MemoryError:
                 chunk.outcomes = Runs()  # room to say so
-                chunk.failure, chunk.failed_seed = out_of_memory(script).render(), s
+                chunk.failure, chunk.failed_seed, chunk.failed_index = out_of_memory(script).render(), s, index
                 break
             chunk.outcomes.append(result)
     return chunk
@@ -286,7 +288,8 @@ def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor 
     The batch is streamed: chunks are handed out a few per job ahead of the one added up next,
     and each is added to the tally, in the order of its runs, as soon as those before it are, so
     memory stays the same for any n. With no executor given, `jobs` processes fight, this one
-    among them: at most as many as this machine has cores, and no more than there are chunks."""
+    among them (with a `memory` limit, `jobs` workers: _fight_spread): at most as many as this
+    machine has cores, and no more than there are chunks."""
     size = chunk_size(n, jobs)
     stream = _Stream(batch, n, progress, keep_winners, seed, precision)
     own = executor is None
@@ -295,8 +298,10 @@ def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor 
     try:
         if own and jobs <= 1:
             script = _worker_script(batch)
-            for start in range(0, n, size):
-                stream.add(_fight_here(batch, seed, start, min(start + size, n), script))
+            prepared_for(script)   # set up before the `memory` limit bounds this process, as for a pool
+            with _memory_limited(batch.limits):
+                for start in range(0, n, size):
+                    stream.add(_fight_chunk(batch, seed, start, min(start + size, n), script))
         else:
             _fight_spread(batch, n, seed, size, jobs, executor, stream)
     except KeyboardInterrupt:
@@ -312,12 +317,6 @@ def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor 
     return stream.result(seed)
 
 
-def _fight_here(batch: Batch, seed: int, start: int, stop: int, script: Script) -> Chunk:
-    """A chunk fought in this process, within the `memory` limit."""
-    with _memory_limited(batch.limits):
-        return _fight_chunk(batch, seed, start, stop, script)
-
-
 def _fight_spread(batch: Batch, n: int, seed: int, size: int, jobs: int, executor: "Executor | None",
                   stream: "_Stream") -> None:
     """The chunks fought by the executor's workers, or, with no executor given, by a pool of jobs - 1
@@ -325,16 +324,20 @@ def _fight_spread(batch: Batch, n: int, seed: int, size: int, jobs: int, executo
     up would wait most of the time, and the little it does would take a core from a worker (2 jobs
     were 1.6 times 1 job, two batches at once 1.8 times). Chunks are handed to the pool IN_FLIGHT a
     worker ahead and fought here when the pool has enough; at the end, the chunks no worker has
-    started are taken back and fought here. Each is added to the stream in the order of its runs."""
+    started are taken back and fought here. Each is added to the stream in the order of its runs.
+
+    With a `memory` limit only workers fight, `jobs` of them: the pool's threads make this process's
+    address space larger than a worker's (pbem: 190 MB against 115), and the limit would leave a
+    run fought here less room than one fought by a worker or by a batch of one job."""
     own = executor is None
+    here = own and not batch.limits.memory   # this process fights chunks too
     script = None
     if own:   # set up here: worker processes forked from this one start from the set-up, not anew
         script = _worker_script(batch)
         prepared_for(script)
-        executor = ProcessPoolExecutor(jobs - 1, initializer=_start_worker, initargs=(batch, os.getpid()))
-        if batch.limits.memory:   # the pool's threads started before this process's `memory` bounds it
-            executor.submit(int).result()
-    ahead = IN_FLIGHT * (jobs - 1 if own else jobs)
+        executor = ProcessPoolExecutor(jobs - 1 if here else jobs, initializer=_start_worker,
+                                       initargs=(batch, os.getpid()))
+    ahead = IN_FLIGHT * (jobs - 1 if here else jobs)
     waiting: deque = deque()   # a chunk fought here, or (its future, start, stop), in the order of their runs
     sent = 0                   # futures in `waiting`
 
@@ -355,23 +358,23 @@ def _fight_spread(batch: Batch, n: int, seed: int, size: int, jobs: int, executo
     interrupted = False
     try:
         for start, stop in pieces(n, size, jobs):
-            if own and sent >= ahead:
-                waiting.append(_fight_here(batch, seed, start, stop, script))
+            if here and sent >= ahead:
+                waiting.append(_fight_chunk(batch, seed, start, stop, script))
             else:
                 waiting.append((executor.submit(_fight_chunk, batch, seed, start, stop), start, stop))
                 sent += 1
-            add_finished(len(waiting) >= 2 * ahead or not own and sent >= ahead)
+            add_finished(len(waiting) >= 2 * ahead or not here and sent >= ahead)
         while waiting:
             add_finished(False)
             taken = None
-            if own:   # a chunk no worker has started, the last first: fought here while the workers finish theirs
+            if here:   # a chunk no worker has started, the last first: fought here while the workers finish theirs
                 taken = next((i for i in reversed(range(len(waiting)))
                               if type(waiting[i]) is not Chunk and waiting[i][0].cancel()), None)
             if taken is None:
                 add_finished(True)
             else:
                 _, start, stop = waiting[taken]
-                waiting[taken] = _fight_here(batch, seed, start, stop, script)
+                waiting[taken] = _fight_chunk(batch, seed, start, stop, script)
                 sent -= 1
     except KeyboardInterrupt:
         interrupted = True
@@ -458,7 +461,7 @@ class _Stream:
         if chunk.failure is not None:
             if not chunk.failure_rolled:  # no die drawn before it (a sheet a module refuses): no seed to replay
                 raise RunError(chunk.failure)
-            index = chunk.start + len(chunk.outcomes)
+            index = chunk.failed_index
             raise MechError(f"run {index + 1} of the batch failed; replay it with `mech run {self.batch.filename} "
                             f"--seed {chunk.failed_seed}`:\n{chunk.failure}")
         runs = chunk.outcomes
@@ -469,7 +472,7 @@ class _Stream:
             self.replays = Replays(self.seed, chunk.sides)
         if not runs:
             return
-        # added in pieces that end where the precision is looked at (run indexes PRECISION_STEP-1, ...)
+        # added in parts that end where the precision is looked at (run indexes PRECISION_STEP-1, ...)
         cuts = [len(runs)] if self.precision is None else \
             [*range(PRECISION_STEP - chunk.start % PRECISION_STEP, len(runs), PRECISION_STEP), len(runs)]
         code = {side: index for index, side in enumerate(self.tally.sides)}

@@ -162,7 +162,7 @@ def _summed(total, values: list):
     if type(total) is int:
         try:
             whole = sum(values)
-        except OverflowError:   # a huge Fraction and a float: one at a time, as _added does
+        except OverflowError:   # an int too big for a float met a float: one at a time, as _added does
             whole = None
         if type(whole) is int:   # every value a whole number (an int plus a float or Fraction is not an int)
             return total + whole
