@@ -274,6 +274,10 @@ def chunk_size(n: int, jobs: int) -> int:
 # Chunks handed to an executor and not yet added up, per job: enough to keep every worker busy
 # while the next is added up, few enough that a batch's memory does not grow with its size.
 IN_FLIGHT = 4
+# Chunks this process fights wait, finished, behind the oldest one a worker has not finished: up to
+# HELD times IN_FLIGHT a worker of them, then it waits. At 2 it waited a tenth of a transformers
+# batch whenever its worker fell behind (a chunk's runs are a few KB: the memory is no matter).
+HELD = 8
 
 
 def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor | None = None,
@@ -363,7 +367,7 @@ def _fight_spread(batch: Batch, n: int, seed: int, size: int, jobs: int, executo
             else:
                 waiting.append((executor.submit(_fight_chunk, batch, seed, start, stop), start, stop))
                 sent += 1
-            add_finished(len(waiting) >= 2 * ahead or not here and sent >= ahead)
+            add_finished(len(waiting) >= HELD * ahead or not here and sent >= ahead)
         while waiting:
             add_finished(False)
             taken = None
