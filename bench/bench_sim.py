@@ -7,7 +7,7 @@ one run, on one machine.
 
 Timed, with `time.perf_counter` (wall time) around each call:
   - `mechscript.simulate(EXAMPLE, N, seed=S, jobs=1)`, and the same with jobs=2 (that one includes
-    starting the two worker processes, forked once the script is set up);
+    starting its worker process, forked once the script is set up: the main process fights too);
   - the hand-written `simulate(M, seed=S)`: M fights (default 20*N, as it is much faster) of the same
     rules, default options and tactics as the module, dice from one `random.Random(S)`;
   - the same M fights split between two worker processes (a process pool started in the timing, as
