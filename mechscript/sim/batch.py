@@ -412,6 +412,7 @@ class Replays:
         self.longest: tuple[int, int] | None = None   # (rounds, run index)
 
     def add(self, index: int, outcome) -> None:
+        """Run `index`'s outcome: the definition `add_runs` keeps, as Tally.add is add_runs'."""
         winner, rounds, _ = outcome
         indexes = self.first["draw" if winner is None else winner]
         if len(indexes) < REPLAYS:

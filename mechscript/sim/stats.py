@@ -45,6 +45,8 @@ class Tally:
         self.order: list[str] = []
 
     def add(self, outcome) -> None:
+        """One run's outcome added: the definition `add_runs` keeps (a batch adds its chunks' columns;
+        the tests hold the two equal, and fight runs one by one against a batch with this)."""
         winner, rounds, characters = outcome
         self.runs += 1
         self.winners["draw" if winner is None else winner] += 1
