@@ -21,6 +21,10 @@ Python's compiling of the written code, each kept once a process, are not counte
 call still sets the script up again (its types, its written code: 0.06 s for pbem, 0.5 s for
 transformers), which the two jobs share.
 
+Each row also shows the CPU seconds it took (this process and the worker processes it waited for,
+`os.times`): 2 jobs against 1 in CPU is what the two processes slow each other and the pool
+costs, a steadier figure than the wall time on a busy machine.
+
 Printed: the win rates of both with 95% Wilson intervals (they roll different dice, so they agree
 only statistically; z is the two-proportion z score of the difference), the rates in duels per
 second, the ratio hand-written / mechscript (one job), and the two-job speedups. `--repeats R` times
@@ -61,9 +65,13 @@ def log(message: str) -> None:
 
 
 def timed(call):
-    start = time.perf_counter()
+    """(wall seconds, CPU seconds of this process and the children it waited for, the call's result)."""
+    before, start = os.times(), time.perf_counter()
     result = call()
-    return time.perf_counter() - start, result
+    elapsed, after = time.perf_counter() - start, os.times()
+    cpu = sum(getattr(after, part) - getattr(before, part) for part in ("user", "system", "children_user",
+                                                                         "children_system"))
+    return elapsed, cpu, result
 
 
 def cpus() -> int:
@@ -164,12 +172,14 @@ def main(argv: list[str] | None = None) -> int:
         "mech1x2": (args.n, lambda: mech_in_two_processes(example, args.n, args.seed)),
     }
     seconds = {key: [] for key in measurements}
+    cpu_seconds = {key: [] for key in measurements}
     results = {}
     for repeat in range(args.repeats):
         for key, (n, call) in measurements.items():
             log(f"repeat {repeat + 1}/{args.repeats}: {key}, {n} runs ...")
-            elapsed, results[key] = timed(call)
+            elapsed, cpu, results[key] = timed(call)
             seconds[key].append(elapsed)
+            cpu_seconds[key].append(cpu)
     rates = {key: measurements[key][0] / min(times) for key, times in seconds.items()}
     load_after = load_average()
 
@@ -188,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
         "settings": {"system": args.system, "example": str(example.relative_to(ROOT)), "n": args.n,
                      "hand_n": hand_n, "seed": args.seed, "repeats": args.repeats},
         "seconds": seconds,
+        "cpu_seconds": cpu_seconds,
         "duels_per_second": rates,
         "ratio_hand_to_mech1": rates["hand"] / rates["mech1"],
         "speedup_2_jobs": rates["mech2"] / rates["mech1"],
@@ -223,9 +234,10 @@ def print_report(r: dict) -> None:
     rows = [("mechscript, 1 job", "mech1", s["n"]), ("mechscript, 2 jobs", "mech2", s["n"]),
             ("two 1-job at once", "mech1x2", s["n"]),
             ("hand-written", "hand", s["hand_n"]), ("hand, 2 processes", "hand2", s["hand_n"])]
-    print(f"{'':<20}{'runs':>8}{'seconds':>10}{'duels/s':>11}")
+    print(f"{'':<20}{'runs':>8}{'seconds':>10}{'duels/s':>11}{'CPU s':>8}")
     for label, key, n in rows:
-        print(f"{label:<20}{n:>8}{min(r['seconds'][key]):>10.2f}{r['duels_per_second'][key]:>11,.0f}")
+        print(f"{label:<20}{n:>8}{min(r['seconds'][key]):>10.2f}{r['duels_per_second'][key]:>11,.0f}"
+              f"{min(r['cpu_seconds'][key]):>8.2f}")
     ratio = r["ratio_hand_to_mech1"]
     print()
     target = TARGETS.get(s["system"], TARGET)
@@ -236,6 +248,10 @@ def print_report(r: dict) -> None:
           f"{'yes' if r['jobs_identical'] else 'NO'}")
     print(f"two 1-job batches at once / 1 job: {r['speedup_two_1_job_processes']:.2f}x: what 2 jobs could reach "
           f"here if they cost nothing of their own")
+    cpu = {key: min(times) for key, times in r["cpu_seconds"].items()}
+    print(f"CPU seconds of 2 jobs / 1 job: {cpu['mech2'] / cpu['mech1']:.2f} (two 1-job batches at once: "
+          f"{cpu['mech1x2'] / cpu['mech1']:.2f}; plain Python: {cpu['hand2'] / cpu['hand']:.2f}): steadier than the "
+          f"wall time on a busy machine, what the processes slow each other and the pool costs")
     print()
     print("win rates with 95% Wilson intervals (different dice: they should agree within the intervals, |z| < ~2)")
     print(f"{'':<13}{'mechscript (1 job)':<26}{'hand-written':<26}{'z':>6}")

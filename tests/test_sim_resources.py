@@ -156,6 +156,30 @@ def test_workers_end_when_the_main_process_is_killed(tmp_path, how):
             os.kill(worker, signal.SIGKILL)
 
 
+@pytest.mark.skipif(not LINUX_PROC, reason="finds the worker processes in /proc")
+@pytest.mark.skipif(default_jobs() < 2, reason="one core: --jobs 2 is capped to 1, no workers")
+def test_a_worker_killed_stops_the_batch_with_an_error_in_the_scripts_name(tmp_path):
+    # The error was raised past the handler that puts the script's name on it: "<expr>: a worker ..."
+    script = encounter(tmp_path, "slow", SLOW_RULES)
+    process = subprocess.Popen([MECH, "sim", str(script), "-n", "1000000", "--jobs", "2"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        give_up = time.monotonic() + 60
+        workers = []
+        while not workers and time.monotonic() < give_up:
+            time.sleep(0.05)
+            workers = _children(process.pid)
+        time.sleep(0.3)  # fighting now, past their set-up
+        os.kill(workers[0], signal.SIGKILL)
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 1
+    assert err.startswith(f"{script}: a worker process of the batch died (killed by a signal, or out of memory)\n"), err
+
+
 @pytest.mark.skipif(not LINUX_PROC, reason="watches the parent as Linux shows it")
 def test_a_worker_whose_parent_is_gone_ends_without_prctl(tmp_path):
     # The portable line of defence: a worker sees its parent change (adopted) and leaves, even where

@@ -315,7 +315,7 @@ def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor 
     except BrokenProcessPool:  # a worker killed (by the `memory` limit's allocation failing outside a run, or a signal)
         raise MechError("a worker process of the batch died (killed by a signal, or out of memory)",
                         hint="the `memory` limit (--limit memory=MB) bounds each worker; run with --jobs 1 "
-                             "to see the run that fails") from None
+                             "to see the run that fails").located("", batch.filename) from None
     except MechError as error:
         raise error.located("", batch.filename)
     return stream.result(seed)
