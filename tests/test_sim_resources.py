@@ -5,8 +5,8 @@ processes that end when the main process is killed, and the `memory` limit's nam
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import signal
 import subprocess
 import sys
