@@ -296,18 +296,20 @@ def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor 
     machine has cores, and no more than there are chunks."""
     size = chunk_size(n, jobs)
     stream = _Stream(batch, n, progress, keep_winners, seed, precision)
-    own = executor is None
-    if own:
-        jobs = min(jobs, default_jobs(), len(range(0, n, size)))
+    script = None
     try:
-        if own and jobs <= 1:
+        if executor is None:
+            jobs = min(jobs, default_jobs(), len(range(0, n, size)))
+            # set up here, before the `memory` limit bounds this process; worker processes forked
+            # from it start from the set-up, not anew
             script = _worker_script(batch)
-            prepared_for(script)   # set up before the `memory` limit bounds this process, as for a pool
+            prepared_for(script)
+        if script is not None and jobs <= 1:
             with _memory_limited(batch.limits):
                 for start in range(0, n, size):
                     stream.add(_fight_chunk(batch, seed, start, min(start + size, n), script))
         else:
-            _fight_spread(batch, n, seed, size, jobs, executor, stream)
+            _fight_spread(batch, n, seed, size, jobs, executor, stream, script)
     except KeyboardInterrupt:
         stream.interrupted = True
     except _Precise:
@@ -322,7 +324,7 @@ def simulate(batch: Batch, n: int, seed: int, jobs: int = 1, executor: Executor 
 
 
 def _fight_spread(batch: Batch, n: int, seed: int, size: int, jobs: int, executor: "Executor | None",
-                  stream: "_Stream") -> None:
+                  stream: "_Stream", script: "Script | None") -> None:
     """The chunks fought by the executor's workers, or, with no executor given, by a pool of jobs - 1
     worker processes and this one: a process of ours that only handed out chunks and added them
     up would wait most of the time, and the little it does would take a core from a worker (2 jobs
@@ -332,13 +334,11 @@ def _fight_spread(batch: Batch, n: int, seed: int, size: int, jobs: int, executo
 
     With a `memory` limit only workers fight, `jobs` of them: the pool's threads make this process's
     address space larger than a worker's (pbem: 190 MB against 115), and the limit would leave a
-    run fought here less room than one fought by a worker or by a batch of one job."""
+    run fought here less room than one fought by a worker or by a batch of one job. `script`: the
+    one set up in this process, when no executor is given."""
     own = executor is None
     here = own and not batch.limits.memory   # this process fights chunks too
-    script = None
-    if own:   # set up here: worker processes forked from this one start from the set-up, not anew
-        script = _worker_script(batch)
-        prepared_for(script)
+    if own:
         executor = ProcessPoolExecutor(jobs - 1 if here else jobs, initializer=_start_worker,
                                        initargs=(batch, os.getpid()))
     ahead = IN_FLIGHT * (jobs - 1 if here else jobs)

@@ -64,11 +64,11 @@ class Tally:
         """Adds runs[start:stop] as `add` adds each in turn, a column at a time: counts by Counter,
         whole numbers by `sum` (exact, so the same in any grouping); a column holding anything
         else, or added to a sum that is not a whole number, one value at a time as `add` does."""
-        stop = len(runs.rounds) if stop is None else stop
+        stop = len(runs) if stop is None else stop
         self.runs += stop - start
         self.winners.update(["draw" if winner is None else winner for winner in runs.winners[start:stop]])
         self.rounds.update(runs.rounds[start:stop])
-        ends = [part[0] for part in runs.parts[1:]] + [len(runs.rounds)]
+        ends = [part[0] for part in runs.parts[1:]] + [len(runs)]
         for (first, names, keys, standing, columns), end in zip(runs.parts, ends):
             if end <= start or first >= stop:
                 continue
