@@ -6,6 +6,7 @@ closures'."""
 from __future__ import annotations
 
 import gc
+import sys
 import re
 import warnings
 from collections import Counter
@@ -28,7 +29,7 @@ from mechscript.dice.faces import RandomFaces
 from mechscript.errors import MechError
 from mechscript.limits import Limits
 from mechscript.interpreter.script import compile_script
-from mechscript.interpreter.values import Record, to_json
+from mechscript.interpreter.values import Character, Record, to_json
 from mechscript.sim.batch import prepared_for, run_seed
 from mechscript.sim.prepared import fight_once
 from test_sim import DUEL_RULES, encounter as one_shot
@@ -2519,3 +2520,37 @@ def test_a_module_with_a_carriage_return_in_a_string_is_written(tmp_path):
     script = compiled_file(one_shot(tmp_path, "duel", DUEL_RULES + 'let tag = "a\rb"\n'))
     assert b'"a\rb"' in (tmp_path / "duel.mech").read_bytes()
     assert_same_fights(script, 10)
+
+
+def _reachable(value, seen: set):
+    """The characters and records reachable from `value` through lists, tuples, dicts and fields."""
+    if id(value) in seen:
+        return
+    seen.add(id(value))
+    kind = type(value)
+    if kind is Character or kind is Record:
+        yield value
+        for item in value.fields.values():
+            yield from _reachable(item, seen)
+    elif kind in (list, tuple):
+        for item in value:
+            yield from _reachable(item, seen)
+    elif kind is dict:
+        for item in value.values():
+            yield from _reachable(item, seen)
+
+
+@pytest.mark.parametrize("name", ["pbem_ambush", *EXAMPLES])
+def test_every_field_name_is_the_interned_string_the_written_code_reads(name):
+    # `c.speed` in the written code is quick only when the fields' key is the very string object
+    # of the code's name (CPython compares it by identity); a name parsed, or read back from the
+    # parse cache, is a string of its own (characters.compile_kind)
+    path = ROOT / "examples" / f"{name}.mech"
+    for _ in range(2):   # parsed, then read back from the parse cache
+        quiet = QuietFight(compile_script(path.read_text(), str(path), path.parent, Limits()))
+    for index in range(5):
+        quiet.fight(run_seed(1, index))
+    found = list(_reachable(list(quiet.namespace.values()) + quiet.encounter.characters, set()))
+    assert any(type(value) is Character for value in found) and any(type(value) is Record for value in found)
+    loose = {key for value in found for key in value.fields if key is not sys.intern(key)}
+    assert not loose

@@ -4,6 +4,7 @@ order; a read or test that does nothing else may be written inline (`pure`)."""
 
 from __future__ import annotations
 
+import sys
 from ..checker.types import CharT, RecordT
 from ..dice.engine import sampler
 from ..dice.faces import FEW_DICE, ONE_DIE, drawn_bits, face_table, few_dice
@@ -196,7 +197,8 @@ class Expressions(Arithmetic, Comparisons):
             return self.into("Record({" + ", ".join(f"{name!r}: {text or 'None'}" for name, _, text in fields) + "})")
         # mostly fixed values (robomacs' `act`: 24 of 27): a copy of them all, in the written
         # order, with the others put in, which Python loads two a field, not one every field
-        template = self.constant({name: None if value is NOT_LITERAL else value for name, value, _ in fields})
+        # (its names interned, as the closures' records: characters.compile_kind says why)
+        template = self.constant({sys.intern(name): None if value is NOT_LITERAL else value for name, value, _ in fields})
         return self.into("Record({**" + template + "".join(", " + field for field in made) + "})")
 
     def e_Match(self, node):

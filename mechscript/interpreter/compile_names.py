@@ -3,6 +3,7 @@ calls, fields, elements, strings, records, and/or/not, `match`."""
 
 from __future__ import annotations
 
+import sys
 from . import ast
 from .builtins import BUILTINS, NOT_ROLLED
 from ..errors import MechError, did_you_mean
@@ -144,7 +145,8 @@ class NameCompiler(Compiler):
         return interpolate
 
     def compile_Record(self, node: ast.Record):
-        fields = [(name, self.compile(value)) for name, value in node.fields]
+        # names interned, as a character's (characters.compile_kind): the written code reads them as attributes
+        fields = [(sys.intern(name), self.compile(value)) for name, value in node.fields]
         return lambda ev: Record({name: value(ev) for name, value in fields})
 
     def compile_Logic(self, node: ast.Logic):
