@@ -2554,3 +2554,20 @@ def test_every_field_name_is_the_interned_string_the_written_code_reads(name):
     assert any(type(value) is Character for value in found) and any(type(value) is Record for value in found)
     loose = {key for value in found for key in value.fields if key is not sys.intern(key)}
     assert not loose
+
+
+@pytest.mark.parametrize("compare", [
+    "if best == none or c != att { best = c }",                          # a condition written inline
+    "let same = best == none\n let other = c != att\n if same or other { best = c }",   # values
+    "if pick(c) != att { best = c }",                                    # a call's value, then compared
+], ids=["inline", "values", "called"])
+def test_a_character_or_none_is_compared_by_identity(compare):
+    # none and characters equal themselves alone: Python's `is`, not `==` (which calls __eq__ both
+    # ways before it falls back to identity)
+    rules = ("fn pick(c) {\n if d6 > 3 { return c }\n return none\n}\n"
+             "fn pbem.damage_power(att, weapon) {\n let best = none\n"
+             f" for c in [att] {{\n {compare}\n }}\n"
+             " if best != none and best == att { return att.firepower }\n return 1\n}")
+    written = damage_power_written(rules)
+    assert re.search(r"\bis (not )?None\b", written) and re.search(r"\bis not v\d+_att\b", written)
+    assert not re.search(r"[=!]= (None|v\d+_\w+)\b", written)

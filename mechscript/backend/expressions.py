@@ -84,6 +84,8 @@ class Expressions(Arithmetic, Comparisons):
             a, b = self.pure(node.left), self.pure(node.right)
             if a is None or b is None:
                 return None
+            if node.op in ("==", "!=") and (self.identity_only(node.left) or self.identity_only(node.right)):
+                return f"({identity(a, node.op, b)})"   # as e_Compare: Python's `is`
             literal = literal_value(node.right)
             if self.surely(node.left, "int") and self.surely(node.right, "int") or \
                     self.surely(node.left, "str") and self.surely(node.right, "str") or \
