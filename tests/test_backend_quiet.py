@@ -2571,3 +2571,15 @@ def test_a_character_or_none_is_compared_by_identity(compare):
     written = damage_power_written(rules)
     assert re.search(r"\bis (not )?None\b", written) and re.search(r"\bis not v\d+_att\b", written)
     assert not re.search(r"[=!]= (None|v\d+_\w+)\b", written)
+
+
+def test_a_sum_past_the_bound_of_the_quick_test_is_fought_as_the_closures_fight_it():
+    # `x + 1 if x < SMALL else binary(...)`: SMALL is within one of CPython's 30-bit digits, which
+    # it compares quickest; a number past it (here 2**40 and more) takes `binary`, to the same result
+    rules = ("fn pbem.damage_power(att, weapon) {\n let big = att.firepower * 1099511627776\n"
+             " let more = big + 1\n let text = \"{more}\"\n return more - big + len(text) - 13\n}")
+    script = ruled(rules)
+    assert_same_fights(script, 40)
+    namespace = QuietFight(script).namespace
+    assert namespace["SMALL"] < 2 ** 30 and namespace["SHOWN_WHOLE"] < 2 ** 30
+    assert " < SMALL else binary(" in damage_power_written(rules)

@@ -186,6 +186,9 @@ def kind_states(kinds: dict) -> dict:
     return {key: kind.schema.changes for key, kind in kinds.items()}
 
 
+ONE_DIGIT = 2 ** 30 - 1   # the largest whole number CPython holds in one digit
+
+
 def written_helpers(limits, encounter, members, rounds) -> dict:
     """What the written code refers to besides its constants and its own functions."""
     namespace = {
@@ -206,10 +209,14 @@ def written_helpers(limits, encounter, members, rounds) -> dict:
         "SIDES": [Record({"name": side, "members": list(side_members)}) for side, side_members in encounter.sides],
         "get_field": running.get_field, "set_field": module_field_set,
         "get_index": get_index, "set_index": running.set_index, "show": running.show,
-        "SMALL": small_whole(limits), "SMALL_FACTOR": 2 ** max(0, min(30, (limits.number_bits - 1) // 2)),
+        # the written code's run-time tests `x < SMALL`, `-SHOWN_WHOLE < x < SHOWN_WHOLE` take a
+        # bound CPython 3.11 compares as quickly as it can (COMPARE_OP_INT_JUMP: both sides within one
+        # 30-bit digit; 2**60 is two, a generic comparison at some 15 ns more each time); a number past
+        # it takes the slow way, `binary` or `show`, with the same result
+        "SMALL": min(small_whole(limits), ONE_DIGIT),
         "LOOP_ITERATIONS": limits.loop_iterations, "LOOP_ROUNDS": range(limits.loop_iterations),
         "LIST_SIZE": limits.list_size, "STEP": None, "DICE": None, "SAY": None,
-        "BITS": None, "later_face": later_face, "later_total": later_total, "SHOWN_WHOLE": running.SHOWN_WHOLE,
+        "BITS": None, "later_face": later_face, "later_total": later_total, "SHOWN_WHOLE": min(running.SHOWN_WHOLE, ONE_DIGIT),
         "NUMBER_BITS": limits.number_bits, "DICE_PER_ROLL": limits.dice_per_roll, "DIE_SIDES": limits.die_sides,
         "EXPLOSION_DEPTH": limits.explosion_depth,
         "STRING_SIZE": limits.string_size, "TOTAL_DICE": limits.total_dice,
