@@ -47,7 +47,7 @@ def run_on(text: str, limits: Limits):
 
 
 def no_timer_left() -> bool:
-    return signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0) and CpuTime.running is None
+    return signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0) and limits_module._CLOCK.running is None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -244,6 +244,12 @@ def spin_until_stopped(ev: Counted) -> None:
         assert time.process_time() - start < HANG_GUARD
 
 
+def nothing_left_of_a_run(timer: CpuTime) -> bool:
+    """No run is timing, and no timer is left: but a batch's clock, ticking between its runs."""
+    clock = signal.getitimer(signal.ITIMER_PROF)
+    return limits_module._CLOCK.running is None and (clock[1] > 0 if timer.handled else clock == (0.0, 0.0))
+
+
 def times_run_after_run(timer: CpuTime) -> None:
     """A run its time stopped leaves nothing for the next, whose time is its own and stops it the
     same way (at its next count, not at once); `timer` has seconds=0.02 and steps=1000."""
@@ -251,10 +257,10 @@ def times_run_after_run(timer: CpuTime) -> None:
         slow, fast = Counted(), Counted()
         with timer.again(slow):
             spin_until_stopped(slow)
-        assert slow.step_limit == 1000 and no_timer_left()
+        assert slow.step_limit == 1000 and nothing_left_of_a_run(timer)
         with timer.again(fast):
             pass
-        assert fast.step_limit == 1000 and not timer.fired and no_timer_left()
+        assert fast.step_limit == 1000 and not timer.fired and nothing_left_of_a_run(timer)
 
 
 def test_one_timer_times_run_after_run():
@@ -293,6 +299,58 @@ def test_runs_one_after_another_set_the_handler_once_and_each_its_own_time(monke
         with timer.again(again):
             spin_until_stopped(again)
     assert counted.set == 4 and signal.getsignal(signal.SIGPROF) is before and no_timer_left()
+
+
+def spend_cpu(seconds: float) -> None:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        pass
+
+
+def test_a_batch_s_clock_counts_the_time_of_each_run_not_the_time_between(monkeypatch):
+    # runs of a batch make no system call (a pbem run spent 5% of its time starting and stopping
+    # a timer): one clock ticks a quarter of `seconds` from the first run to the last, each run
+    # counting its own ticks; the work between runs is no run's
+    calls, setitimer = [], signal.setitimer
+    monkeypatch.setattr(limits_module.signal, "setitimer", lambda *args: calls.append(args) or setitimer(*args))
+    timer = CpuTime(Limits(seconds=0.2, steps=1000))
+    with timer.handling():
+        for _ in range(3):
+            run = Counted()
+            with timer.again(run):
+                spend_cpu(0.1)     # half its time
+            spend_cpu(0.3)         # between runs: more than a run's whole time
+            assert run.step_limit == 1000 and not timer.fired
+        slow = Counted()
+        with timer.again(slow):
+            spin_until_stopped(slow)
+    assert calls == [(signal.ITIMER_PROF, 0.05, 0.05), (signal.ITIMER_PROF, 0)] and no_timer_left()
+
+
+def test_a_batch_s_clock_stops_a_run_past_seconds_and_not_before():
+    timer = CpuTime(Limits(seconds=0.1, steps=1000))
+    with timer.handling():
+        run = Counted()
+        with timer.again(run):
+            start = time.process_time()
+            spin_until_stopped(run)
+            spent = time.process_time() - start
+    assert 0.1 <= spent <= 0.1 + 2 * 0.025 + 0.02 and no_timer_left()   # two ticks late at most, and the kernel's
+
+
+def test_a_batch_s_clock_raises_a_grace_past_a_run_that_no_count_stops():
+    # nothing counts (a Python loop of the run's): the handler raises the error itself a GRACE
+    # later, and again a GRACE after that should something swallow it, as a run's own timer does
+    timer = CpuTime(Limits(seconds=0.05, steps=1000))
+    with timer.handling():
+        run = Counted()
+        with pytest.raises(MechError, match="the limit `seconds` is 0.05"):
+            with timer.again(run):
+                start = time.process_time()
+                while time.process_time() - start < HANG_GUARD:
+                    pass
+        assert 0.05 + CpuTime.GRACE <= time.process_time() - start < HANG_GUARD
+    assert run.step_limit == 1000 and no_timer_left()
 
 
 def test_a_chunk_leaves_no_timer_of_a_run_whose_exit_was_skipped():
@@ -334,7 +392,7 @@ def test_a_child_forked_while_a_timer_is_timing_times_its_own_runs():
         if child == 0:
             try:
                 ev = Counted()
-                fresh = CpuTime.running is None and signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
+                fresh = limits_module._CLOCK.running is None and signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
                 with CpuTime(Limits(seconds=0.02, steps=1000), ev):
                     spin_until_stopped(ev)
                 os._exit(0 if fresh and ev.step_limit == 1000 and no_timer_left() else 3)
