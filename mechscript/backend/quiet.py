@@ -268,6 +268,8 @@ class QuietFight(Keeping):
                 self.namespace = self._namespace(script_text, ev, limits)
                 self.namespace["BITS"] = self.faces.getrandbits
         self._keep(ev, home)
+        # each run's budgets and dice: one object, renewed for each run (fight)
+        self.run = WrittenRun(self.faces, limits, self.namespace, self.setup_steps, self.setup_dice, self.setup_lines)
 
     # -- set-up --
 
@@ -432,9 +434,7 @@ class QuietFight(Keeping):
         bailed: the caller fights that run whole, on the closures, for its outcome or its error.
         `raising`: what stopped the run is raised instead, Bail or the Python error of an operation
         the closures stop at with theirs (the fuzz test tells the two apart)."""
-        faces = self.faces.reseeded(seed)   # BITS, its bits, is the namespace's since the set-up
-        ev = WrittenRun(faces, self.script.limits, self.namespace, self.setup_steps, self.setup_dice,
-                        self.setup_lines)
+        ev = self.run.renew(self.faces.reseeded(seed))   # BITS, its bits, is the namespace's since the set-up
         ev.depth = self.depth   # the most calls of fns that count no depth (depth.py)
         try:
             with self.timer.again(ev):   # the `seconds` of a run, as Script.run times it
