@@ -22,7 +22,8 @@ from mechscript.backend.writer import Unsupported, character_or_none
 from mechscript.checker.types import ANY, CharT, RecordT, Site, of
 from mechscript.backend.comparisons import identity
 from mechscript.backend.peephole import merged
-from mechscript.backend.quiet import QuietFight, _numbers
+from mechscript.backend.keep import numbers_of
+from mechscript.backend.quiet import QuietFight
 from mechscript.backend.runtime import (Bail, WrittenRun, copier, copying, exact_difference, exact_product,
                                        exact_quotient, exact_sum, fresh, half, ratio)
 from mechscript.dice.faces import RandomFaces
@@ -555,8 +556,8 @@ def test_a_reported_number_is_what_json_makes_of_it(value):
     # range as Python's float of it, the rest as to_json gives them; not text, true or none
     made = to_json(value)
     expected = {"x": made} if type(made) in (int, float) and type(value) is not bool else {}
-    assert _numbers([("x", value)]) == expected
-    assert [type(v) for v in _numbers([("x", value)]).values()] == [type(v) for v in expected.values()]
+    assert numbers_of([("x", value)]) == expected
+    assert [type(v) for v in numbers_of([("x", value)]).values()] == [type(v) for v in expected.values()]
 
 
 @given(st.integers(-2**70, 2**70).map(lambda n: 2 * n + 1))

@@ -142,8 +142,9 @@ def test_a_report_of_whole_numbers_and_other_values_takes_the_numbers_as_they_ar
     # test of each value's type where the types tell them apart
     script = scripted(tmp_path, RULES.replace("m.hp > 0", standing, 1))
     quiet = QuietFight(script)
-    assert [entry[-1] for entry in quiet.reporting] == [plain, plain]
-    assert [entry[2] for entry in quiet.reporting] == [("hp",) if plain else ("hp", "prone")] * 2
+    each = "{'hp': C%d.hp}" if plain else "NUMBERS((('hp', C%d.hp), ('prone', C%d.prone), ))"
+    reports = re.findall(r"\(standing\(C\d\) is True, (.*?)\)(?:, '|})", quiet.report_source)
+    assert reports == [each.replace("%d", str(i)) for i in range(2)]
     assert_same_fights(script, 40)
 
 

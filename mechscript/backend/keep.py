@@ -5,15 +5,33 @@ character."""
 
 from __future__ import annotations
 
-from operator import itemgetter
+from fractions import Fraction
 from pathlib import Path
 
 from ..errors import MechError
 from ..interpreter import ast, characters
-from ..interpreter.values import Character, Encounter, Function, Kind, Module, Record, Scope, Table
+from ..interpreter.values import Character, Encounter, Function, Kind, Module, Record, Scope, Table, to_json
 from .changes import may_change, table_may_change
 from .runtime import copier, copying, fresh, mutable
-from .writer import ModuleText, Unsupported
+from .writer import ModuleText, Unsupported, Writer
+
+
+def numbers_of(items) -> dict:
+    """The numbers of a character's reported state, as a batch keeps them (JSON's numbers): a
+    Fraction well within a float's range (values.fits_float) as the float Fraction makes of it."""
+    numbers = {}
+    for key, value in items:
+        kind = value.__class__
+        if kind is int:
+            numbers[key] = value
+        elif kind is Fraction and value._denominator != 1 and \
+                -1000 < value._numerator.bit_length() - value._denominator.bit_length() < 1000:
+            numbers[key] = value._numerator / value._denominator
+        elif kind is not str and kind is not bool and value is not None:
+            value = to_json(value)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                numbers[key] = value
+    return numbers
 
 
 def refuse_sharing(kept, states, settings) -> None:
@@ -170,8 +188,9 @@ class Keeping:
             states = characters.end_states(self.encounter, report)
         except MechError as error:   # every run's error: the closures' to give
             raise Unsupported("the rules' report") from error
-        self.reporting = []
-        for character, (name, state) in zip(self.encounter.characters, states.items()):
+        # the report as one written function of `standing`, each character's fields read as attributes
+        parts = []
+        for i, (character, (name, state)) in enumerate(zip(self.encounter.characters, states.items())):
             names = tuple(key for key in state if key != "side")
             # a field the types say is a whole number is reported as it is, one that is never a
             # number nor a roll (a text, true or false, none, a list) is not (_numbers): with no
@@ -180,10 +199,13 @@ class Keeping:
             whole = [key for key in names if key in fields and fields[key].surely("int")]
             never = [key for key in names if key in fields and not fields[key].is_empty
                      and not fields[key].maybe("number") and not fields[key].maybe("roll")]
-            plain = len(whole) + len(never) == len(names)
-            if plain:
-                names = tuple(whole)
-            # the fields' values as one tuple, read in C (itemgetter of one name gives the value alone)
-            values_of = itemgetter(*names) if len(names) > 1 else \
-                (lambda fields, key=names[0]: (fields[key],)) if names else (lambda fields: ())
-            self.reporting.append((character, name, names, values_of, plain))
+            if len(whole) + len(never) == len(names):
+                numbers = "{" + ", ".join(f"{key!r}: {Writer.attr(f'C{i}', key)}" for key in whole) + "}"
+            else:
+                numbers = "NUMBERS((" + "".join(f"({key!r}, {Writer.attr(f'C{i}', key)}), " for key in names) + "))"
+            parts.append(f"{name!r}: (standing(C{i}) is True, {numbers})")
+        self.report_source = "def written_report(standing):\n    return {" + ", ".join(parts) + "}\n"
+        namespace = {f"C{i}": character for i, character in enumerate(self.encounter.characters)}
+        namespace["NUMBERS"] = numbers_of
+        exec(compile(self.report_source, "<mechscript report>", "exec"), namespace)
+        self.written_report = namespace["written_report"]

@@ -33,7 +33,7 @@ from ..interpreter.names import UNSET
 from ..interpreter.parser import quick_collector
 from ..interpreter.lookup import ROLL_FIELDS, get_index
 from ..interpreter.values import (TEXT_STEP, Character, Encounter, Kind, Record, Scope, Table,
-                                  TableRow, equal, to_json)
+                                  TableRow, equal)
 from ..limits import CpuTime, Limits
 from ..numbers import normal
 from .calls import builtin_impls
@@ -41,7 +41,7 @@ from .changes import changed_sites, table_may_change, tables_assigned
 from .compiled import compiled
 from .depth import call_depth
 from .emit import Emitter
-from .keep import Keeping, reachable
+from .keep import Keeping, numbers_of, reachable
 from .memo import REMEMBERING, Remembered, answer_of, remembering
 from .narration import Purity, has_pools
 from .peephole import merged
@@ -50,24 +50,6 @@ from .runtime import (Bail, WrittenRun, bail, exact_difference, exact_product, e
 from .unchanging import unchanging_fields, written_fields
 from .unread import left_out, named_calls, quiet_nodes, uncalled, unread_fields, unread_values
 from .writer import SHORT_LIST, ModuleText, Unsupported, roll_or_none, small_literal
-
-
-def _numbers(items) -> dict:
-    """The numbers of a character's reported state, as a batch keeps them (JSON's numbers): a
-    Fraction well within a float's range (values.fits_float) as the float Fraction makes of it."""
-    numbers = {}
-    for key, value in items:
-        kind = value.__class__
-        if kind is int:
-            numbers[key] = value
-        elif kind is Fraction and value._denominator != 1 and \
-                -1000 < value._numerator.bit_length() - value._denominator.bit_length() < 1000:
-            numbers[key] = value._numerator / value._denominator
-        elif kind is not str and kind is not bool and value is not None:
-            value = to_json(value)
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                numbers[key] = value
-    return numbers
 
 
 def python_name(text: ModuleText, fn: ast.FnDef) -> str:
@@ -465,9 +447,6 @@ class QuietFight(Keeping):
         if report != self.reported:   # a fight changed `report`: the closures' way, with its checks
             states = characters.end_states(encounter, report)
             for character, (name, state) in zip(encounter.characters, states.items()):
-                result[name] = (standing(character) is True, _numbers(state.items()))
+                result[name] = (standing(character) is True, numbers_of(state.items()))
             return winner, encounter.round, result
-        for character, name, names, values_of, plain in self.reporting:
-            numbers = zip(names, values_of(character.fields))
-            result[name] = (standing(character) is True, dict(numbers) if plain else _numbers(numbers))
-        return winner, encounter.round, result
+        return winner, encounter.round, self.written_report(standing)
