@@ -1836,11 +1836,17 @@ def test_rolls_are_sampled_as_numbers_when_only_narration_shows_their_breakdown(
 ])
 def test_a_field_named_by_a_text_is_read_inline_and_fought_the_same(rule):
     # access.e_Index: `c[name]` of what is surely a character or record reads its fields, as
-    # lookup.get_index does; a gear list (a copy), a missing name and the rest go to get_index
+    # lookup.get_index does (a character's once); a gear list (a copy), a missing name and the rest
+    # go to get_index
     script = ruled(rule)
     body = _function_written(QuietFight(script), "s__pbem_damage_power")
-    assert ".__dict__[" in body and "get_index(EV" in body
+    assert (".__dict__.get(" if "att[" in rule else ".__dict__[") in body and "get_index(EV" in body
+    assert body.count("__dict__") == 1 or "att[" not in rule
     assert_same_fights(script, 40)
+
+
+def test_a_missing_field_named_by_a_text_stops_the_run_as_the_closures_stop_it():
+    assert_both_stop(ruled('fn pbem.damage_power(att, weapon) = att[lower("FIREPOWERS")]'), "firepowers")
 
 
 def test_a_row_looked_up_by_what_may_be_a_text_tests_it_for_one_inline():
@@ -2133,7 +2139,7 @@ def test_an_index_of_what_is_surely_a_table_or_a_character_tests_no_type():
             " return att[name] + e[att.kind]\n}")
     script = ruled(rule)
     power = _function_written(QuietFight(script), "s__pbem_damage_power")
-    assert ".rows[" in power and ".__dict__[" in power
+    assert ".rows[" in power and ".__dict__.get(" in power
     assert "is Table" not in power and "is Character" not in power
     assert_same_fights(script, 30)
 

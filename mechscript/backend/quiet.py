@@ -203,6 +203,7 @@ def written_helpers(limits, encounter, members, rounds) -> dict:
         "EXPLOSION_DEPTH": limits.explosion_depth,
         "STRING_SIZE": limits.string_size, "TOTAL_DICE": limits.total_dice,
         "SHORT_LIST": SHORT_LIST,
+        "NO_FIELD": [],       # a missing field of a character read by its name (access.py): never changed
         "EV": None,           # the run's evaluation (runtime.WrittenRun), set by each run
     }
     namespace.update(builtin_impls())
