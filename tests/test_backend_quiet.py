@@ -2222,12 +2222,14 @@ def test_is_with_a_number_or_text_literal_is_written_as_its_known_answer():
 
 @pytest.mark.parametrize("test", ["m > att.firepower / 2", "att.firepower / 2 >= m", "m * 1 < att.rank_points / 3"])
 def test_a_fraction_compared_with_a_whole_number_divided_makes_no_fraction(test):
-    # `m` may be a Fraction (half the hp): m > f / 2 is m.numerator * 2 > f * m.denominator, all in
-    # whole numbers (transformers' `fatigued`, half points of Major Damage against half a limit)
+    # `m` may be a Fraction (half the hp): m > f / 2 is m * 2 > f of an int m, else
+    # m._numerator * 2 > f * m._denominator, all in whole numbers (transformers' `fatigued`, half
+    # points of Major Damage against half a limit), with no call of Fraction's properties
     rules = ("fn pbem.damage_power(att, weapon) {\n let m = att.hp / 2\n"
              f" if {test} {{ return 1 }}\n return att.firepower\n}}")
     written = damage_power_written(rules)
-    assert re.search(r"\w+\.numerator \* [23]\b", written) and re.search(r" \* \w+\.denominator\b", written)
+    assert re.search(r"\w+\._numerator \* [23]\b", written) and re.search(r" \* \w+\._denominator\b", written)
+    assert re.search(r"\w+ \* [23]\b.* if \w+\.__class__ is int else ", written) and ".numerator" not in written
     assert "Fraction(" not in written.split("\n", 3)[3]   # but the half made by `/`
 
 

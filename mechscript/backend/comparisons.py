@@ -104,21 +104,23 @@ class Comparisons(Folding):
                     self.surely(divided.left, "int") and self.surely(other, "number"):
                 if first:   # worked out in the written order: the divided side first
                     b, a = self.values([divided.left, other])
-                    left, right = self.times(other, a, n, divided.left, b)
-                    return self.into(f"{right} {op} {left}")
-                a, b = self.values([other, divided.left])
-                left, right = self.times(other, a, n, divided.left, b)
-                return self.into(f"{left} {op} {right}")
+                else:
+                    a, b = self.values([other, divided.left])
+                return self.into(self.times(other, a, n, divided.left, b, op, first))
         return None
 
-    def times(self, node, a: str, n: int, whole, b: str) -> tuple[str, str]:
-        """`a * n` and `b` for `scaled` (`a` of `node`, `b` of `whole`): of an `a` that may be a
-        Fraction and a `b` that is surely a whole number, `a.numerator * n` and `b * a.denominator`
-        (a Fraction's denominator is above 0, an int's is 1): the same answer, with no Fraction made
-        (transformers' `fatigued`, of half points of Major Damage). `a` is read twice: a name."""
+    def times(self, node, a: str, n: int, whole, b: str, op: str, flipped: bool) -> str:
+        """`a * n op b` (`b op a * n`, `flipped`) for `scaled` (`a` of `node`, `b` of `whole`): of
+        an `a` that may be a Fraction and a `b` that is surely a whole number, a Fraction's
+        `a._numerator * n op b * a._denominator` (its denominator is above 0): the same answer, with
+        no Fraction made (transformers' `fatigued`, of half points of Major Damage), and no call of
+        Fraction's properties `numerator` and `denominator`. `a` is read twice: a name."""
+        def compared(left: str, right: str) -> str:
+            return f"{right} {op} {left}" if flipped else f"{left} {op} {right}"
+        whole_a = compared(f"{a} * {n}", b)
         if self.surely(node, "int") or not self.surely(whole, "int") or not a.isidentifier():
-            return f"{a} * {n}", b
-        return f"{a}.numerator * {n}", f"{b} * {a}.denominator"
+            return whole_a
+        return f"{whole_a} if {class_of(a)} is int else {compared(f'{a}._numerator * {n}', f'{b} * {a}._denominator')}"
 
     def kind_known(self, node, lines: bool = True) -> "str | None":
         """`x.kind == "Robo"` ("True" or "False") where the types say which kinds the local x may be
