@@ -15,6 +15,7 @@ import signal
 import _signal
 import sys
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 
@@ -131,30 +132,31 @@ class CpuTime:
 
     A batch's runs, one after another, share one timer (`again`) and may time them all with one
     clock (`handling`): its handler is set once, and the timer ticks every TICKS-th of the time
-    (of `seconds` or GRACE, the less) from the first run to the last. A run counts the ticks that
-    come while it runs, and is stopped past `seconds` as above, at most two ticks late (the first
-    may come just after its start). A run then makes no system call: starting and stopping a timer
-    for each run cost two, some 2.7 microseconds of a pbem run's 52 in a VM."""
+    (of `seconds` or GRACE, the less; MIN_TICK at least) from the first run to the last. At the
+    first tick that comes while a run runs, the handler reads the process's CPU time, and at each
+    later one how much has gone by since: past `seconds`, the run is stopped as above, at most a
+    tick or so late (it began before that first tick; the kernel delivers ticks at its own pace, a
+    few milliseconds, and several that come during one long operation in C as one). A run then
+    makes no system call: starting and stopping a timer for each run cost two, some 2.7
+    microseconds of a pbem run's 52 in a VM."""
 
     LONGEST = 10 ** 8  # seconds the timer takes at most (setitimer overflows far beyond): over 3 years
+    SHORTEST = 1e-6    # and at least (setitimer's unit: below it, a time of 0 clears the timer)
     GRACE = 0.5  # seconds of CPU time the next loop round or call has, at most, to stop the run
     TICKS = 4    # ticks a batch's clock gives in `seconds` or GRACE, the less
+    MIN_TICK = 0.001   # seconds of CPU time between two ticks at least
 
-    __slots__ = ("limits", "ev", "timing", "fired", "previous", "handled", "ticks", "allowed", "grace")
+    __slots__ = ("limits", "ev", "timing", "fired", "previous", "handled", "due")
 
     def __init__(self, limits: Limits, ev=None):
         self.limits, self.ev = limits, ev
         self.timing = self.fired = self.handled = False
         self.previous = None
-        tick = min(limits.seconds, self.GRACE) / self.TICKS
-        self.ticks = 0
-        # ticks a run may see: the first comes anywhere in a tick's time after its start
-        self.allowed = math.ceil(limits.seconds / tick) + 1
-        self.grace = math.ceil(self.GRACE / tick)
+        self.due = None   # in a batch's clock: the CPU time (process_time) at which the run's time is up
 
     def again(self, ev) -> "CpuTime":
         """This timer, for the next run `ev`: a batch times each of its runs with one timer."""
-        self.ev, self.fired, self.ticks = ev, False, 0
+        self.ev, self.fired, self.due = ev, False, None
         return self
 
     @contextmanager
@@ -186,13 +188,13 @@ class CpuTime:
         if self.handled:
             if _CLOCK.ticking is not self:   # the first run, or a timer of another run stopped the clock
                 _CLOCK.ticking = self
-                tick = min(self.limits.seconds, self.GRACE) / self.TICKS
+                tick = max(min(self.limits.seconds, self.GRACE) / self.TICKS, self.MIN_TICK)
                 signal.setitimer(signal.ITIMER_PROF, tick, tick)
             return self
         self.previous = _signal.signal(signal.SIGPROF, self._expired)
         _CLOCK.ticking = None
-        seconds = self.limits.seconds
-        signal.setitimer(signal.ITIMER_PROF, min(seconds, self.LONGEST), min(self.GRACE, seconds))
+        seconds = max(min(self.limits.seconds, self.LONGEST), self.SHORTEST)
+        signal.setitimer(signal.ITIMER_PROF, seconds, min(self.GRACE, seconds))
         return self
 
     def __exit__(self, *exc_info) -> None:
@@ -210,10 +212,12 @@ class CpuTime:
         if self.handled:   # a tick of the batch's clock
             if not self.timing:
                 return   # between two runs: the batch's own work
-            self.ticks += 1
-            past = self.ticks - self.allowed
-            if past < 0 or past % self.grace:   # within the run's time, or between two GRACEs past it
+            now = time.process_time()
+            if self.due is None:   # the run's first tick: it has spent more than it will be charged
+                self.due = now + self.limits.seconds
+            if now < self.due:
                 return
+            self.due = now + self.GRACE   # stopped at its next count, or by the handler a GRACE later
         if self.ev is not None and not self.fired:
             self.fired = True
             self.ev.step_limit = -1  # the next count stops the run where it is: Evaluation.step

@@ -338,6 +338,36 @@ def test_a_batch_s_clock_stops_a_run_past_seconds_and_not_before():
     assert 0.1 <= spent <= 0.1 + 2 * 0.025 + 0.02 and no_timer_left()   # two ticks late at most, and the kernel's
 
 
+def test_a_batch_s_clock_reads_the_time_a_run_spends_in_long_operations_in_c():
+    # signals that come during one long operation in C reach Python as one: the clock reads the CPU
+    # time at its ticks, it does not count them (found by review: a run of 0.18 s sums went on to
+    # 0.87 s under a limit of 0.2 s)
+    start = time.process_time()
+    sum(range(2_000_000))
+    n = int(2_000_000 * 0.08 / max(time.process_time() - start, 1e-3))   # a sum of some 0.08 s
+    timer = CpuTime(Limits(seconds=0.1, steps=1000))
+    with timer.handling():
+        run = Counted()
+        with timer.again(run):
+            start = time.process_time()
+            while run.step_limit >= 0:
+                sum(range(n))
+                assert time.process_time() - start < HANG_GUARD
+            spent = time.process_time() - start
+    assert 0.1 <= spent < 0.1 + 3 * 0.08 + 0.05 and no_timer_left()   # its first and last sums late at most
+
+
+@pytest.mark.parametrize("seconds", [1e308, 1.7e308, 1e-320, 5e-324])
+def test_any_seconds_above_0_times_a_batch_and_a_run(seconds):
+    # found by review: a tick worked out from such a limit overflowed or was 0 (an internal error
+    # of every command); the runs here take less than the kernel's tick
+    path = REPO / "examples" / "pbem_ambush.mech"
+    assert mechscript.simulate(path, 3, seed=1, limits=Limits(seconds=seconds))["runs"] == 3
+    with CpuTime(Limits(seconds=seconds), Counted()):
+        pass
+    assert no_timer_left()
+
+
 def test_a_batch_s_clock_raises_a_grace_past_a_run_that_no_count_stops():
     # nothing counts (a Python loop of the run's): the handler raises the error itself a GRACE
     # later, and again a GRACE after that should something swallow it, as a run's own timer does
