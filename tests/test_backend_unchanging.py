@@ -14,6 +14,7 @@ import pytest
 from mechscript.backend.quiet import QuietFight
 from mechscript.interpreter.script import compile_script
 from mechscript.limits import Limits
+from mechscript.sim.batch import run_seed
 from test_backend_quiet import assert_both_stop, assert_same_fights
 
 # `leader` is a stat, `prone` a state; both are the same for every Mech below, unless a case
@@ -221,3 +222,32 @@ def test_a_test_worked_out_is_indexed_or_called_as_the_closures_do(tmp_path, lin
 def test_a_number_tested_for_its_truth_stops_a_run_as_the_closures_stop_it(tmp_path, line):
     script = scripted(tmp_path, RULES.replace("    let bonus = 0", "    let bonus = 0\n    " + line))
     assert_both_stop(script)
+
+
+def test_a_report_the_rules_change_in_place_keeps_its_fractions(tmp_path):
+    # a fight that pushes a name onto `report` is reported the closures' way (end_states), whose
+    # values are JSON's already: a fraction is a float there, kept (found by review: it was dropped)
+    rules = RULES.replace("    state prone = false", "    state prone = false\n    state part = 0") \
+        .replace("def.hp -= 1 }", "def.hp -= 1\n def.part = 7/3 }") \
+        .replace("fn standing(m)", 'let report = ["hp"]\nfn standing(m)') \
+        .replace("        enc.round += 1", '        enc.round += 1\n        if d6 == 1 { push(report, "part") }')
+    script = scripted(tmp_path, rules)
+    assert_same_fights(script, 40)
+    quiet = QuietFight(script)
+    parts = [numbers.get("part") for index in range(40)
+             for _, numbers in quiet.fight(run_seed(1, index))[0][2].values()]
+    assert 7 / 3 in parts
+
+
+def test_a_reported_whole_number_json_writes_as_text_is_left_out_as_the_closures_leave_it_out(tmp_path):
+    # a whole number of JSON_WHOLE_BITS bits or more is JSON's text, not a number (values.number_json),
+    # possible where `number_bits` is raised past them (found by review)
+    rules = RULES.replace("    state prone = false", "    state prone = false\n    state big = 0") \
+        .replace("def.hp -= 1 }", "def.hp -= 1\n def.big = 2 ** 14000 + d6 }")
+    (tmp_path / "rules.mech").write_text(rules, encoding="utf-8")
+    path = tmp_path / "s.mech"
+    path.write_text(SCRIPT.format(leader=0, more=""), encoding="utf-8")
+    script = compile_script(path.read_text(), str(path), tmp_path, Limits(number_bits=20000))
+    assert_same_fights(script, 20)
+    reported = QuietFight(script).fight(run_seed(1, 0))[0][2]
+    assert all("big" not in numbers for _, numbers in reported.values())

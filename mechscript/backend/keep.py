@@ -10,10 +10,11 @@ from pathlib import Path
 
 from ..errors import MechError
 from ..interpreter import ast, characters
-from ..interpreter.values import Character, Encounter, Function, Kind, Module, Record, Scope, Table, to_json
+from ..interpreter.values import (JSON_WHOLE_BITS, Character, Encounter, Function, Kind, Module, Record, Scope,
+                                  Table, to_json)
 from .changes import may_change, table_may_change
 from .runtime import copier, copying, fresh, mutable
-from .writer import ModuleText, Unsupported, Writer
+from .writer import LITERAL_BITS, ModuleText, Unsupported, Writer
 
 
 def numbers_of(items) -> dict:
@@ -22,7 +23,7 @@ def numbers_of(items) -> dict:
     numbers = {}
     for key, value in items:
         kind = value.__class__
-        if kind is int:
+        if kind is int and value.bit_length() < JSON_WHOLE_BITS:
             numbers[key] = value
         elif kind is Fraction and value._denominator != 1 and \
                 -1000 < value._numerator.bit_length() - value._denominator.bit_length() < 1000:
@@ -196,7 +197,9 @@ class Keeping:
             # number nor a roll (a text, true or false, none, a list) is not (_numbers): with no
             # other, no test of each value
             fields = self._field_types(character)
-            whole = [key for key in names if key in fields and fields[key].surely("int")]
+            # (as JSON has them: every whole number is when no run can make one of JSON_WHOLE_BITS)
+            small = max(self.script.limits.number_bits, LITERAL_BITS) < JSON_WHOLE_BITS
+            whole = [key for key in names if key in fields and fields[key].surely("int") and small]
             never = [key for key in names if key in fields and not fields[key].is_empty
                      and not fields[key].maybe("number") and not fields[key].maybe("roll")]
             if len(whole) + len(never) == len(names):

@@ -41,7 +41,7 @@ from .changes import changed_sites, table_may_change, tables_assigned
 from .compiled import compiled
 from .depth import call_depth
 from .emit import Emitter
-from .keep import Keeping, numbers_of, reachable
+from .keep import Keeping, reachable
 from .memo import REMEMBERING, Remembered, answer_of, remembering
 from .narration import Purity, has_pools
 from .peephole import merged
@@ -448,6 +448,6 @@ class QuietFight(Keeping):
         if report != self.reported:   # a fight changed `report`: the closures' way, with its checks
             states = characters.end_states(encounter, report)
             for character, (name, state) in zip(encounter.characters, states.items()):
-                result[name] = (standing(character) is True, numbers_of(state.items()))
+                result[name] = (standing(character) is True, characters.state_numbers(state))
             return winner, encounter.round, result
         return winner, encounter.round, self.written_report(standing)

@@ -676,6 +676,11 @@ def module_rule(home: Scope, name: str, encounter: Encounter) -> Function:
     return rule
 
 
+def state_numbers(state: dict) -> dict:
+    """The numbers of a character's end state (end_states' JSON values), as a batch keeps them."""
+    return {key: value for key, value in state.items() if isinstance(value, (int, float)) and not isinstance(value, bool)}
+
+
 def end_states(encounter: Encounter, report=None) -> dict:
     """Each character's side and state at the end (names made unique if two share one). Rules may
     name what the result reports in a list `report` (["hp", "status"]), leaving out bookkeeping;

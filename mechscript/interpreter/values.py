@@ -236,6 +236,9 @@ def to_json(value):
     return format_value(value)
 
 
+JSON_WHOLE_BITS = 14_000   # a whole number of more bits is written as a string: Python prints no more digits
+
+
 def number_json(x: int | Fraction) -> int | float | str:
     """A number as JSON, never failing (README, "Numbers in JSON"): a whole number as an integer, all
     its digits; a fraction as a float when it lies in a float's normal range (a float near enough to
@@ -244,7 +247,7 @@ def number_json(x: int | Fraction) -> int | float | str:
     if type(x) is Fraction and x.denominator == 1:  # a mean, a sum of fractions: whole after all
         x = x.numerator
     if type(x) is int:
-        return x if x.bit_length() < 14_000 else format_value(x)  # Python prints no more digits
+        return x if x.bit_length() < JSON_WHOLE_BITS else format_value(x)
     return float(x) if fits_float(x) else format_value(x)
 
 

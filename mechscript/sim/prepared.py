@@ -25,7 +25,7 @@ from fractions import Fraction
 from ..dice.faces import RandomFaces
 from ..dice.rollkeep import Pool
 from ..interpreter import characters
-from ..interpreter.characters import module_rule
+from ..interpreter.characters import module_rule, state_numbers
 from ..errors import MechError
 from ..limits import CpuTime
 from ..interpreter.names import UNSET
@@ -80,9 +80,7 @@ def outcome(ev: Run):
     standing = module_rule(encounter.characters[0].kind.home, "standing", encounter)
     fought = {}
     for character, (name, state) in zip(encounter.characters, ev.result["characters"].items()):
-        numbers = {key: value for key, value in state.items()
-                   if isinstance(value, (int, float)) and not isinstance(value, bool)}
-        fought[name] = (ev.call(standing, [character], encounter.span) is True, numbers)
+        fought[name] = (ev.call(standing, [character], encounter.span) is True, state_numbers(state))
     return (ev.result["winner"], ev.result["rounds"], fought), encounter.name, [name for name, _ in encounter.sides]
 
 
