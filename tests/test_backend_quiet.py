@@ -1498,7 +1498,7 @@ def _record_written(rules: str) -> str:
     quiet = QuietFight(ruled(rules))
     body = quiet.source[quiet.source.index("def s__pbem_damage_power("):]
     body = body[:body.index("\ndef ")]
-    return body[body.index("Record({"):].split("\n")[0]
+    return body[body.index(".__dict__ = {"):].split("\n")[0]
 
 
 NARRATED = ('fn pbem.damage_power(att, weapon) {\n'
@@ -2024,7 +2024,7 @@ def test_a_rule_the_runtime_calls_keeps_what_it_reads_though_only_left_out_code_
     # unread.uncalled: `standing` is named only in a left-out say, but `ended` calls it (quiet.py's
     # ENDED): the `up` it reads is worked out (left out, the run bailed), the said `text` is not
     script = compiled(RUNTIME_STANDING)
-    assert "Record({'up': True, 'text': None})" in QuietFight(script).source
+    assert ".__dict__ = {'up': True, 'text': None}" in QuietFight(script).source
     assert_same_fights(script, 20)
 
 
@@ -2060,7 +2060,8 @@ def test_a_record_of_mostly_fixed_fields_is_a_copy_of_them():
             " r.a = r.a + 1\n r.e = true\n"
             " return r.a + r.hit + r.b\n}")
     script = ruled(rule)
-    assert "Record({**k" in _function_written(QuietFight(script), "s__pbem_damage_power")
+    written = _function_written(QuietFight(script), "s__pbem_damage_power")
+    assert ".__dict__ = {**k" in written and "NEW_RECORD(Record)" in written and "Record({" not in written
     assert_same_fights(script, 30)
 
 
