@@ -16,7 +16,7 @@ from mechscript.sim.stats import Runs, Tally
 
 NAMES = ["Punch", "Ransack", "Kup"]
 KEYS = ["hp", "rank", "energon"]
-# what a run reports (quiet._numbers, prepared.outcome): ints, some past a float's range, and floats
+# what a run reports (keep.numbers_of, prepared.outcome): ints, some past a float's range, and floats
 values = st.one_of(st.integers(-5, 30), st.integers(-2 ** 80, 2 ** 80), st.just(2 ** 2000),
                    st.sampled_from([0.5, 2.5, 1.7e308, -1.7e308]))
 characters = st.dictionaries(st.sampled_from(NAMES),

@@ -5,6 +5,7 @@ order; a read or test that does nothing else may be written inline (`pure`)."""
 from __future__ import annotations
 
 import sys
+
 from ..checker.types import CharT, RecordT
 from ..dice.engine import sampler
 from ..dice.faces import FEW_DICE, ONE_DIE, drawn_bits, face_table, few_dice

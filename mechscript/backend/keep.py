@@ -19,7 +19,8 @@ from .writer import LITERAL_BITS, ModuleText, Unsupported, Writer
 
 def numbers_of(items) -> dict:
     """The numbers of a character's reported state, as a batch keeps them (JSON's numbers): a
-    Fraction well within a float's range (values.fits_float) as the float Fraction makes of it."""
+    Fraction well within a float's range (values.fits_float) as the float Fraction makes of it, a
+    whole number of JSON_WHOLE_BITS or more (JSON's text) left out."""
     numbers = {}
     for key, value in items:
         kind = value.__class__
@@ -191,14 +192,14 @@ class Keeping:
             raise Unsupported("the rules' report") from error
         # the report as one written function of `standing`, each character's fields read as attributes
         parts = []
+        # whole numbers are JSON's numbers as they are when no run can make one of JSON_WHOLE_BITS
+        small = max(self.script.limits.number_bits, LITERAL_BITS) < JSON_WHOLE_BITS
         for i, (character, (name, state)) in enumerate(zip(self.encounter.characters, states.items())):
             names = tuple(key for key in state if key != "side")
             # a field the types say is a whole number is reported as it is, one that is never a
-            # number nor a roll (a text, true or false, none, a list) is not (_numbers): with no
+            # number nor a roll (a text, true or false, none, a list) is not (numbers_of): with no
             # other, no test of each value
             fields = self._field_types(character)
-            # (as JSON has them: every whole number is when no run can make one of JSON_WHOLE_BITS)
-            small = max(self.script.limits.number_bits, LITERAL_BITS) < JSON_WHOLE_BITS
             whole = [key for key in names if key in fields and fields[key].surely("int") and small]
             never = [key for key in names if key in fields and not fields[key].is_empty
                      and not fields[key].maybe("number") and not fields[key].maybe("roll")]

@@ -177,7 +177,8 @@ def written_helpers(limits, encounter, members, rounds) -> dict:
         "Bail": Bail, "bail": bail, "UNSET": UNSET, "ratio": ratio, "half": half,
         "exact_sum": exact_sum, "exact_difference": exact_difference, "exact_product": exact_product,
         "exact_quotient": exact_quotient, "Pool": Pool, "KeepRoll": KeepRoll,
-        "NEW_POOL": object.__new__, "NEW_RECORD": object.__new__, "normal": normal,   # a pool made in the written code (arithmetic.pool_made)
+        "NEW_POOL": object.__new__, "normal": normal,   # a pool made in the written code (arithmetic.pool_made)
+        "NEW_RECORD": object.__new__,   # a record literal (expressions.e_Record)
         "roll_and_keep": roll_and_keep,
         "Character": Character,
         "Record": Record,

@@ -4,6 +4,7 @@ calls, fields, elements, strings, records, and/or/not, `match`."""
 from __future__ import annotations
 
 import sys
+
 from . import ast
 from .builtins import BUILTINS, NOT_ROLLED
 from ..errors import MechError, did_you_mean
