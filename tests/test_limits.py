@@ -310,7 +310,7 @@ def spend_cpu(seconds: float) -> None:
 def test_a_batch_s_clock_counts_the_time_of_each_run_not_the_time_between(monkeypatch):
     # runs of a batch make no system call (a pbem run spent 5% of its time starting and stopping
     # a timer): one clock ticks a quarter of `seconds` from the first run to the last, each run
-    # counting its own ticks; the work between runs is no run's
+    # charged the CPU time from its first tick on; the work between runs is no run's
     calls, setitimer = [], signal.setitimer
     monkeypatch.setattr(limits_module.signal, "setitimer", lambda *args: calls.append(args) or setitimer(*args))
     timer = CpuTime(Limits(seconds=0.2, steps=1000))
