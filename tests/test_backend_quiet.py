@@ -2593,3 +2593,15 @@ def test_a_sum_past_the_bound_of_the_quick_test_is_fought_as_the_closures_fight_
     namespace = QuietFight(script).namespace
     assert namespace["SMALL"] < 2 ** 30 and namespace["SHOWN_WHOLE"] < 2 ** 30
     assert " < SMALL else binary(" in damage_power_written(rules)
+
+
+def test_an_error_in_a_value_nothing_reads_does_not_stop_a_quiet_run():
+    # README: a quiet run does not work out a local never read or a record's field no code reads,
+    # so an error there does not stop it, where `mech run` stops (found by review; documented, not
+    # changed: unread.py leaves such values out whether or not they may fail)
+    script = ruled("fn pbem.damage_power(att, weapon) {\n let r = {x: att.firepower, y: att.intelligence.q}\n"
+                   " let unused = 1 / (att.hp - att.hp)\n return r.x\n}")
+    seed = run_seed(1, 0)
+    with pytest.raises(MechError, match="none has no fields"):
+        fight_once(script, seed)
+    assert QuietFight(script).fight(seed) is not None
