@@ -205,7 +205,7 @@ def written_helpers(limits, encounter, members, rounds) -> dict:
         "STRING_SIZE": limits.string_size, "TOTAL_DICE": limits.total_dice,
         "SHORT_LIST": SHORT_LIST,
         "NO_FIELD": [],       # a missing field of a character read by its name (access.py): never changed
-        "EV": None,           # the run's evaluation (runtime.WrittenRun), set by each run
+        "EV": None,           # the run's evaluation: the set-up's one WrittenRun, renewed for each run
     }
     namespace.update(builtin_impls())
     return namespace
@@ -422,7 +422,7 @@ class QuietFight(Keeping):
         ev.depth = self.depth   # the most calls of fns that count no depth (depth.py)
         try:
             with self.timer.again(ev):   # the `seconds` of a run, as Script.run times it
-                outcome = self._fight(ev)
+                outcome = self._fight()
             if ev.overspent:   # each part of a budget was within the limit, together not (runtime.Budget)
                 bail()
         except Exception:   # Bail, or an error the closures will word
@@ -431,9 +431,8 @@ class QuietFight(Keeping):
             return None
         return outcome, self.encounter.name, self.sides
 
-    def _fight(self, ev):
+    def _fight(self):
         namespace, encounter = self.namespace, self.encounter
-        namespace["EV"] = ev
         for name, value, copy in self.globals_reset:
             namespace[name] = fresh(value) if copy else value
         for fields, plain in self.restores:

@@ -194,6 +194,7 @@ class WrittenRun(Run):
         self.dice_budget = Budget(dice, limits.total_dice, namespace, "DICE_BULK")
         self.lines = max(0, limits.output_lines - lines)
         super().__init__(source, limits, quiet=True)
+        namespace["EV"] = self   # the written code's run, every run: renewed, never made again
         self.renew(source)
 
     def renew(self, source) -> "WrittenRun":
