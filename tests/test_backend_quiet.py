@@ -199,7 +199,8 @@ def test_a_quiet_run_leaves_out_the_narration_of_the_rules():
     quiet = QuietFight(compiled(AMBUSH))
     attack = quiet.source[quiet.source.index("def m1_attack("):]
     attack = attack[:attack.index("\ndef ")]
-    assert "m1_opposed" in attack and "m1_opposed_shown" not in attack and "m1_hit_word" not in attack
+    # (opposed, which rolls the dice, is written in place of its call: inlining.py)
+    assert "next(DICE)" in attack and "m1_opposed_shown" not in attack and "m1_hit_word" not in attack
 
 
 # ---- any sheet, any options: the written fight is the closures' ----
@@ -249,7 +250,8 @@ def test_narration_that_builds_its_own_lists_is_left_out_but_not_one_that_change
     quiet = QuietFight(script)
     retreat = quiet.source[quiet.source.index("def s__pbem_wants_to_retreat("):]
     retreat = retreat[:retreat.index("\ndef ")]
-    assert "s_listed(" not in retreat and "s_noted(" in retreat
+    # (`noted` is written in place of its call, inlining.py: its push is there, `listed`'s is not)
+    assert "s_listed(" not in retreat and retreat.count(".append(") == 1
     assert_same_fights(script, 40)
 
 
@@ -328,16 +330,18 @@ def test_a_rule_that_may_call_itself_is_called_though_its_call_is_never_made():
     assert_both_stop(own_rules(rules), "deep")
 
 
-@pytest.mark.parametrize("kind, in_place", [("Robo", True), ("Transformer", False)])
-def test_a_rule_whose_first_tests_are_of_a_kind_no_character_is_is_written_in_place(kind, in_place):
+@pytest.mark.parametrize("kind, tested", [("Robo", False), ("Transformer", True)])
+def test_a_rule_whose_first_tests_are_of_a_kind_no_character_is_is_written_in_place(kind, tested):
     # robomacs' `standing` tests a Robo's pilot first: where no character is a Robo, that `if` is
     # never taken, and what is left is one `return` of a read, written in place of the call; where
-    # the test may hold (pbem's characters are Transformers), the rule is called
+    # the test may hold (pbem's characters are Transformers), the body is written in place whole,
+    # its test with it (inlining.py)
     rules = (f'fn alive(c) {{\n if c.kind == "{kind}" and c.hp > 100 {{ return false }}\n'
              " return c.hp > 0\n}\n"
              "fn pbem.damage_power(att, weapon) {\n if alive(att) { return att.firepower }\n return 0\n}")
     script = ruled(rules)
-    assert ("s_alive(" not in _function_written(QuietFight(script), "s__pbem_damage_power")) is in_place
+    written = _function_written(QuietFight(script), "s__pbem_damage_power")
+    assert "s_alive(" not in written and ("> 100" in written) is tested
     assert_same_fights(script, 40)
 
 
@@ -522,7 +526,7 @@ def test_a_local_only_its_own_lines_change_is_not_copied_before_a_call():
              "fn plus(a, c) = a + boost(c)\n"
              "fn pbem.damage_power(att, weapon) {\n let k = att.hp\n k += boost(att)\n return plus(k, att)\n}")
     written = damage_power_written(rules)
-    assert "s_boost(" in written and "s_plus(" not in written   # `plus` written in place
+    assert "s_plus(" not in written   # `plus` written in place (and `boost`, inlining.py)
     assert not re.search(r"\bt\d+ = v\d+_(k|att)$", written, re.M)
     # a nested `fn` may assign it (`k` through a closure cell): the copy is taken first, as the
     # closures read `k` before they call (the nested assignment itself bails today)
@@ -631,7 +635,8 @@ def test_a_text_made_only_for_a_callee_s_narration_is_not_made():
              'fn pbem.damage_power(att, weapon) {\n let what = "hits hard"\n'
              ' if att.hp > 3 { what = what + " at {att.hp} hp" }\n return tell(att, what)\n}')
     written = damage_power_written(rules)
-    assert "hits hard" not in written and " hp" not in written and re.search(r"s_tell\(v\d+_att, None\)", written)
+    # (`tell` is written in place of its call, inlining.py: its `text` is none there)
+    assert "hits hard" not in written and " hp" not in written and "s_tell(" not in written
 
 
 TELL = 'fn tell(c, text) {\n say "{c}: {text}"\n return c.firepower\n}\n'
@@ -1553,7 +1558,9 @@ def test_a_text_passed_to_a_fn_that_only_says_it_is_not_worked_out_in_a_quiet_ru
     rules = TOLD.replace("{more}", "")
     written = _record_written(rules)
     assert "'shown': None" in written and "'power': None" not in written
-    assert "s_tell(None, None)" in _rule_written(rules)   # `c` too is only said
+    # `c` too is only said: both are none, which `tell`, written in place of its call (inlining.py),
+    # never reads
+    assert "s_tell(" not in _rule_written(rules) and "_c = " not in _rule_written(rules)
     assert_same_fights(ruled(rules), 60)
 
 
@@ -1719,7 +1726,9 @@ def test_the_written_code_of_a_number_compared_with_true_makes_python_warn_of_no
 def test_calls_of_calls_many_deep_are_fought_as_the_closures_fight_them():
     # each call's temporary goes into the call of it (the peephole's merges, stopped short of
     # Python's limit on brackets): the same fights
-    rule = "fn same(att, x) {\n let y = x\n return y\n}\nfn pbem.damage_power(att, weapon) = " + \
+    # (`same` returns inside a loop, so that it is called, not written in place: inlining.py)
+    rule = "fn same(att, x) {\n let y = x\n for i in [1] { return y }\n return y\n}\n" \
+        "fn pbem.damage_power(att, weapon) = " + \
         "same(att, " * 90 + "att.firepower" + ")" * 90
     written = damage_power_written(rule, runs=5)
     assert written.count("same(") == 90 and written.count("\n") < 20

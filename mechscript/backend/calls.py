@@ -31,19 +31,21 @@ class Calls(Work):
                 and self.resolve(callee.id)[2] == "fn":
             function = self.resolve(callee.id)[1]
             args = self.arguments(node)
-            return self.inlined(node, args) or self.called(function, args, node)
+            return self.inlined(node, args) or self.inlined_block(node, args) or self.called(function, args, node)
         if type(callee) is ast.Field and self.module_of(callee.target) is not None:
             module = self.module_of(callee.target)
             if module.names.get(callee.name) == "fn":
                 args = self.arguments(node)
-                return self.inlined(node, args) or self.called(module.global_name(callee.name), args, node)
+                return self.inlined(node, args) or self.inlined_block(node, args) or \
+                    self.called(module.global_name(callee.name), args, node)
         # a function value (a parameter, a field): the one function it surely is, called directly;
         # else a Python function of this namespace, or the closures' business
         target = self.types.callee(node)
         if target is not None and id(target) in self.functions:
             self.expr(callee)   # read as the closures read it (a name with no value yet bails)
             args = self.values(node.args)
-            return self.inlined(node, args) or self.into(f"{self.functions[id(target)]}({', '.join(args)})")
+            return self.inlined(node, args) or self.inlined_block(node, args) or \
+                self.into(f"{self.functions[id(target)]}({', '.join(args)})")
         function = self.expr(callee)
         if is_constant(function) or is_number_or_text(function):   # `(x == 1)(2)`: an error, the closures'
             return self.into("bail()")

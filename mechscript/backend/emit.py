@@ -35,11 +35,11 @@ from __future__ import annotations
 from ..interpreter import ast
 from ..interpreter.script import declared_name
 from .narration import bounded_pushes
-from .not_none import NotNone
+from .inlining import Inlining
 from .writer import BOOLEAN, ModuleText, Unsupported, class_of, short_text
 
 
-class Emitter(NotNone):
+class Emitter(Inlining):
     """Writes every function of a script and its modules, and the encounter's `until`."""
 
 
@@ -213,7 +213,9 @@ class Emitter(NotNone):
         elif kind is ast.Say:
             self.say(node)
         elif kind is ast.Return:
-            self.line(f"return {self.value(node.value) if node.value is not None else 'None'}")
+            value = self.value(node.value) if node.value is not None else "None"
+            # in a body written in place of its call (inlining.py), the last thing done on its path
+            self.line(f"{self.returning} = {value}" if self.returning is not None else f"return {value}")
         elif kind is ast.If:
             self.if_(node.branches, node.otherwise, self.reads_a_field_of(node))
         elif kind is ast.For:

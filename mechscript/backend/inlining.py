@@ -1,0 +1,179 @@
+"""Calls of small `fn`s written in place of the call, whole blocks and not only one-line `fn`s (a part
+of emit.Emitter, after calls.py's `inlined`): pbem's `beats(roll)`, transformers' `roll_for(c, p)`
+and `base_defense_of(c)`. A Python call, its frame and its return cost some 25 ns, and the rules
+make hundreds a fight; written in place, the body also reads its arguments where they are.
+
+Written in place: each argument bound to its parameter (the argument's own temporary or local where
+nothing can change it, else a local of the parameter's); `next(STEP)` if a call of it counts a step
+(Work.ends_by_itself); then its body, as Emitter.define writes it, each `return` assigning the
+call's value. Python has no jump out of the middle of a block, so the body is first written
+(`returns_last`) so that each `return` is the last thing done on its path: `if x { return a } rest`
+becomes `if x { return a } else { rest }`. A body where that cannot be done (a `return` inside a
+loop; the rest needed on two paths) is called.
+
+Not written in place: a function that may reach itself (it counts its depth, depth.py), one whose
+answers a run remembers (memo.py), one holding a `fn`, `table` or `kind`, one larger than
+INLINE_NODES nodes, and a call inside such a body (INLINE_DEPTH). A body this writer cannot write
+(Unsupported) is called as before."""
+
+from __future__ import annotations
+
+import re
+
+from ..interpreter import ast
+from ..interpreter.script import declared_name
+from .not_none import NotNone
+from .writer import TEMPORARY, Unsupported
+
+# the most nodes of its text a `fn` written in place of its calls may have, and how many such
+# bodies may hold the call (1: a body written in place calls the `fn`s it calls). Measured on the
+# examples (notes of issue 17): larger or deeper bodies grow the callers' frames (a Python call
+# sets and clears each of its locals) more than they save in calls, and compiling the text is part
+# of a batch's set-up.
+INLINE_NODES = 50
+INLINE_DEPTH = 1
+
+
+class Inlining(NotNone):
+
+    def inlined_block(self, node: ast.Call, args: list) -> "str | None":
+        """The call `node` of a `fn` the types know, with `args` its arguments' Python text, written
+        in place: its value's temporary. None when it is not (see the module's text)."""
+        fn = self.types.callee(node)
+        module = self.owners.get(id(fn)) if fn is not None else None
+        if module is None or self.inline_depth >= INLINE_DEPTH or len(fn.params) != len(args) or \
+                id(fn) in self.remembered or id(fn) in self.recursive:
+            return None
+        nodes = self.purity.nodes(fn)
+        if len(nodes) > INLINE_NODES or any(type(n) in _HELD for n in nodes):
+            return None
+        body = [ast.Return(fn.span, fn.body)] if fn.line_form else returns_last(fn.body.statements)
+        if body is None:
+            return None
+        # a parameter the body never assigns is its argument itself when that is none (an argument
+        # only the body's narration reads: Calls.arguments), a temporary, a local that only the
+        # caller's own lines change (Calls.unchanged_by_calls) or a `fn` of the namespace
+        # (transformers' `pool_of`); else a local of its own. Not a temporary holding a list no one
+        # else holds (Writer.fresh, which a loop goes through with no copy): the body may keep it.
+        reassigned = {n.target.id for n in nodes if type(n) is ast.Assign and type(n.target) is ast.Name}
+        functions = set(self.functions.values())
+        direct = {param: text for param, text in zip(fn.params, args)
+                  if param not in reassigned and text.isidentifier() and text not in self.fresh and
+                  (text == "None" or self.unchanged_by_calls(text) or text in functions)}
+        result = self.temp()
+        start = len(self.lines)
+        saved = self.module, self.scopes, self.function_base, self.dropped_statements, self.dropped_names, \
+            self.reassigned, self.own_names, self.function_nodes, self.not_none, self.kind_tested, \
+            self.fixed_locals, self.argument_types, self.returning, self.nonlocals
+        self.module, self.scopes, self.function_base = module, [{}], 0
+        self.dropped_statements, self.dropped_names = self.purity.narration(module, fn)
+        self.reassigned = reassigned
+        self.own_names, self.function_nodes = self.purity.local_names_of(fn), nodes
+        self.not_none, self.kind_tested, self.fixed_locals, self.nonlocals = set(), {}, set(), set()
+        self.returning = result
+        self.inline_depth += 1
+        try:
+            params = []
+            for param, text in zip(fn.params, args):
+                if param in direct:
+                    self.scopes[-1][param] = text
+                    params.append(text)
+                else:
+                    params.append(self.local(param))
+                    self.line(f"{params[-1]} = {text}")
+            # each parameter the body never assigns is what its argument is, which may be less than
+            # what every call gives it (a dropped argument, None, is not what its node would give)
+            self.argument_types = {python: self.types.of(arg) for python, param, arg, text
+                                   in zip(params, fn.params, node.args, args)
+                                   if text != "None" and param not in self.reassigned}
+            if not self.ends_by_itself(fn) and not self.forwards(fn):
+                self.line("next(STEP)")   # as the call would count it
+            if not always_returns(body):
+                self.line(f"{result} = None")   # a path with no `return` gives none
+            # the names the body declares hide the module's from its start (Emitter.block), also
+            # those moved into an `else` by returns_last
+            for statement in fn.body.statements if not fn.line_form else ():
+                name = declared_name(statement)
+                if name is not None:
+                    self.scopes[-1].setdefault(name, None)
+            self.block(ast.Block(fn.span, body), shares_parent=True)
+            if self.nonlocals:
+                raise Unsupported("a `fn` inside")   # not expected: no `fn` is in the body
+        except Unsupported:
+            del self.lines[start:]
+            return None
+        finally:
+            self.inline_depth -= 1
+            self.module, self.scopes, self.function_base, self.dropped_statements, self.dropped_names, \
+                self.reassigned, self.own_names, self.function_nodes, self.not_none, self.kind_tested, \
+                self.fixed_locals, self.argument_types, self.returning, self.nonlocals = saved
+        self.unread_arguments(node, args, direct, start)
+        return result
+
+    def unread_arguments(self, node: ast.Call, args: list, direct: dict, start: int) -> None:
+        """The lines before `start` that read an argument into a temporary the body, written from
+        `start` on, never reads (a `fn` given and called by name: transformers' `pool_of`), left
+        out where reading cannot fail (Calls.reads_safely), as Calls.hold leaves them out."""
+        body = "\n".join(self.lines[start:])
+        for given, text in zip(node.args, args):
+            if text in direct.values() and TEMPORARY.fullmatch(text) and re.search(rf"\b{text}\b", body) is None \
+                    and self.reads_safely(given):
+                assigned = "    " * self.depth + f"{text} = "   # its one line, at the call's depth
+                for index in range(start - 1, -1, -1):
+                    if self.lines[index].startswith(assigned):
+                        del self.lines[index]
+                        start -= 1
+                        break
+
+
+# what a body written in place may not hold: a `fn`'s closure cells, and definitions the closures make
+_HELD = (ast.FnDef, ast.TableDef, ast.KindDef, ast.CharacterDef, ast.EncounterDef)
+
+
+def returns_last(statements: list) -> "list | None":
+    """`statements` written so that each `return` is the last thing done on its path: the rest of a
+    block after an `if` that returns in some of its branches goes into the others (`if x { return a }
+    rest` is `if x { return a } else { rest }`), and what follows a `return` is left out (nothing
+    runs it). None when a `return` is inside a loop, when the rest would be needed in two branches,
+    or when it declares a name a branch declares too (in one block, the two would be one)."""
+    for i, statement in enumerate(statements):
+        kind = type(statement)
+        if kind is ast.Return:
+            return statements[:i + 1]
+        if not any(type(n) is ast.Return for n in ast.walk(statement)):
+            continue
+        if kind is not ast.If:
+            return None   # a `return` inside a loop
+        rest = statements[i + 1:]
+        blocks = [block for _, block in statement.branches] + \
+            [statement.otherwise if statement.otherwise is not None else ast.Block(statement.span, [])]
+        going_on = [block for block in blocks if not always_returns(block.statements)]
+        if rest and len(going_on) > 1:
+            return None
+        declared = {declared_name(s) for s in rest} - {None}
+        written = []
+        for block in blocks:
+            joined = block.statements
+            if rest and block in going_on:
+                if declared & {declared_name(n) for n in ast.walk(block)}:
+                    return None
+                joined = joined + rest
+            tail = returns_last(joined)
+            if tail is None:
+                return None
+            written.append(ast.Block(block.span, tail))
+        branches = [(test, block) for (test, _), block in zip(statement.branches, written)]
+        return statements[:i] + [ast.If(statement.span, branches, written[-1])]
+    return statements
+
+
+def always_returns(statements: list) -> bool:
+    """Whether running `statements` surely ends in a `return` (of each branch of an `if` with an `else`)."""
+    for statement in statements:
+        if type(statement) is ast.Return:
+            return True
+        if type(statement) is ast.If and statement.otherwise is not None and \
+                all(always_returns(block.statements) for _, block in statement.branches) and \
+                always_returns(statement.otherwise.statements):
+            return True
+    return False
