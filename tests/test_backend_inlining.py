@@ -142,3 +142,31 @@ def test_a_list_only_the_caller_held_is_no_longer_its_own_once_a_body_written_in
     script = ruled(rules)
     assert "s_walk(" not in _function_written(QuietFight(script), "s__pbem_enemies")
     assert_same_fights(script, 20)
+
+
+@pytest.mark.parametrize("rules", [
+    # the rest would join a branch that declares `a`, and read the branch's `a`, not the module's
+    "let a = 10\nfn f(c) {\n if c.hp > 0 { let a = 1 } else { return 0 }\n return a + d6\n}\n"
+    "fn pbem.damage_power(att, weapon) = f(att) + att.firepower - 10",
+    "fn f(c, a) {\n if c.hp > 0 { let a = 1 } else { return 0 }\n return a + d6\n}\n"
+    "fn pbem.damage_power(att, weapon) = f(att, att.firepower)",
+], ids=["module-name", "parameter"])
+def test_the_rest_of_a_body_reads_its_names_as_the_call_does(rules):
+    # (found by review: written in place, the rest read the branch's `let a = 1`)
+    assert_same_fights(ruled(rules), 40)
+
+
+@pytest.mark.parametrize("rules", [
+    # `y` of the nested block has no value yet where its guard reads it
+    "let y = 5\nfn f(c) {\n if c.hp > 0 {\n  if y > 0 { return 1 + d6 }\n  let y = 2\n  return y\n }\n return 0\n}\n"
+    "fn pbem.damage_power(att, weapon) = f(att) + att.firepower",
+    # the same, the `let` past a `return` nothing runs
+    "let y = 5\nfn f(c) {\n if c.hp > 0 {\n  if c.hp > 2 { return y + d6 } else { return 1 }\n  let y = 2\n }\n"
+    " return 0\n}\nfn pbem.damage_power(att, weapon) = f(att) + att.firepower",
+    # a parameter declared again after a guard that reads it
+    "fn f(c, x) {\n if x > 100 { return 0 }\n let x = 2\n return x + d6\n}\n"
+    "fn pbem.damage_power(att, weapon) = f(att, att.firepower)",
+], ids=["nested", "past-a-return", "parameter"])
+def test_a_name_read_before_its_let_stops_a_body_written_in_place_as_it_stops_the_call(rules):
+    # (found by review: written in place, the read found the module's name, or the parameter)
+    assert_both_stop(ruled(rules), "value")

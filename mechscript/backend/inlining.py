@@ -90,12 +90,12 @@ class Inlining(NotNone):
                 self.line("next(STEP)")   # as the call would count it
             if not always_returns(body):
                 self.line(f"{result} = None")   # a path with no `return` gives none
-            # the names the body declares hide the module's from its start (Emitter.block), also
-            # those moved into an `else` by returns_last
+            # the names the body declares hide the module's, and a parameter, from its start
+            # (Emitter.block), also those returns_last moves into an `else` or leaves out
             for statement in fn.body.statements if not fn.line_form else ():
                 name = declared_name(statement)
                 if name is not None:
-                    self.scopes[-1].setdefault(name, None)
+                    self.scopes[-1][name] = None
             self.block(ast.Block(fn.span, body), shares_parent=True)
             if self.nonlocals:
                 raise Unsupported("a `fn` inside")   # not expected: no `fn` is in the body
@@ -130,41 +130,45 @@ class Inlining(NotNone):
 _HELD = (ast.FnDef, ast.TableDef, ast.KindDef, ast.CharacterDef, ast.EncounterDef)
 
 
-def returns_last(statements: list) -> "list | None":
+def returns_last(statements: list, top: bool = True) -> "list | None":
     """`statements` written so that each `return` is the last thing done on its path: the rest of a
     block after an `if` that returns in some of its branches goes into the others (`if x { return a }
     rest` is `if x { return a } else { rest }`), and what follows a `return` is left out (nothing
-    runs it). None when a `return` is inside a loop, when the rest would be needed in two branches,
-    or when it declares a name a branch declares too (in one block, the two would be one)."""
+    runs it). None when a `return` is inside a loop, or when the rest would be needed in two
+    branches. A `let` hides the name it declares from the start of its block: None too when moving
+    the rest would change what a name is somewhere. Not at the function's top level (`top`), whose
+    names inlined_block declares first, anywhere else: the rest or what is left out declares a
+    name, or the branch the rest joins does (the rest would read the branch's)."""
     for i, statement in enumerate(statements):
         kind = type(statement)
         if kind is ast.Return:
-            return statements[:i + 1]
+            return statements[:i + 1] if top or not _declares(statements[i + 1:]) else None
         if not any(type(n) is ast.Return for n in ast.walk(statement)):
             continue
         if kind is not ast.If:
             return None   # a `return` inside a loop
         rest = statements[i + 1:]
+        if rest and not top and _declares(rest):
+            return None
         blocks = [block for _, block in statement.branches] + \
             [statement.otherwise if statement.otherwise is not None else ast.Block(statement.span, [])]
         going_on = [block for block in blocks if not always_returns(block.statements)]
-        if rest and len(going_on) > 1:
+        if rest and (len(going_on) > 1 or any(_declares(block.statements) for block in going_on)):
             return None
-        declared = {declared_name(s) for s in rest} - {None}
         written = []
         for block in blocks:
-            joined = block.statements
-            if rest and block in going_on:
-                if declared & {declared_name(n) for n in ast.walk(block)}:
-                    return None
-                joined = joined + rest
-            tail = returns_last(joined)
+            joined = block.statements + rest if rest and any(block is other for other in going_on) else block.statements
+            tail = returns_last(joined, top=False)
             if tail is None:
                 return None
             written.append(ast.Block(block.span, tail))
         branches = [(test, block) for (test, _), block in zip(statement.branches, written)]
         return statements[:i] + [ast.If(statement.span, branches, written[-1])]
     return statements
+
+
+def _declares(statements: list) -> bool:
+    return any(declared_name(statement) is not None for statement in statements)
 
 
 def always_returns(statements: list) -> bool:
