@@ -13,8 +13,8 @@ loop; the rest needed on two paths) is called.
 
 Not written in place: a function that may reach itself (it counts its depth, depth.py), one whose
 answers a run remembers (memo.py), one holding a `fn`, `table` or `kind`, one larger than
-INLINE_NODES nodes, and a call inside such a body (INLINE_DEPTH). A body this writer cannot write
-(Unsupported) is called as before."""
+INLINE_NODES nodes; nor is a call inside such a body (its `returning` is set). A body this writer
+cannot write (Unsupported) is called as before."""
 
 from __future__ import annotations
 
@@ -25,13 +25,11 @@ from ..interpreter.script import declared_name
 from .not_none import NotNone
 from .writer import TEMPORARY, Unsupported
 
-# the most nodes of its text a `fn` written in place of its calls may have, and how many such
-# bodies may hold the call (1: a body written in place calls the `fn`s it calls). Measured on the
-# examples (notes of issue 17): larger or deeper bodies grow the callers' frames (a Python call
-# sets and clears each of its locals) more than they save in calls, and compiling the text is part
-# of a batch's set-up.
+# the most nodes of its text a `fn` written in place of its calls may have. Measured on the
+# examples (notes of issue 17): larger bodies, or bodies written in place inside others, grow the
+# callers' frames (a Python call sets and clears each of its locals) more than they save in calls,
+# and writing the longer text is part of a batch's set-up.
 INLINE_NODES = 50
-INLINE_DEPTH = 1
 
 
 class Inlining(NotNone):
@@ -41,7 +39,7 @@ class Inlining(NotNone):
         in place: its value's temporary. None when it is not (see the module's text)."""
         fn = self.types.callee(node)
         module = self.owners.get(id(fn)) if fn is not None else None
-        if module is None or self.inline_depth >= INLINE_DEPTH or len(fn.params) != len(args) or \
+        if module is None or self.returning is not None or len(fn.params) != len(args) or \
                 id(fn) in self.remembered or id(fn) in self.recursive:
             return None
         nodes = self.purity.nodes(fn)
@@ -71,7 +69,6 @@ class Inlining(NotNone):
         self.own_names, self.function_nodes = self.purity.local_names_of(fn), nodes
         self.not_none, self.kind_tested, self.fixed_locals, self.nonlocals = set(), {}, set(), set()
         self.returning = result
-        self.inline_depth += 1
         try:
             params = []
             for param, text in zip(fn.params, args):
@@ -103,7 +100,6 @@ class Inlining(NotNone):
             del self.lines[start:]
             return None
         finally:
-            self.inline_depth -= 1
             self.module, self.scopes, self.function_base, self.dropped_statements, self.dropped_names, \
                 self.reassigned, self.own_names, self.function_nodes, self.not_none, self.kind_tested, \
                 self.fixed_locals, self.argument_types, self.returning, self.nonlocals = saved

@@ -324,10 +324,8 @@ class Writer:
         self.present_names: set[str] = set()
         self.zeros: set[str] = set()   # temporaries of the literal 0 (a number plus one is that number)
         self.forwardings: dict[int, "list | None"] = {}   # id(FnDef) -> its Work.forwarded
-        # where a body written in place of its call (inlining.py) puts what it returns, and how many
-        # such bodies hold the one being written
+        # where a body written in place of its call (inlining.py) puts what it returns: None outside one
         self.returning: "str | None" = None
-        self.inline_depth = 0
 
     # -- text --
 
