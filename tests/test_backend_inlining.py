@@ -76,8 +76,8 @@ def test_a_rule_of_a_block_is_written_in_place_of_its_call():
 
 
 @pytest.mark.parametrize("rules", [
-    # a return inside a loop: the rule is called
-    "fn first(c) {\n for x in [1, 2, 3] { if x > c.hp { return x } }\n return 0\n}\n"
+    # a return inside a loop: the rule is called (it rolls a die: its answers are not remembered)
+    "fn first(c) {\n for x in [1, 2, 3] { if x > c.hp { return x + d2 } }\n return 0\n}\n"
     "fn pbem.damage_power(att, weapon) = first(att) + att.firepower",
     # too large to be written in place (INLINE_NODES)
     "fn big(c) {\n let x = 0\n" + "".join(f" if c.hp > {i} {{ x += {i} }}\n" for i in range(20)) +

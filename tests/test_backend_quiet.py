@@ -1726,8 +1726,9 @@ def test_the_written_code_of_a_number_compared_with_true_makes_python_warn_of_no
 def test_calls_of_calls_many_deep_are_fought_as_the_closures_fight_them():
     # each call's temporary goes into the call of it (the peephole's merges, stopped short of
     # Python's limit on brackets): the same fights
-    # (`same` returns inside a loop, so that it is called, not written in place: inlining.py)
-    rule = "fn same(att, x) {\n let y = x\n for i in [1] { return y }\n return y\n}\n" \
+    # (`same` returns inside a loop, so that it is called, not written in place: inlining.py; and
+    # it rolls a die, so that its answers are not remembered: memo.py)
+    rule = "fn same(att, x) {\n let y = x + d1 - 1\n for i in [1] { return y }\n return y\n}\n" \
         "fn pbem.damage_power(att, weapon) = " + \
         "same(att, " * 90 + "att.firepower" + ")" * 90
     written = damage_power_written(rule, runs=5)
@@ -2332,13 +2333,15 @@ def test_quotients_past_number_bits_stop_as_the_closures_do(top, use):
 
 
 def test_a_rule_remembered_by_the_state_it_reads_is_called_as_its_answer_with_that_state():
-    # `armour` reads att's hp, state: its calls call the remembered answer with the hp read at the
-    # call (memo.state_reads), not the wrapper that would read it (one Python call fewer)
+    # `armour` reads att's hp, state: its calls look up the known answer by the hp read at the call
+    # (memo.state_reads), else call the remembered answer with it, not the wrapper that would read
+    # it (memo.known)
     rules = ("fn armour(c) {\n let n = 0\n for i in range(2) { n += c.hp }\n return n\n}\n"
              "fn pbem.damage_power(att, weapon) = att.firepower + armour(att) % 2")
     assert "s_armour" in remembered_of(rules)
     written = damage_power_written(rules)
-    assert re.search(r"A_s_armour\((v\d+_att), \1\.hp\)", written)
+    assert re.search(r"KNOWN_s_armour\[(v\d+_att)\]\[\1\.hp\]", written)
+    assert re.search(r"known\(KNOWN_s_armour, A_s_armour, \((v\d+_att), \1\.hp,\)\)", written)
 
 
 def test_the_state_of_an_argument_not_none_at_its_call_is_read_with_no_test_of_none():
@@ -2350,8 +2353,8 @@ def test_the_state_of_an_argument_not_none_at_its_call_is_read_with_no_test_of_n
     for above in ("99", "1"):   # a run whose spare is none at every call, and one where it is att in some
         assert "s_armour" in remembered_of(rules.replace("ABOVE", above))
         written = damage_power_written(rules.replace("ABOVE", above))
-        assert re.search(r"A_s_armour\((v\d+_att), \1\.hp\)", written)
-        assert re.search(r"A_s_armour\((v\d+_spare), \1 and \1\.hp\)", written)
+        assert re.search(r"KNOWN_s_armour\[(v\d+_att)\]\[\1\.hp\]", written)
+        assert re.search(r"KNOWN_s_armour\[(v\d+_spare)\]\[\1 and \1\.hp\]", written)
 
 
 def test_the_state_of_an_argument_that_may_be_other_than_a_character_or_none_is_tested_for_none():
@@ -2385,7 +2388,7 @@ def test_a_local_whose_field_a_statement_surely_reads_is_no_none_past_it(read, t
     rules = (f"{ARMOUR}fn note(text) {{\n say text\n}}\nfn pbem.damage_power(att, weapon) {{\n let f = 1\n let spare = none\n if att.hp > -1 {{ spare = att }}\n"
              f" {read}\n return att.firepower + armour(spare) % 2 + armour(none) + f % 1\n}}")
     written = damage_power_written(rules)
-    call = re.findall(r"A_s_armour\((v\d+_spare), (.*?)\)", written)[-1]
+    call = re.findall(r"KNOWN_s_armour\[(v\d+_spare)\]\[(.*?)\]\n", written)[-1]
     assert (call[1] == f"{call[0]} and {call[0]}.hp") is tested, written
 
 
@@ -2614,3 +2617,33 @@ def test_an_error_in_a_value_nothing_reads_does_not_stop_a_quiet_run():
     with pytest.raises(MechError, match="none has no fields"):
         fight_once(script, seed)
     assert QuietFight(script).fight(seed) is not None
+
+
+def test_a_known_answer_is_kept_by_each_part_of_its_key_and_at_most_size_of_them():
+    # memo.known: what the written code's look-up `KNOWN_f[a][b]` finds next time; past SIZE
+    # answers, all are dropped (as lru_cache keeps at most SIZE), and the newest is kept
+    from mechscript.backend import memo
+    answers, calls = {}, []
+
+    def add(a, b):
+        calls.append((a, b))
+        return a + b
+
+    assert memo.known(answers, add, (1, 2)) == 3 and answers[1][2] == 3
+    assert memo.known(answers, add, (1, 5)) == 6 and answers[1] == {2: 3, 5: 6}
+    for i in range(memo.SIZE):
+        memo.known(answers, add, (i + 10, 0))
+    assert len(calls) == memo.SIZE + 2
+    # the SIZE+1-th answer dropped them all: the first are gone, the newest two are kept
+    assert 1 not in answers and set(answers) - {memo._HELD} == {memo.SIZE + 8, memo.SIZE + 9}
+    assert answers[memo.SIZE + 9][0] == memo.SIZE + 9
+
+
+def test_a_remembered_rule_given_ever_new_arguments_is_looked_up_and_fights_as_the_closures():
+    # `bonus` is remembered (no dice, no state): its calls look its answer up first (KNOWN_s_bonus),
+    # also with a new argument each round (the round count, past any answer kept)
+    rules = ("fn bonus(n) {\n if n > 3 { return 1 }\n return 0\n}\n"
+             "fn pbem.damage_power(att, weapon) = att.firepower + bonus(att.hp) + bonus(att.hp * 1000 + att.firepower)")
+    assert "s_bonus" in remembered_of(rules)
+    written = damage_power_written(rules, 60)
+    assert "KNOWN_s_bonus[" in written and "known(KNOWN_s_bonus, s_bonus, (" in written

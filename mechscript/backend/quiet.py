@@ -42,7 +42,7 @@ from .compiled import compiled
 from .depth import call_depth
 from .emit import Emitter
 from .keep import Keeping, reachable
-from .memo import REMEMBERING, Remembered, answer_of, remembering
+from .memo import REMEMBERING, Remembered, answer_of, known, remembering
 from .narration import Purity, has_pools
 from .peephole import merged
 from .runtime import (Bail, WrittenRun, bail, exact_difference, exact_product, exact_quotient, exact_sum,
@@ -183,7 +183,7 @@ def written_helpers(limits, encounter, members, rounds) -> dict:
         "Character": Character,
         "Record": Record,
         "Encounter": Encounter, "Table": Table, "TableRow": TableRow, "FunctionType": types.FunctionType,
-        "REMEMBERING": REMEMBERING,
+        "REMEMBERING": REMEMBERING, "known": known,
         "Fraction": Fraction,
         "floor": math.floor, "ceil": math.ceil,
         "binary": binary, "unary": unary, "power": power, "compare_values": compare_values, "equal": equal,
@@ -361,6 +361,7 @@ class QuietFight(Keeping):
         writer.recursive = depth.recursive
         remembered.ids -= depth.reaching
         writer.remembered = remembered.ids
+        writer.remembered_names = {name for name, (_, fn) in defs.items() if id(fn) in remembered.ids}
         # global name -> (the state it reads, the parameters never none, those a character or none) of
         # a remembered fn keyed by state: its calls call its `answer` with that state, not the
         # function that reads it
@@ -402,6 +403,7 @@ class QuietFight(Keeping):
                                           writer.characters_or_none(fn))
             if name in writer.keyed_calls:   # what the written code calls with the state it reads
                 namespace["A_" + name] = answer_of(namespace[name])
+            namespace["KNOWN_" + name] = {}   # the answers the written code looks up first (memo.known)
         self.source = source
         self.assigned = writer.every_assigned
         return namespace

@@ -317,6 +317,7 @@ class Writer:
         self.encounter_size: int | None = None   # how many characters every encounter has (quiet.py)
         self.short_text_lists: dict = {}   # list options with no long string -> their length (quiet.short_text_lists)
         self.remembered: set[int] = set()    # the `fn`s (by id) whose answers a run remembers (memo.py)
+        self.remembered_names: set[str] = set()   # the global names they are bound to
         self.keyed_calls: dict = {}           # global name -> (state read, never none) of those keyed by state
         self.leaf_works: dict[int, "int | None"] = {}   # id(FnDef) -> its Work.leaf_work
         # the Python names of locals the types say are a character or a record wherever they are
