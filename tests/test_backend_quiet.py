@@ -178,6 +178,22 @@ def test_a_script_the_back_end_does_not_write_is_fought_by_the_closures(top, why
     assert not isinstance(prepared_for(script), QuietFight)
 
 
+def test_a_script_whose_written_code_python_cannot_compile_is_fought_by_the_closures():
+    # a remembered call is a `try` (memo.known), a block of its own: inside 19 nested loops that is
+    # past the 20 blocks Python nests, and the written code does not compile (found by review: an
+    # internal error of `mech sim`)
+    loops = 19
+    body = "".join(" " * (i + 1) + f"for i{i} in [1] {{\n" for i in range(loops)) + \
+        " " * (loops + 1) + "x += bonus(att.hp)\n" + "}" * loops + "\n"
+    rules = ("fn bonus(n) {\n if n > 3 { return 1 }\n return 0\n}\n"
+             f"fn pbem.damage_power(att, weapon) {{\n let x = 0\n{body} return att.firepower + x % 2\n}}")
+    script = ruled(rules)
+    with pytest.raises(Unsupported, match="compiler"):
+        QuietFight(script)
+    assert not isinstance(prepared_for(script), QuietFight)
+    assert fight_once(script, run_seed(1, 0))[0][0] in ("autobots", "decepticons", None)
+
+
 def test_a_run_that_fails_gives_the_closures_error(tmp_path):
     script_text = f'use pbem\nfn pbem.damage_power(att, weapon) = "lots"\n{CHARACTERS}{encounter()}'
     path = tmp_path / "bad.mech"

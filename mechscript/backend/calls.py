@@ -61,14 +61,14 @@ class Calls(Work):
 
     def called(self, function: str, args: list, node: ast.Call) -> str:
         """A call of the `fn` bound to the global `function`; of one whose answers are remembered
-        (memo.py), a look-up of its known answer (`known`), else a call; of one remembered with a key
-        of state, a call of its `answer` with the state it reads (memo.state_reads), as its
+        (memo.py), a look-up of its known answer (`looked_up`, below), else a call; of one keyed by
+        state, a call of its `answer` with the state it reads (memo.state_reads), as its
         remembering wrapper would make it: one Python call fewer. The state of an argument that the
         types say is not none, at this call or at every call, is read with no test of none."""
         if function not in self.keyed_calls:
             if function in self.remembered_names and args:
                 args = [arg if arg.isidentifier() or is_literal(arg) else self.into(arg) for arg in args]
-                return self.known(function, function, args)
+                return looked_up(self, function, function, args)
             return self.into(f"{function}({', '.join(args)})")
         keyed, never_none, characters = self.keyed_calls[function]
         if any(args[i] == "None" for i, _, _ in keyed):   # an argument left out: the wrapper's business
@@ -77,18 +77,7 @@ class Calls(Work):
         never_none = never_none | {i for i, arg in enumerate(node.args)
                                    if not self.types.of(arg).is_empty and not self.types.of(arg).maybe("none")}
         characters = characters | {i for i, arg in enumerate(node.args) if character_or_none(self.types.of(arg))}
-        return self.known(function, f"A_{function}", args + state_reads(args, keyed, never_none, characters))
-
-    def known(self, function: str, called: str, key: list) -> str:
-        """The answer of the remembered `fn` bound to `function`, looked up first in its table of
-        known answers, KNOWN_<function> (memo.known), by `key`, the Python text of names, literals
-        and the reads of the state it is keyed by: else `called` (the remembering function, or its
-        `answer` given the state) works it out. The state is read again there (the reads only read),
-        which costs less than a local for each read in every call."""
-        result = self.temp()
-        self.line(f"try: {result} = KNOWN_{function}{''.join(f'[{part}]' for part in key)}")
-        self.line(f"except KeyError: {result} = known(KNOWN_{function}, {called}, ({', '.join(key)},))")
-        return result
+        return looked_up(self, function, f"A_{function}", args + state_reads(args, keyed, never_none, characters))
 
     def arguments(self, node: ast.Call) -> list[str]:
         """The arguments of a call of a known `fn`, as values; none for each one only the function's
@@ -321,6 +310,18 @@ class Calls(Work):
             return self.into(f"{name}({', '.join(args)}) if {ints} else {general}" if ints
                              else f"{name}({', '.join(args)})")
         return self.into(general)
+
+
+def looked_up(writer, function: str, called: str, key: list) -> str:
+    """The answer of the remembered `fn` bound to `function`, written by `writer` as a look-up in its
+    table of known answers, KNOWN_<function> (memo.known), by `key`, the Python text of names,
+    literals and the reads of the state it is keyed by; else `called` (the remembering function, or
+    its `answer` given the state) works it out. The state is read again there (the reads only
+    read), which costs less than a local for each read in every call. Its temporary."""
+    result = writer.temp()
+    writer.line(f"try: {result} = KNOWN_{function}{''.join(f'[{part}]' for part in key)}")
+    writer.line(f"except KeyError: {result} = known(KNOWN_{function}, {called}, ({', '.join(key)},))")
+    return result
 
 
 def one_return(fn: ast.FnDef) -> "tuple[list, ast.Node] | None":

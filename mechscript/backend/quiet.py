@@ -390,7 +390,11 @@ class QuietFight(Keeping):
         # limit, the closures decide: with a raised one, Python's stack may end their run first
         namespace["DEEPEST"] = min(limits.recursion, Limits().recursion)
         namespace.update(writer.constants)
-        exec(compiled(source, f"<mechscript quiet {self.script.filename}>"), namespace)
+        try:
+            code = compiled(source, f"<mechscript quiet {self.script.filename}>")
+        except (SyntaxError, RecursionError) as error:   # past Python's own limits (20 blocks nested)
+            raise Unsupported(f"Python's compiler refuses the written code: {error}") from None
+        exec(code, namespace)
         for python, name in shown.items():
             namespace[python].mech_fn = name   # "{f}" shows `<fn name>` (values.format_value)
         for name, python in bound.items():
