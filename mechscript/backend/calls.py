@@ -31,21 +31,19 @@ class Calls(Work):
                 and self.resolve(callee.id)[2] == "fn":
             function = self.resolve(callee.id)[1]
             args = self.arguments(node)
-            return self.inlined(node, args) or self.inlined_block(node, args) or self.called(function, args, node)
+            return self.in_place(node, args) or self.called(function, args, node)
         if type(callee) is ast.Field and self.module_of(callee.target) is not None:
             module = self.module_of(callee.target)
             if module.names.get(callee.name) == "fn":
                 args = self.arguments(node)
-                return self.inlined(node, args) or self.inlined_block(node, args) or \
-                    self.called(module.global_name(callee.name), args, node)
+                return self.in_place(node, args) or self.called(module.global_name(callee.name), args, node)
         # a function value (a parameter, a field): the one function it surely is, called directly;
         # else a Python function of this namespace, or the closures' business
         target = self.types.callee(node)
         if target is not None and id(target) in self.functions:
             self.expr(callee)   # read as the closures read it (a name with no value yet bails)
             args = self.values(node.args)
-            return self.inlined(node, args) or self.inlined_block(node, args) or \
-                self.into(f"{self.functions[id(target)]}({', '.join(args)})")
+            return self.in_place(node, args) or self.into(f"{self.functions[id(target)]}({', '.join(args)})")
         function = self.expr(callee)
         if is_constant(function) or is_number_or_text(function):   # `(x == 1)(2)`: an error, the closures'
             return self.into("bail()")
@@ -53,6 +51,11 @@ class Calls(Work):
         return self.into(f"{function}({', '.join(args)}) if {class_of(function)} is FunctionType and "
                          f"{function}.__code__.co_argcount == {len(args)} or {class_of(function)} is REMEMBERING and "
                          f"{function}.__wrapped__.__code__.co_argcount == {len(args)} else bail()")
+
+    def in_place(self, node: ast.Call, args: list) -> "str | None":
+        """The call of a known `fn` written in place: a one-line body (`inlined`), or a block
+        (inlining.py); None when it is called."""
+        return self.inlined(node, args) or self.inlined_block(node, args)
 
     def unchanged_by_calls(self, text: str) -> bool:
         """Whether `text` is a temporary or a local that no call can change (`fixed_locals`): a

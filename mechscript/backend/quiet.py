@@ -399,7 +399,7 @@ class QuietFight(Keeping):
             namespace[python].mech_fn = name   # "{f}" shows `<fn name>` (values.format_value)
         for name, python in bound.items():
             namespace[name] = namespace[python]
-        self.remembered = {name for name, (_, fn) in defs.items() if id(fn) in remembered.ids}
+        self.remembered = writer.remembered_names   # the written code looks up KNOWN_<each>
         keyed = {name: remembered.keyed[id(fn)] for name, (_, fn) in defs.items() if id(fn) in remembered.ids}
         for name in self.remembered:
             fn = defs[name][1]
