@@ -89,12 +89,17 @@ def written(tmp_path: Path, rules: str = "", leader: int = 0, more: str = "") ->
     ('fn trip(m) { m["prone"] = true }\n', 0, "", {"prone"}),
     # an index whose key is not written out may name any field
     ("fn set(m, name) { m[name] = true }\n", 0, "", {"leader", "prone"}),
+    # a record's field of the same name is not the character's; a value that may be either is
+    ("fn note() { let r = {leader: 1, prone: false}\n r.prone = true\n r.leader = 2\n return r }\n", 0, "", set()),
+    ("fn note(m) { let r = {leader: 1}\n if m.hp > 1 { r = m }\n r.leader = 2 }\n", 0,
+     "fn poke() = rules.note(Lance)", {"leader"}),
     # a character a run could make has the stats it is given
     ('fn recruit() = make(Mech, "Extra", skill: 1, leader: 3)\n', 0, "", {"leader", "prone"}),
     # a character outside the encounter that a run can reach is one of the kind too
     ("", 0, "character Boss is Mech { skill 5 leader 4 }", {"leader"}),
     ("", 0, "character Boss is Mech { skill 5 leader 0 }\nlet reserve = [Boss]", set()),
-], ids=["none", "stat-differs", "state-assigned", "state-assigned-by-index", "any-index", "make",
+], ids=["none", "stat-differs", "state-assigned", "state-assigned-by-index", "any-index", "record-field",
+        "record-or-character", "make",
         "outside-the-encounter", "outside-the-same"])
 def test_a_field_every_run_reads_as_one_value_is_written_as_that_value(tmp_path, rules, leader, more, read):
     assert written(tmp_path, rules, leader, more)[0] == read

@@ -15,7 +15,7 @@ _MISSING = object()
 
 def written_fields(code, types) -> "set[str] | None":
     """The names of the fields some of the `code` a run may run (its `fn`s, the encounter's `until`)
-    assigns (`x.f = ...`, `x["f"] += ...`), or None when any may be: an index of a value that may be
+    assigns (`x.f = ...`, `x["f"] += ...`) of what may be a character, or None when any may be: an index of a value that may be
     a character by a key not written out, or a character made (`make`) by a run."""
     written = set()
     for tree in code:
@@ -26,7 +26,9 @@ def written_fields(code, types) -> "set[str] | None":
                 continue
             target = node.target
             if type(target) is ast.Field:
-                written.add(target.name)
+                # a record's field (transformers' sheet `t.mega`) leaves a character's of that name unchanging
+                if not _no_character(types.of(target.target)):
+                    written.add(target.name)
             elif type(target) is ast.Index:
                 key = target.key
                 while type(key) is ast.Group:
