@@ -2495,6 +2495,33 @@ def test_a_loop_charged_the_encounter_s_size_spends_what_a_list_of_that_many_spe
     assert fewest[0] == fewest[1] < fewest[2]
 
 
+
+NESTED = ("fn tick(o) {\n let k = 0\n while k < 1 { k += 1 }\n return k\n}\n"
+          "fn pbem.pick_target(c, enc, plans) {\n let n = tick(c)\n let three = [1, 2, 3]\n"
+          " for o in LIST { for p in LIST { n += tick(c) } }\n"
+          " for o in LIST { n += tick(c) }\n if n > 100 { return none }\n"
+          " for o in enc.characters { if o.side != c.side and o.status == \"active\" { return o } }\n return none\n}")
+
+
+def test_a_loop_of_a_length_the_set_up_tells_spends_it_untested_unless_inside_another_such():
+    # each spend of the encounter's size (3) is untested, half the bytecodes of a tested one, but
+    # the one inside another: a run past the limit bails at its end, or at the inner loop. It needs
+    # the steps a list of three the function makes needs (charged its `len`, tested), and one step
+    # fewer stops it
+    texts = [f"use pbem\n{NESTED.replace('LIST', name)}\n{CHARACTERS}{encounter()}" for name in ("enc.characters", "three")]
+    written = _function_written(QuietFight(compiled(texts[0])), "s__pbem_pick_target")
+    assert written.count("STEP_BULK -= 3") == 2 and written.count("(STEP_BULK := STEP_BULK - 3) < 0") == 1
+    assert_same_fights(compiled(texts[0]), 20)
+
+    def written_fights(script, seed):
+        return QuietFight(script).fight(seed) is not None
+
+    fewest = [fewest_steps(text, written_fights) for text in texts]
+    assert fewest[0] == fewest[1]
+    assert_both_stop(compile_script(texts[0], str(ROOT / "examples" / "t.mech"), ROOT / "examples",
+                                    Limits(steps=fewest[0] - 1)), "steps")
+
+
 def test_the_set_up_sets_off_no_garbage_collection_and_leaves_the_collector_as_it_was():
     """Writing robomacs made 140 collections (a quarter of its set-up, walking the whole heap) with
     nothing to free: the collector is off while the trees are read, and on again after."""

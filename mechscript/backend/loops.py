@@ -19,7 +19,8 @@ class Loops(Access):
             items = self.expr(node.iterable)
         if not self.surely(node.iterable, "list"):
             self.line(f"if {class_of(items)} is not list: bail()")
-        self.charge(node, items)
+        untested = self.charge(node, items)
+        self.untested_loops += untested
         self.scopes.append({})
         try:
             variable = self.local(node.name)
@@ -34,21 +35,30 @@ class Loops(Access):
                 self.block(node.body)
         finally:
             self.scopes.pop()
+            self.untested_loops -= untested
 
-    def charge(self, node: ast.For, items: str) -> None:
+    def charge(self, node: ast.For, items: str) -> bool:
         """A `for`'s length spent at its entry, and tested against the limits. A short loop that does
         little (Work.short_loop) counts nothing, as a call of a `fn` that ends by itself
         (docs/language.md, "What counts a step"). A list whose length the set-up tells (list_length:
-        an encounter's characters) is charged that number, its tests worked out as it is written."""
+        an encounter's characters) is charged that number, its tests worked out as it is written;
+        and, unless a `for` around it spends so too, untested (what it returns): a run that spends
+        past the limit so bails at its end (QuietFight.fight), and the closures stop it where they
+        do. Each untested `for` runs a number of rounds the set-up tells, inside a tested one or a
+        `fn`'s call, so a hostile script is stopped within one such loop. Half the bytecodes of a
+        tested spend: transformers spends so 130 times a fight."""
         length = self.list_length(node.iterable)
         if length is not None:
             if self.short_loop(node) and length <= min(SHORT_LOOP, self.limits.loop_iterations, self.limits.list_size):
-                return
+                return False
             if length > self.limits.loop_iterations or id(node) in self.bounded_loops and length > self.limits.list_size:
                 self.line("bail()")
+            elif length and not self.untested_loops:
+                self.line(f"STEP_BULK -= {length}")
+                return True
             elif length:
                 self.line(spending(str(length)))
-            return
+            return False
         short = self.short_loop(node)
         if short:
             self.line(f"if len({items}) > {min(SHORT_LOOP, self.limits.loop_iterations, self.limits.list_size)}:")
@@ -61,6 +71,7 @@ class Loops(Access):
         self.line(spending(f"len({items})"))
         if short:
             self.depth -= 1
+        return False
 
     def while_(self, node: ast.While) -> None:
         # the rounds counted by Python's `for`; once they are all spent, the condition is tested
