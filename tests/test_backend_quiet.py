@@ -2522,6 +2522,25 @@ def test_a_loop_of_a_length_the_set_up_tells_spends_it_untested_unless_inside_an
                                     Limits(steps=fewest[0] - 1)), "steps")
 
 
+
+@pytest.mark.parametrize("length", [9, 1000])
+def test_a_hostile_loop_through_a_list_written_out_is_stopped_at_its_first_spend_past_the_limit(length):
+    # found by review: a `while` going through a list of 1,000 written out spent it untested, and
+    # ran until its own rounds ran out, 1,000 times as long as the steps allow. A list longer than
+    # 8 is tested: the run bails at the spend that passes the limit. Each of a budget's two parts
+    # (runtime.Budget) may spend all of it, so what a run spends is at most twice the limit
+    items = ", ".join(["0"] * length)
+    text = ("kind Mech {\n state hp = 3\n}\nfn standing(m) = m.hp > 0\n"
+            f"fn fight(enc) {{\n while true {{\n for x in [{items}] {{ }}\n }}\n}}\n"
+            "character Lance is Mech { }\ncharacter Shield is Mech { }\n"
+            'encounter "x" {\n side attacker: Lance\n side defender: Shield\n}\n')
+    script = compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(steps=5_000))
+    quiet = QuietFight(script)
+    with pytest.raises(Bail):
+        quiet.fight(run_seed(7, 0), raising=True)
+    assert 5_000 < quiet.namespace["EV"].step_budget.spent <= 2 * 5_000 + length
+    assert_both_stop(script, "steps")
+
 def test_the_set_up_sets_off_no_garbage_collection_and_leaves_the_collector_as_it_was():
     """Writing robomacs made 140 collections (a quarter of its set-up, walking the whole heap) with
     nothing to free: the collector is off while the trees are read, and on again after."""

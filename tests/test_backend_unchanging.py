@@ -256,3 +256,35 @@ def test_a_reported_whole_number_json_writes_as_text_is_left_out_as_the_closures
     assert_same_fights(script, 20)
     reported = QuietFight(script).fight(run_seed(1, 0))[0][2]
     assert all("big" not in numbers for _, numbers in reported.values())
+
+
+def test_a_character_pushed_by_exact_odds_onto_a_list_of_records_keeps_its_field_read(tmp_path):
+    # `prob` runs a call in its argument as a value: Shield is pushed onto `notes`, and the loop
+    # over `notes` assigns its `prone` (found by review: the types saw a list of records only, and
+    # `b.prone` was written as false)
+    path = tmp_path / "s.mech"
+    path.write_text("""\
+kind Mech {
+    stat skill 0..20
+    state hp = 3
+    state prone = false
+}
+let notes = [{prone: false}]
+fn standing(m) = m.hp > 0
+fn fight(enc) {
+    for n in notes { n.prone = true }
+    let b = enc.sides[1].members[0]
+    if b.prone { return "defender" }
+    return "attacker"
+}
+character Lance is Mech { skill 6 }
+character Shield is Mech { skill 4 }
+let p = prob(len([push(notes, Shield)]) == 1)
+encounter "x" {
+    side attacker: Lance
+    side defender: Shield
+}
+""", encoding="utf-8")
+    script = compile_script(path.read_text(), str(path), tmp_path, Limits())
+    assert "prone" in read_by(QuietFight(script), "s_fight")
+    assert_same_fights(script, 3)

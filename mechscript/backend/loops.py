@@ -42,18 +42,20 @@ class Loops(Access):
         little (Work.short_loop) counts nothing, as a call of a `fn` that ends by itself
         (docs/language.md, "What counts a step"). A list whose length the set-up tells (list_length:
         an encounter's characters) is charged that number, its tests worked out as it is written;
-        and, unless a `for` around it spends so too, untested (what it returns): a run that spends
-        past the limit so bails at its end (QuietFight.fight), and the closures stop it where they
-        do. Each untested `for` runs a number of rounds the set-up tells, inside a tested one or a
-        `fn`'s call, so a hostile script is stopped within one such loop. Half the bytecodes of a
-        tested spend: transformers spends so 130 times a fight."""
+        and, when at most SHORT_LOOP and no `for` around it spends so too, untested (what it returns),
+        half the bytecodes of a tested spend (transformers spends so 130 times a fight). A run that
+        spends past the limit so bails at its end (QuietFight.fight), or at its next tested spend,
+        and the closures stop it where they do. So the most a hostile script runs past the limit is
+        8 rounds of a loop that does more than little (Work.short_loop) for each step it spends:
+        each tested one, or a call's or a `while` round's. A longer list (a list written out: found
+        by review, a `while` going through one of 1,000 ran 1,000 times as long) is tested."""
         length = self.list_length(node.iterable)
         if length is not None:
             if self.short_loop(node) and length <= min(SHORT_LOOP, self.limits.loop_iterations, self.limits.list_size):
                 return False
             if length > self.limits.loop_iterations or id(node) in self.bounded_loops and length > self.limits.list_size:
                 self.line("bail()")
-            elif length and not self.untested_loops:
+            elif 0 < length <= SHORT_LOOP and not self.untested_loops:
                 self.line(f"STEP_BULK -= {length}")
                 return True
             elif length:

@@ -238,6 +238,18 @@ class ExpressionTypes:
             for arg in [*node.args, *node.kwargs.values()]:
                 self.expr(arg, scope, unit)
             self.mark_rolls(unit)
+        else:
+            # a call among them is run as a value all the same (odds.py `_value`): what it pushes onto
+            # a list, or gives a `fn`, is what that list or parameter may hold (found by review)
+            calls, parts = [], [*node.args, *node.kwargs.values()]
+            while parts:
+                part = parts.pop()
+                if type(part) is ast.Call:
+                    calls.append(part)
+                else:
+                    parts.extend(ast.children(part))
+            for call in reversed(calls):
+                self.expr(call, scope, unit)
         return ANY if node.callee.id == "dist" else T_NUMBER
 
     def builtin(self, name: str, args: list, node, unit: Unit, options: dict) -> Type:
