@@ -2508,7 +2508,8 @@ def test_a_loop_of_a_length_the_set_up_tells_spends_it_untested_unless_inside_an
     # the one inside another: a run past the limit bails at its end, or at the inner loop. It needs
     # the steps a list of three the function makes needs (charged its `len`, tested), and one step
     # fewer stops it
-    texts = [f"use pbem\n{NESTED.replace('LIST', name)}\n{CHARACTERS}{encounter()}" for name in ("enc.characters", "three")]
+    texts = [f"use pbem\n{NESTED.replace('LIST', name)}\n{CHARACTERS}{encounter()}"
+             for name in ("enc.characters", "three")]
     written = _function_written(QuietFight(compiled(texts[0])), "s__pbem_pick_target")
     assert written.count("STEP_BULK -= 3") == 2 and written.count("(STEP_BULK := STEP_BULK - 3) < 0") == 1
     assert_same_fights(compiled(texts[0]), 20)

@@ -168,8 +168,9 @@ def _made_pool(lines: list[str], index: int, made) -> "tuple | None":
 def _charges_joined(lines: list[str]) -> list[str]:
     """A function that spends its call's step (`next(STEP)`) and, after nothing but reads and stores
     of names, a `for`'s length (`if (STEP_BULK := STEP_BULK - len(t)) < 0: bail()`, or a number
-    `n`, tested or not), spends both at the `for`: `... - len(t) - 1) ...` (`n + 1`). The same count, one call
-    fewer; a run past the limit bails either way, and the closures stop it where they do."""
+    `n`, tested or not), spends both at the `for`, tested: `... - len(t) - 1) ...` (`n + 1`). The
+    same count, one call fewer; a run past the limit bails either way, and the closures stop it
+    where they do."""
     out = list(lines)
     for index, line in enumerate(lines):
         entry = _ENTRY.fullmatch(line)

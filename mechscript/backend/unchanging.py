@@ -15,8 +15,9 @@ _MISSING = object()
 
 def written_fields(code, types) -> "set[str] | None":
     """The names of the fields some of the `code` a run may run (its `fn`s, the encounter's `until`)
-    assigns (`x.f = ...`, `x["f"] += ...`) of what may be a character, or None when any may be: an index of a value that may be
-    a character by a key not written out, or a character made (`make`) by a run."""
+    assigns (`x.f = ...`, `x["f"] += ...`) of what may be a character, or None when any may be: an
+    index of a value that may be a character by a key not written out, or a character made (`make`)
+    by a run."""
     written = set()
     for tree in code:
         for node in ast.walk(tree):
