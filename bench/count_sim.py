@@ -15,13 +15,16 @@ Each bytecode Python executes is counted with `sys.settrace` (opcode events), ov
               and the fight, each run
 
 `--where` adds, for the written path, where its bytecodes run (the written functions, the
-interpreter's files). The set-up itself is counted in none of them.
+interpreter's files), and what the written lines do (WHAT: the limits' spends, the tests of a
+number's size, the remembered answers looked up, ...; a line is counted once, for the first of them
+it holds, and one holding none is the rules' own work). The set-up itself is counted in none of them.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -30,6 +33,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from systems import SYSTEMS  # noqa: E402  (bench/ is not a package: its folder is on sys.path above)
 
 WARM_UP = 200   # fights before counting, of each path
+
+# what a written line does, told by its text: the first that matches names it (backend/: writer.spending
+# and runtime.Budget, arithmetic.py, memo.py, the class tests of arithmetic.py and comparisons.py,
+# arithmetic.pool_made, expressions.e_Record)
+WHAT = [
+    ("steps, dice and lines spent", re.compile(r"next\((?:STEP|DICE|SAY)\)|STEP_BULK|DICE_BULK")),
+    ("number sizes tested", re.compile(r"\.bit_length\(\) > NUMBER_BITS")),
+    ("remembered answers looked up", re.compile(r"KNOWN_")),
+    ("whole numbers told from fractions", re.compile(r"__class__ is int|exact_(?:sum|difference|product)")),
+    ("pools made", re.compile(r"NEW_POOL|\.(?:unkept2|kept2|flat|span) = ")),
+    ("records made", re.compile(r"NEW_RECORD|\.__dict__ = ")),
+]
 
 
 def counted(call, where: dict | None = None) -> int:
@@ -44,8 +59,8 @@ def counted(call, where: dict | None = None) -> int:
             count += 1
             if where is not None:
                 name = frame.f_code.co_filename
-                key = "written functions" if name.startswith("<mechscript quiet") else \
-                    "/".join(Path(name).parts[-2:])
+                # a written function's line (0: none, as at a function's start in Python 3.11), or a file
+                key = frame.f_lineno or 0 if name.startswith("<mechscript quiet") else "/".join(Path(name).parts[-2:])
                 where[key] = where.get(key, 0) + 1
         return trace
 
@@ -84,7 +99,16 @@ def count_system(name: str, runs: int, where: bool) -> dict:
         "whole": counted(lambda: [fight_once(script, s) for s in seeds]),
     }
     result = {key: value / runs for key, value in counts.items()}
-    result["where"] = {key: value / runs for key, value in places.items()}
+    result["where"], result["what"] = {}, {}
+    lines = written.source.splitlines()
+    for key, value in places.items():
+        if type(key) is int:   # a line of the written functions
+            result["where"]["written functions"] = result["where"].get("written functions", 0) + value / runs
+            text = lines[key - 1] if key else ""
+            what = next((name for name, pattern in WHAT if pattern.search(text)), "the rules' own work")
+            result["what"][what] = result["what"].get(what, 0) + value / runs
+        else:
+            result["where"][key] = value / runs
     return result
 
 
@@ -110,6 +134,9 @@ def main(argv: list[str] | None = None) -> int:
             for key, count in sorted(got["where"].items(), key=lambda item: -item[1]):
                 if count / total >= 0.01:
                     print(f"    {key:<40}{count:>10,.0f}  {count / total:6.1%}")
+                if key == "written functions":
+                    for what, part in sorted(got["what"].items(), key=lambda item: -item[1]):
+                        print(f"        {what:<36}{part:>10,.0f}  {part / total:6.1%}")
     return 0
 
 
