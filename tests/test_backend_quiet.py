@@ -2496,51 +2496,33 @@ def test_a_loop_charged_the_encounter_s_size_spends_what_a_list_of_that_many_spe
 
 
 
-NESTED = ("fn tick(o) {\n let k = 0\n while k < 1 { k += 1 }\n return k\n}\n"
-          "fn pbem.pick_target(c, enc, plans) {\n let n = tick(c)\n let three = [1, 2, 3]\n"
-          " for o in LIST { for p in LIST { n += tick(c) } }\n"
-          " for o in LIST { n += tick(c) }\n if n > 100 { return none }\n"
-          " for o in enc.characters { if o.side != c.side and o.status == \"active\" { return o } }\n return none\n}")
+LOOPED_BODY = (" for i in [1, 2, 3, 4, 5, 6, 7, 8] {\n x = x + i * i - i + 1\n x = x - i * i + i - 1\n"
+               " x = x + i * 2 - i * 2\n x = x % 1000 + i - i\n a.hp = x % 5 + 1\n }\n")
 
 
-def test_a_loop_of_a_length_the_set_up_tells_spends_it_untested_unless_inside_another_such():
-    # each spend of the encounter's size (3) is untested, half the bytecodes of a tested one, but
-    # the one inside another: a run past the limit bails at its end, or at the inner loop. It needs
-    # the steps a list of three the function makes needs (charged its `len`, tested), and one step
-    # fewer stops it
-    texts = [f"use pbem\n{NESTED.replace('LIST', name)}\n{CHARACTERS}{encounter()}"
-             for name in ("enc.characters", "three")]
-    written = _function_written(QuietFight(compiled(texts[0])), "s__pbem_pick_target")
-    assert written.count("STEP_BULK -= 3") == 2 and written.count("(STEP_BULK := STEP_BULK - 3) < 0") == 1
-    assert_same_fights(compiled(texts[0]), 20)
-
-    def written_fights(script, seed):
-        return QuietFight(script).fight(seed) is not None
-
-    fewest = [fewest_steps(text, written_fights) for text in texts]
-    assert fewest[0] == fewest[1]
-    assert_both_stop(compile_script(texts[0], str(ROOT / "examples" / "t.mech"), ROOT / "examples",
-                                    Limits(steps=fewest[0] - 1)), "steps")
-
-
-
-@pytest.mark.parametrize("length", [9, 1000])
-def test_a_hostile_loop_through_a_list_written_out_is_stopped_at_its_first_spend_past_the_limit(length):
-    # found by review: a `while` going through a list of 1,000 written out spent it untested, and
-    # ran until its own rounds ran out, 1,000 times as long as the steps allow. A list longer than
-    # 8 is tested: the run bails at the spend that passes the limit. Each of a budget's two parts
-    # (runtime.Budget) may spend all of it, so what a run spends is at most twice the limit
-    items = ", ".join(["0"] * length)
+@pytest.mark.parametrize("loops, longest", [
+    (" for x in [{}] {{ }}\n".format(", ".join(["0"] * 9)), 9),   # a list written out
+    (" for x in [{}] {{ }}\n".format(", ".join(["0"] * 1000)), 1000),
+    (LOOPED_BODY, 8), (LOOPED_BODY * 10, 8),   # a loop of 8 that does more than little; ten one after another
+], ids=["written-out-9", "written-out-1000", "one-of-8", "ten-of-8"])
+def test_a_hostile_loop_through_a_list_is_stopped_at_its_first_spend_past_the_limit(loops, longest):
+    # found by review: a loop spending a length the set-up knows untested (a list written out, an
+    # encounter's characters) let a `while` run on until its own rounds ran out: 1,000 times as long
+    # as the steps allow through a list of 1,000, 81 times through ten loops of 8 one after another.
+    # Each spend is tested: the run bails at the one that passes the limit. Each of a budget's two
+    # parts (runtime.Budget) may spend all of it, so what a run spends is at most twice the limit
     text = ("kind Mech {\n state hp = 3\n}\nfn standing(m) = m.hp > 0\n"
-            f"fn fight(enc) {{\n while true {{\n for x in [{items}] {{ }}\n }}\n}}\n"
+            "fn fight(enc) {\n let x = 0\n let a = enc.sides[0].members[0]\n"
+            f" while true {{\n{loops} }}\n}}\n"
             "character Lance is Mech { }\ncharacter Shield is Mech { }\n"
             'encounter "x" {\n side attacker: Lance\n side defender: Shield\n}\n')
     script = compile_script(text, str(ROOT / "examples" / "t.mech"), ROOT / "examples", Limits(steps=5_000))
     quiet = QuietFight(script)
     with pytest.raises(Bail):
         quiet.fight(run_seed(7, 0), raising=True)
-    assert 5_000 < quiet.namespace["EV"].step_budget.spent <= 2 * 5_000 + length
+    assert 5_000 < quiet.namespace["EV"].step_budget.spent <= 2 * 5_000 + longest
     assert_both_stop(script, "steps")
+
 
 def test_the_set_up_sets_off_no_garbage_collection_and_leaves_the_collector_as_it_was():
     """Writing robomacs made 140 collections (a quarter of its set-up, walking the whole heap) with

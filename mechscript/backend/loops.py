@@ -19,8 +19,7 @@ class Loops(Access):
             items = self.expr(node.iterable)
         if not self.surely(node.iterable, "list"):
             self.line(f"if {class_of(items)} is not list: bail()")
-        untested = self.charge(node, items)
-        self.untested_loops += untested
+        self.charge(node, items)
         self.scopes.append({})
         try:
             variable = self.local(node.name)
@@ -35,32 +34,21 @@ class Loops(Access):
                 self.block(node.body)
         finally:
             self.scopes.pop()
-            self.untested_loops -= untested
 
-    def charge(self, node: ast.For, items: str) -> bool:
+    def charge(self, node: ast.For, items: str) -> None:
         """A `for`'s length spent at its entry, and tested against the limits. A short loop that does
         little (Work.short_loop) counts nothing, as a call of a `fn` that ends by itself
         (docs/language.md, "What counts a step"). A list whose length the set-up tells (list_length:
-        an encounter's characters) is charged that number, its tests worked out as it is written;
-        and, when at most SHORT_LOOP and no `for` around it spends so too, untested (what it returns),
-        half the bytecodes of a tested spend (transformers spends so 130 times a fight). A run that
-        spends past the limit so bails at its end (QuietFight.fight), or at its next tested spend,
-        and the closures stop it where they do. So the most a hostile script runs past the limit is
-        8 rounds of a loop that does more than little (Work.short_loop) for each step it spends:
-        each tested one, or a call's or a `while` round's. A longer list (a list written out: found
-        by review, a `while` going through one of 1,000 ran 1,000 times as long) is tested."""
+        an encounter's characters) is charged that number, its tests worked out as it is written."""
         length = self.list_length(node.iterable)
         if length is not None:
             if self.short_loop(node) and length <= min(SHORT_LOOP, self.limits.loop_iterations, self.limits.list_size):
-                return False
+                return
             if length > self.limits.loop_iterations or id(node) in self.bounded_loops and length > self.limits.list_size:
                 self.line("bail()")
-            elif 0 < length <= SHORT_LOOP and not self.untested_loops:
-                self.line(f"STEP_BULK -= {length}")
-                return True
             elif length:
                 self.line(spending(str(length)))
-            return False
+            return
         short = self.short_loop(node)
         if short:
             self.line(f"if len({items}) > {min(SHORT_LOOP, self.limits.loop_iterations, self.limits.list_size)}:")
@@ -73,7 +61,6 @@ class Loops(Access):
         self.line(spending(f"len({items})"))
         if short:
             self.depth -= 1
-        return False
 
     def while_(self, node: ast.While) -> None:
         # the rounds counted by Python's `for`; once they are all spent, the condition is tested

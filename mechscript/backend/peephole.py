@@ -55,7 +55,7 @@ _STABLE = re.compile(r"(?:t\d+(?:\.(?:unkept2|kept2|flat))?|\d+|[ +\-*()])+")
 
 _ENTRY = re.compile(r"( *)next\(STEP\)")
 _QUIET = re.compile(r"( *)(?:[tv]\w* = (?:\[\]|[\w.]+)|if len\(\w+\) > LIST_SIZE: bail\(\))")   # reads and stores
-_CHARGE = re.compile(r"( *)(?:if \(STEP_BULK := STEP_BULK - (?:len\((\w+)\)|(\d+))\) < 0: bail\(\)|STEP_BULK -= (\d+))")
+_CHARGE = re.compile(r"( *)if \(STEP_BULK := STEP_BULK - (?:len\((\w+)\)|(\d+))\) < 0: bail\(\)")
 
 
 def merged(lines: list[str], present: "set[str]" = frozenset()) -> list[str]:
@@ -168,9 +168,8 @@ def _made_pool(lines: list[str], index: int, made) -> "tuple | None":
 def _charges_joined(lines: list[str]) -> list[str]:
     """A function that spends its call's step (`next(STEP)`) and, after nothing but reads and stores
     of names, a `for`'s length (`if (STEP_BULK := STEP_BULK - len(t)) < 0: bail()`, or a number
-    `n`, tested or not), spends both at the `for`, tested: `... - len(t) - 1) ...` (`n + 1`). The
-    same count, one call fewer; a run past the limit bails either way, and the closures stop it
-    where they do."""
+    `n`), spends both at the `for`: `... - len(t) - 1) ...` (`n + 1`). The same count, one call
+    fewer; a run past the limit bails either way, and the closures stop it where they do."""
     out = list(lines)
     for index, line in enumerate(lines):
         entry = _ENTRY.fullmatch(line)
@@ -182,8 +181,7 @@ def _charges_joined(lines: list[str]) -> list[str]:
         charge = _CHARGE.fullmatch(lines[after]) if after < len(lines) else None
         if charge and charge[1] == depth:
             out[index] = None
-            # a length the set-up tells (loops.py), spent untested or not: with the call's, tested
-            both = f"len({charge[2]}) - 1" if charge[2] else int(charge[3] or charge[4]) + 1
+            both = f"len({charge[2]}) - 1" if charge[2] else int(charge[3]) + 1   # a length the set-up tells (loops.py)
             out[after] = f"{depth}if (STEP_BULK := STEP_BULK - {both}) < 0: bail()"
     return [line for line in out if line is not None]
 

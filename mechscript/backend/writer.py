@@ -327,8 +327,6 @@ class Writer:
         self.forwardings: dict[int, "list | None"] = {}   # id(FnDef) -> its Work.forwarded
         # where a body written in place of its call (inlining.py) puts what it returns: None outside one
         self.returning: "str | None" = None
-        # how many `for`s around the line being written spend their length untested (loops.py)
-        self.untested_loops = 0
 
     # -- text --
 
