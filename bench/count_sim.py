@@ -60,7 +60,7 @@ def counted(call, where: dict | None = None) -> int:
             if where is not None:
                 name = frame.f_code.co_filename
                 # a written function's line (0: none, as at a function's start in Python 3.11), or a file
-                key = frame.f_lineno or 0 if name.startswith("<mechscript quiet") else "/".join(Path(name).parts[-2:])
+                key = (frame.f_lineno or 0) if name.startswith("<mechscript quiet") else "/".join(Path(name).parts[-2:])
                 where[key] = where.get(key, 0) + 1
         return trace
 

@@ -2495,7 +2495,6 @@ def test_a_loop_charged_the_encounter_s_size_spends_what_a_list_of_that_many_spe
     assert fewest[0] == fewest[1] < fewest[2]
 
 
-
 LOOPED_BODY = (" for i in [1, 2, 3, 4, 5, 6, 7, 8] {\n x = x + i * i - i + 1\n x = x - i * i + i - 1\n"
                " x = x + i * 2 - i * 2\n x = x % 1000 + i - i\n a.hp = x % 5 + 1\n }\n")
 
@@ -2506,11 +2505,12 @@ LOOPED_BODY = (" for i in [1, 2, 3, 4, 5, 6, 7, 8] {\n x = x + i * i - i + 1\n x
     (LOOPED_BODY, 8), (LOOPED_BODY * 10, 8),   # a loop of 8 that does more than little; ten one after another
 ], ids=["written-out-9", "written-out-1000", "one-of-8", "ten-of-8"])
 def test_a_hostile_loop_through_a_list_is_stopped_at_its_first_spend_past_the_limit(loops, longest):
-    # found by review: a loop spending a length the set-up knows untested (a list written out, an
-    # encounter's characters) let a `while` run on until its own rounds ran out: 1,000 times as long
-    # as the steps allow through a list of 1,000, 81 times through ten loops of 8 one after another.
-    # Each spend is tested: the run bails at the one that passes the limit. Each of a budget's two
-    # parts (runtime.Budget) may spend all of it, so what a run spends is at most twice the limit
+    # issue 17, found by two reviews of a loop spending a length the set-up knows untested (a list
+    # written out, an encounter's characters; taken back): a `while` ran on until its own rounds ran
+    # out, 1,000 times as long as the steps allow through a list of 1,000, 81 times through ten
+    # loops of 8 one after another. Each spend is tested: the run bails at the one that passes the
+    # limit. Each of a budget's two parts (runtime.Budget) may spend all of it, so what a run
+    # spends is at most twice the limit
     text = ("kind Mech {\n state hp = 3\n}\nfn standing(m) = m.hp > 0\n"
             "fn fight(enc) {\n let x = 0\n let a = enc.sides[0].members[0]\n"
             f" while true {{\n{loops} }}\n}}\n"
