@@ -15,7 +15,7 @@ from fractions import Fraction
 from ..errors import MechError, Span
 from ..limits import limit_error
 from .engine import Tally
-from .faces import FaceSource, RandomFaces, completed, face_table, later_face
+from .faces import FaceSource, RandomFaces, completed, drawn_bits, face_table, later_face
 from ..numbers import normal
 
 HALF = Fraction(1, 2)
@@ -163,9 +163,11 @@ def normalize(unkept: Fraction, kept: Fraction, flat: int | Fraction = 0) -> Nor
 
 class KeepRoll:
     """A rolled pool: kept and dropped dice (highest first), the halved die if any, the total, and
-    how many dice were rolled for it (explosions included)."""
+    how many dice were rolled for it (explosions included). Whether it failed automatically and
+    where it was written are read from its pool and what was rolled, not stored: a fight rolls dozens
+    of pools, and few of them are ever shown."""
 
-    __slots__ = ("pool", "normalized", "kept", "dropped", "halved", "total", "auto_fail", "span", "dice")
+    __slots__ = ("pool", "normalized", "kept", "dropped", "halved", "total", "dice")
 
     def __init__(self, pool: Pool, normalized: Normalized, kept: list[int], dropped: list[int],
                  halved: int | None, total):
@@ -175,9 +177,15 @@ class KeepRoll:
         self.dropped = dropped    # values of the dropped dice, highest first
         self.halved = halved      # the value of the kept die that was halved (it is last in `kept`)
         self.total = total
-        self.auto_fail = normalized.auto_fail
-        self.span = pool.span
         self.dice = len(kept) + len(dropped)
+
+    @property
+    def auto_fail(self) -> bool:
+        return self.normalized.auto_fail
+
+    @property
+    def span(self) -> Span | None:
+        return self.pool.span
 
 
 @functools.lru_cache(maxsize=1024)
@@ -203,7 +211,7 @@ def roll_and_keep(source: FaceSource, pool: Pool, tally: Tally | None, explode: 
         tally.spend(n, pool.span)
         depth = tally.limits.explosion_depth
     if type(source) is RandomFaces:
-        k = n + (n >> 2) + 2
+        k = D10_BYTES[n]
         faces = source.getrandbits(k << 3).to_bytes(k, "little").translate(D10)
         values = sorted(faces[:n] if 0 not in faces else completed(source.getrandbits, faces, n, D10), reverse=True)
     else:
@@ -238,7 +246,7 @@ def roll_and_keep(source: FaceSource, pool: Pool, tally: Tally | None, explode: 
             values[:0] = sorted([base + face for face in faces if face != 10], reverse=True)
             pending = faces.count(10)
     roll = _new_roll(KeepRoll)
-    roll.pool, roll.normalized, roll.auto_fail, roll.span, roll.dice = pool, normalized, False, pool.span, dice
+    roll.pool, roll.normalized, roll.dice = pool, normalized, dice
     roll.kept = kept = values[:normalized.kept]
     roll.dropped = values[normalized.kept:]
     total = sum(kept) + normalized.flat
@@ -254,4 +262,6 @@ def roll_and_keep(source: FaceSource, pool: Pool, tally: Tally | None, explode: 
 
 D10 = face_table(10)
 D10_FACES = tuple(D10)
+# the bytes RandomFaces.roll(n, 10) draws first, by n: a normalized pool rolls at most 10 dice
+D10_BYTES = tuple(drawn_bits(n) >> 3 for n in range(11))
 _new_roll = object.__new__
