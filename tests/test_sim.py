@@ -375,9 +375,40 @@ def test_a_spread_batch_is_cut_into_chunks_that_cover_its_runs_in_order_smaller_
     for jobs in (2, 3, 8):
         for n in (1, 2, 15, 199, 200, 1000, 4001, 20000):
             size = chunk_size(n, jobs)
-            cut = pieces(n, size, jobs)
+            cut = list(pieces(n, size, jobs))
             assert [start for start, _ in cut] == [0] + [stop for _, stop in cut[:-1]] and cut[-1][1] == n
             assert all(0 < stop - start <= size for start, stop in cut)
             # the last 2 * jobs chunks' worth of runs in quarter chunks: the processes end together
             assert all(stop - start <= max(1, size // 4) for start, stop in cut if start >= n - 2 * jobs * size)
-    assert pieces(20000, 200, 2)[-17:] == [(19000, 19200)] + [(19200 + 50 * i, 19250 + 50 * i) for i in range(16)]
+    assert list(pieces(20000, 200, 2))[-17:] == [(19000, 19200)] + [(19200 + 50 * i, 19250 + 50 * i) for i in range(16)]
+
+
+def test_chunks_grow_to_the_size_the_batch_asks_for_from_the_chunk_it_asks_before_and_never_shrink():
+    from mechscript.sim.batch import pieces
+    asked = iter([200, 200, 1000, 50] + [1000] * 100)
+    cut = list(pieces(20000, 200, 2, lambda: next(asked)))
+    assert [start for start, _ in cut] == [0] + [stop for _, stop in cut[:-1]] and cut[-1][1] == 20000
+    assert cut[:5] == [(0, 200), (200, 400), (400, 1400), (1400, 2400), (2400, 3400)]   # 50 is not taken
+    # the tail is cut for the grown size: from the first chunk past its last 2 * 2 * 1000 runs, chunks of 250
+    assert all(stop - start == 1000 for start, stop in cut[2:] if start < 16000)
+    assert [stop - start for start, stop in cut if start >= 16000] == [250] * 14 + [100]
+
+
+def test_a_batch_of_quick_runs_in_two_jobs_is_fought_in_chunks_larger_than_the_first(monkeypatch):
+    # The chunks this process fights are timed, and later ones grown to CHUNK_SECONDS: the pool
+    # costs each process some half a millisecond a chunk, which was 5-7% of 200 runs of pbem.
+    from mechscript.sim import batch as sim_batch
+    sizes = []
+    add = sim_batch._Stream.add
+
+    def noted(stream, chunk):   # every chunk, this process's and the worker's, is added here
+        sizes.append(len(chunk.outcomes))
+        add(stream, chunk)
+
+    monkeypatch.setattr(sim_batch._Stream, "add", noted)
+    monkeypatch.setattr(sim_batch, "CHUNK_SECONDS", 10.0)   # so long that on any machine they grow to the most
+    one = mechscript.simulate(str(AMBUSH), 8000, seed=3, jobs=1)
+    sizes.clear()
+    two = mechscript.simulate(str(AMBUSH), 8000, seed=3, jobs=2)
+    assert two == one and sum(sizes) == 8000
+    assert sizes[0] == sim_batch.chunk_size(8000, 2) == 200 and max(sizes) == 8000 // (2 * 8) == 500
