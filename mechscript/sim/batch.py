@@ -340,6 +340,7 @@ def _fight_spread(batch: Batch, n: int, seed: int, size: int, jobs: int, executo
     were 1.6 times 1 job, two batches at once 1.8 times). Chunks are handed to the pool IN_FLIGHT a
     worker ahead and fought here when the pool has enough; at the end, the chunks no worker has
     started are taken back and fought here. Each is added to the stream in the order of its runs.
+    The chunks fought here are timed, and the later ones grown to CHUNK_SECONDS (`pieces`' `grown`).
 
     With a `memory` limit only workers fight, `jobs` of them: the pool's threads make this process's
     address space larger than a worker's (pbem: 190 MB against 115), and the limit would leave a
@@ -381,9 +382,11 @@ def _fight_spread(batch: Batch, n: int, seed: int, size: int, jobs: int, executo
         for start, stop in pieces(n, size, jobs, grown if here else None):
             if here and sent >= ahead:
                 began = time.perf_counter()
-                waiting.append(_fight_chunk(batch, seed, start, stop, script))
-                timed[0] += stop - start
-                timed[1] += time.perf_counter() - began
+                chunk = _fight_chunk(batch, seed, start, stop, script)
+                waiting.append(chunk)
+                if chunk.failure is None and not chunk.no_encounter:   # one that stopped early tells nothing
+                    timed[0] += stop - start
+                    timed[1] += time.perf_counter() - began
             else:
                 waiting.append((executor.submit(_fight_chunk, batch, seed, start, stop), start, stop))
                 sent += 1
