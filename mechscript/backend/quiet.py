@@ -400,7 +400,7 @@ class QuietFight(Keeping):
         for name, python in bound.items():
             namespace[name] = namespace[python]
         self.remembered = writer.remembered_names   # the written code looks up KNOWN_<each>
-        keyed = {name: remembered.keyed[id(fn)] for name, (_, fn) in defs.items() if id(fn) in remembered.ids}
+        keyed = {name: remembered.keyed[id(defs[name][1])] for name in self.remembered}
         for name in self.remembered:
             fn = defs[name][1]
             namespace[name] = remembering(namespace[name], keyed[name], writer.never_none(fn),

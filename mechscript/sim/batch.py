@@ -369,13 +369,13 @@ def _fight_spread(batch: Batch, n: int, seed: int, size: int, jobs: int, executo
             stream.add(head)
             block = False
 
-    timed = [0, 0.0]   # the runs fought here, and the seconds they took
+    timed_runs, timed_seconds = 0, 0.0   # the runs fought here, and the seconds they took
 
     def grown() -> int:
         """Chunks as large as take CHUNK_SECONDS here, at most an eighth of a job's share."""
-        if not timed[1]:
+        if not timed_seconds:
             return size
-        return min(n // (jobs * 8) or 1, int(CHUNK_SECONDS * timed[0] / timed[1]))
+        return min(n // (jobs * 8) or 1, int(CHUNK_SECONDS * timed_runs / timed_seconds))
 
     interrupted = False
     try:
@@ -385,8 +385,8 @@ def _fight_spread(batch: Batch, n: int, seed: int, size: int, jobs: int, executo
                 chunk = _fight_chunk(batch, seed, start, stop, script)
                 waiting.append(chunk)
                 if chunk.failure is None and not chunk.no_encounter:   # one that stopped early tells nothing
-                    timed[0] += stop - start
-                    timed[1] += time.perf_counter() - began
+                    timed_runs += stop - start
+                    timed_seconds += time.perf_counter() - began
             else:
                 waiting.append((executor.submit(_fight_chunk, batch, seed, start, stop), start, stop))
                 sent += 1
