@@ -16,6 +16,7 @@ import pty
 import re
 import signal
 import subprocess
+import sys
 import time
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from pathlib import Path
@@ -372,16 +373,20 @@ def test_a_missing_file_or_no_runs_is_a_usage_error(tmp_path):
 
 
 def test_a_spread_batch_is_cut_into_chunks_that_cover_its_runs_in_order_smaller_at_the_end():
-    from mechscript.sim.batch import chunk_size, pieces
+    from mechscript.sim.batch import IN_FLIGHT, chunk_size, pieces
     for jobs in (2, 3, 8):
         for n in (1, 2, 15, 199, 200, 1000, 4001, 20000):
             size = chunk_size(n, jobs)
             cut = list(pieces(n, size, jobs))
             assert [start for start, _ in cut] == [0] + [stop for _, stop in cut[:-1]] and cut[-1][1] == n
-            assert all(0 < stop - start <= size for start, stop in cut)
-            # the last 2 * jobs chunks' worth of runs in quarter chunks: the processes end together
-            assert all(stop - start <= max(1, size // 4) for start, stop in cut if start >= n - 2 * jobs * size)
-    assert list(pieces(20000, 200, 2))[-17:] == [(19000, 19200)] + [(19200 + 50 * i, 19250 + 50 * i) for i in range(16)]
+            sizes = [stop - start for start, stop in cut]
+            assert all(0 < a <= size for a in sizes) and sizes == sorted(sizes, reverse=True)
+            # the chunks a worker holds when the others have run out are quarter chunks: the processes end together
+            assert all(a <= max(1, size // 4) for a in sizes[-2 * IN_FLIGHT * jobs:])
+    # full chunks while a sixteenth of the runs left is more, then that sixteenth, down to a quarter chunk
+    sizes = [stop - start for start, stop in pieces(20000, 200, 2)]
+    assert sizes[:85] == [200] * 85 and sizes[85:90] == [187, 175, 164, 154, 145]
+    assert sizes[-17:] == [51] + [50] * 15 + [29]
 
 
 def test_chunks_grow_to_the_size_the_batch_asks_for_from_the_chunk_it_asks_before_and_never_shrink():
@@ -390,9 +395,39 @@ def test_chunks_grow_to_the_size_the_batch_asks_for_from_the_chunk_it_asks_befor
     cut = list(pieces(20000, 200, 2, lambda: next(asked)))
     assert [start for start, _ in cut] == [0] + [stop for _, stop in cut[:-1]] and cut[-1][1] == 20000
     assert cut[:5] == [(0, 200), (200, 400), (400, 1400), (1400, 2400), (2400, 3400)]   # 50 is not taken
-    # the tail is cut for the grown size: from the first chunk past its last 2 * 2 * 1000 runs, chunks of 250
-    assert all(stop - start == 1000 for start, stop in cut[2:] if start < 16000)
-    assert [stop - start for start, stop in cut if start >= 16000] == [250] * 14 + [100]
+    # the end is cut for the grown size: a sixteenth of the runs left once that is under 1000, down to 250
+    sizes = [stop - start for start, stop in cut]
+    assert sizes[2:7] == [1000, 1000, 1000, 1000, 975] and sizes[-17:] == [251] + [250] * 15 + [28]
+
+
+def test_the_last_chunks_are_as_small_as_the_batch_asks_and_no_smaller_than_one_run():
+    from mechscript.sim.batch import pieces
+    sizes = [stop - start for start, stop in pieces(20000, 1000, 2, least=lambda: 40)]
+    assert sizes[0] == 1000 and sizes[-17:] == [40] * 16 + [3]
+    sizes = [stop - start for start, stop in pieces(100, 40, 2, least=lambda: 0)]
+    assert sum(sizes) == 100 and min(sizes) == 1
+
+
+@pytest.mark.skipif(default_jobs() < 2, reason="one core: --jobs 2 is lowered to 1, which fights no chunk of its own")
+def test_a_batch_in_two_jobs_hands_chunks_over_at_a_short_switch_interval_and_then_restores_it(monkeypatch):
+    # At Python's 5 ms the pool's threads waited for this process's fights to hand each chunk
+    # over: the worker's first chunk reached it 15-20 ms after this process started its own.
+    from mechscript.sim import batch as sim_batch
+    seen = []
+    prepared = sim_batch.prepared_for
+
+    def noted(script):   # each chunk asks; a worker's note is made in the worker, and stays there
+        seen.append(sys.getswitchinterval())
+        return prepared(script)
+
+    monkeypatch.setattr(sim_batch, "prepared_for", noted)
+    before = sys.getswitchinterval()
+    two = mechscript.simulate(str(AMBUSH), 2000, seed=3, jobs=2)
+    assert sys.getswitchinterval() == before == 0.005
+    # the set-up's ask, before the pool, then those of the chunks fought here
+    assert len(seen) > 2 and seen[0] == before and set(seen[1:]) == {sim_batch.SWITCH_SECONDS}
+    seen.clear()
+    assert mechscript.simulate(str(AMBUSH), 2000, seed=3) == two and set(seen) == {before}
 
 
 @pytest.mark.skipif(default_jobs() < 2, reason="one core: --jobs 2 is lowered to 1, which fights no chunk of its own")
@@ -413,4 +448,5 @@ def test_a_batch_of_quick_runs_in_two_jobs_is_fought_in_chunks_larger_than_the_f
     sizes.clear()
     two = mechscript.simulate(str(AMBUSH), 8000, seed=3, jobs=2)
     assert two == one and sum(sizes) == 8000
-    assert sizes[0] == sim_batch.chunk_size(8000, 2) == 200 and max(sizes) == 8000 // (2 * 8) == 500
+    # grown, though not to the most (an eighth of a job's share, 500): by then a sixteenth of the runs left is less
+    assert sizes[0] == sim_batch.chunk_size(8000, 2) == 200 and 200 < max(sizes) <= 8000 // (2 * 8)

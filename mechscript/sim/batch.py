@@ -254,18 +254,20 @@ class SimResult:
         return data
 
 
-def pieces(n: int, size: int, jobs: int, grown=None) -> Iterator[tuple[int, int]]:
-    """(start, stop) of the chunks of a batch spread over `jobs` processes: `size` runs each, the
-    last 2 * jobs * size runs in chunks of a quarter of that, so that at the end no process waits
-    long for the last chunks of another (a worker holds two, the one it fights and the next).
+def pieces(n: int, size: int, jobs: int, grown=None, least=None) -> Iterator[tuple[int, int]]:
+    """(start, stop) of the chunks of a batch spread over `jobs` processes: `size` runs each, or,
+    once that is more, a job's share of the runs left over 2 * IN_FLIGHT (down to `least()` runs,
+    default a quarter chunk), so that at the end no process waits long for the last chunks of
+    another: a worker holds up to IN_FLIGHT chunks (the one it fights, those queued, and one more),
+    so at most half a share of the runs left, and those it holds when the others run out are small.
     `grown()`, asked before each chunk, may give a larger size for the chunks from there on
     (_fight_spread's, as it learns how long a run takes); never a smaller one."""
     start = 0
     while start < n:
         if grown is not None:
             size = max(size, grown())
-        tail = n - 2 * jobs * size
-        stop = min(start + (size if start < tail else max(1, size // 4)), n)
+        smallest = max(1, size // 4 if least is None else min(size // 4, least()))
+        stop = min(start + min(size, max(smallest, (n - start) // (2 * IN_FLIGHT * jobs))), n)
         yield start, stop
         start = stop
 
@@ -278,6 +280,14 @@ def chunk_size(n: int, jobs: int) -> int:
 # process about half a millisecond besides its runs (sent, handed over, added up), which was 5-7% of
 # a 200-run chunk of pbem (10 ms); of a transformers run (0.5 ms) 200 are 100 ms, and stay so.
 CHUNK_SECONDS = 0.05
+# What the last chunks take at the least (`pieces`' `least`): what a worker holds when this process
+# has fought its last is what it waits for. Quarter chunks (13 ms of pbem, 25 ms of transformers),
+# the last of a worker's 50 ms ones among them, kept it waiting 16-86 ms; now some 3-5.
+TAIL_SECONDS = 0.0025
+# The GIL's switch interval while this process fights chunks and its pool's threads hand chunks
+# to the workers: at Python's 5 ms, each hand-over waited for the fights here, and the worker's
+# first chunk reached it 15-20 ms after this process started its own.
+SWITCH_SECONDS = 0.0005
 
 
 # Chunks handed to an executor and not yet added up, per job: enough to keep every worker busy
@@ -340,7 +350,8 @@ def _fight_spread(batch: Batch, n: int, seed: int, size: int, jobs: int, executo
     were 1.6 times 1 job, two batches at once 1.8 times). Chunks are handed to the pool IN_FLIGHT a
     worker ahead and fought here when the pool has enough; at the end, the chunks no worker has
     started are taken back and fought here. Each is added to the stream in the order of its runs.
-    The chunks fought here are timed, and the later ones grown to CHUNK_SECONDS (`pieces`' `grown`).
+    The chunks fought here are timed, and the later ones grown to CHUNK_SECONDS (`pieces`' `grown`),
+    the last ones shrunk to TAIL_SECONDS (`least`).
 
     With a `memory` limit only workers fight, `jobs` of them: the pool's threads make this process's
     address space larger than a worker's (pbem: 190 MB against 115), and the limit would leave a
@@ -377,9 +388,16 @@ def _fight_spread(batch: Batch, n: int, seed: int, size: int, jobs: int, executo
             return size
         return min(n // (jobs * 8) or 1, int(CHUNK_SECONDS * timed_runs / timed_seconds))
 
+    def least() -> int:
+        """The last chunks as small as take TAIL_SECONDS here."""
+        return int(TAIL_SECONDS * timed_runs / timed_seconds) if timed_seconds else size
+
     interrupted = False
+    switch = sys.getswitchinterval()
+    if here:
+        sys.setswitchinterval(min(switch, SWITCH_SECONDS))
     try:
-        for start, stop in pieces(n, size, jobs, grown if here else None):
+        for start, stop in pieces(n, size, jobs, grown if here else None, least if here else None):
             if here and sent >= ahead:
                 began = time.perf_counter()
                 chunk = _fight_chunk(batch, seed, start, stop, script)
@@ -407,6 +425,7 @@ def _fight_spread(batch: Batch, n: int, seed: int, size: int, jobs: int, executo
         interrupted = True
         raise
     finally:
+        sys.setswitchinterval(switch)
         # Cancel the chunks not started here: shutdown's cancel_futures is carried out by the
         # pool's manager thread only while the executor is alive, and it is not once we return,
         # so the whole batch would be fought before the process could exit.
