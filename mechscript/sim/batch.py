@@ -94,6 +94,8 @@ class Chunk:
 
 def _start_worker(batch: Batch, parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle
+    if _switch_before is not None:   # forked while the parent hands chunks over (_quick_hand_over)
+        sys.setswitchinterval(_switch_before)
     _end_with_parent(parent)
     _limit_memory(batch.limits)
     _worker_script(batch)
@@ -256,12 +258,12 @@ class SimResult:
 
 def pieces(n: int, size: int, jobs: int, grown=None, least=None) -> Iterator[tuple[int, int]]:
     """(start, stop) of the chunks of a batch spread over `jobs` processes: `size` runs each, or,
-    once that is more, a job's share of the runs left over 2 * IN_FLIGHT (down to `least()` runs,
-    default a quarter chunk), so that at the end no process waits long for the last chunks of
-    another: a worker holds up to IN_FLIGHT chunks (the one it fights, those queued, and one more),
-    so at most half a share of the runs left, and those it holds when the others run out are small.
-    `grown()`, asked before each chunk, may give a larger size for the chunks from there on
-    (_fight_spread's, as it learns how long a run takes); never a smaller one."""
+    once that is more, a job's share of the runs left over 2 * IN_FLIGHT, down to a quarter chunk
+    (or to `least()` runs, if fewer), so that at the end no process waits long for the last chunks
+    of another: a worker holds up to IN_FLIGHT chunks (the one it fights, those queued, and one
+    more), so at most half a share of the runs left, and those it holds when the others run out
+    are small. `grown()`, asked before each chunk, may give a larger size for the chunks from there
+    on (_fight_spread's, as it learns how long a run takes); never a smaller one."""
     start = 0
     while start < n:
         if grown is not None:
@@ -282,12 +284,38 @@ def chunk_size(n: int, jobs: int) -> int:
 CHUNK_SECONDS = 0.05
 # What the last chunks take at the least (`pieces`' `least`): what a worker holds when this process
 # has fought its last is what it waits for. Quarter chunks (13 ms of pbem, 25 ms of transformers),
-# the last of a worker's 50 ms ones among them, kept it waiting 16-86 ms; now some 3-5.
+# the last of a worker's 50 ms ones among them, kept it waiting 16-86 ms (bench_spread.py, pbem,
+# 20,000 runs: medians 21-41 ms); now medians of 2-4 ms.
 TAIL_SECONDS = 0.0025
 # The GIL's switch interval while this process fights chunks and its pool's threads hand chunks
-# to the workers: at Python's 5 ms, each hand-over waited for the fights here, and the worker's
-# first chunk reached it 15-20 ms after this process started its own.
+# to the workers (_quick_hand_over): at Python's 5 ms, each hand-over waited for the fights here,
+# and the worker's first chunk came 27 ms after this process's first (bench_spread.py's medians);
+# now 7-10 ms, most of which is forking the worker.
 SWITCH_SECONDS = 0.0005
+_switching = threading.Lock()
+_switched = 0              # batches in this process fighting beside their pools (threads of one process)
+_switch_before = None      # the longer interval before the first of them: to restore, in a worker too
+
+
+@contextmanager
+def _quick_hand_over():
+    """SWITCH_SECONDS while batches fight beside their pools, unless the interval is shorter
+    already (then it is left alone: Python keeps it in whole microseconds, and setting what it
+    reads back may shorten it); the one before again once the last of them ends."""
+    global _switched, _switch_before
+    with _switching:
+        if not _switched and sys.getswitchinterval() > SWITCH_SECONDS:
+            _switch_before = sys.getswitchinterval()
+            sys.setswitchinterval(SWITCH_SECONDS)
+        _switched += 1
+    try:
+        yield
+    finally:
+        with _switching:
+            _switched -= 1
+            if not _switched and _switch_before is not None:
+                sys.setswitchinterval(_switch_before)
+                _switch_before = None
 
 
 # Chunks handed to an executor and not yet added up, per job: enough to keep every worker busy
@@ -393,39 +421,36 @@ def _fight_spread(batch: Batch, n: int, seed: int, size: int, jobs: int, executo
         return int(TAIL_SECONDS * timed_runs / timed_seconds) if timed_seconds else size
 
     interrupted = False
-    switch = sys.getswitchinterval()
-    if here:
-        sys.setswitchinterval(min(switch, SWITCH_SECONDS))
     try:
-        for start, stop in pieces(n, size, jobs, grown if here else None, least if here else None):
-            if here and sent >= ahead:
-                began = time.perf_counter()
-                chunk = _fight_chunk(batch, seed, start, stop, script)
-                waiting.append(chunk)
-                if chunk.failure is None and not chunk.no_encounter:   # one that stopped early tells nothing
-                    timed_runs += stop - start
-                    timed_seconds += time.perf_counter() - began
-            else:
-                waiting.append((executor.submit(_fight_chunk, batch, seed, start, stop), start, stop))
-                sent += 1
-            add_finished(len(waiting) >= HELD * ahead or not here and sent >= ahead)
-        while waiting:
-            add_finished(False)
-            taken = None
-            if here:   # a chunk no worker has started, the last first: fought here while the workers finish theirs
-                taken = next((i for i in reversed(range(len(waiting)))
-                              if type(waiting[i]) is not Chunk and waiting[i][0].cancel()), None)
-            if taken is None:
-                add_finished(True)
-            else:
-                _, start, stop = waiting[taken]
-                waiting[taken] = _fight_chunk(batch, seed, start, stop, script)
-                sent -= 1
+        with _quick_hand_over() if here else nullcontext():
+            for start, stop in pieces(n, size, jobs, grown if here else None, least if here else None):
+                if here and sent >= ahead:
+                    began = time.perf_counter()
+                    chunk = _fight_chunk(batch, seed, start, stop, script)
+                    waiting.append(chunk)
+                    if chunk.failure is None and not chunk.no_encounter:   # one that stopped early tells nothing
+                        timed_runs += stop - start
+                        timed_seconds += time.perf_counter() - began
+                else:
+                    waiting.append((executor.submit(_fight_chunk, batch, seed, start, stop), start, stop))
+                    sent += 1
+                add_finished(len(waiting) >= HELD * ahead or not here and sent >= ahead)
+            while waiting:
+                add_finished(False)
+                taken = None
+                if here:   # a chunk no worker has started, the last first: fought here while the workers finish theirs
+                    taken = next((i for i in reversed(range(len(waiting)))
+                                  if type(waiting[i]) is not Chunk and waiting[i][0].cancel()), None)
+                if taken is None:
+                    add_finished(True)
+                else:
+                    _, start, stop = waiting[taken]
+                    waiting[taken] = _fight_chunk(batch, seed, start, stop, script)
+                    sent -= 1
     except KeyboardInterrupt:
         interrupted = True
         raise
     finally:
-        sys.setswitchinterval(switch)
         # Cancel the chunks not started here: shutdown's cancel_futures is carried out by the
         # pool's manager thread only while the executor is alive, and it is not once we return,
         # so the whole batch would be fought before the process could exit.
