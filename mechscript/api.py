@@ -155,7 +155,7 @@ def simulate(path_or_source: str | Path, n: int, seed: int | None = None, jobs: 
     """Fight the script's encounter n times (`mech sim`): the contract's JSON as a dict. Run i is
     seeded from `seed` and i, so the numbers are the same for any `jobs` (or executor). `encounter`
     names the one to fight when the script has several. With `jobs` above 1 and no executor, this
-    process fights beside a pool of worker processes, at a switch interval of 0.5 ms
+    process fights beside a pool of worker processes, at a switch interval of at most 0.5 ms
     (`sys.setswitchinterval`, for every thread of the process) until the batch ends."""
     from .sim.batch import Batch, simulate as simulate_batch  # the back end loads only for a batch
     batch = Batch.of(load_script(path_or_source, limits, module_path).choose(encounter))
