@@ -304,8 +304,9 @@ def _quick_hand_over():
     reads back may shorten it); the one before again once the last of them ends."""
     global _switched, _switch_before
     with _switching:
-        if not _switched and sys.getswitchinterval() > SWITCH_SECONDS:
-            _switch_before = sys.getswitchinterval()
+        before = sys.getswitchinterval()
+        if not _switched and before > SWITCH_SECONDS:
+            _switch_before = before
             sys.setswitchinterval(SWITCH_SECONDS)
         _switched += 1
     try:
