@@ -75,17 +75,38 @@ class NotNone(Assignments):
         place = self.resolve(name)
         if place is None or place[0] != "local" or place[2] < self.function_base:
             return set()
-        lets = [n for n in self.function_nodes if type(n) is ast.Let and n.name == name]
-        looped = any(type(n) in (ast.For, ast.While, ast.Repeat) and n.span.start <= node.span.start < n.span.end
-                     for n in self.function_nodes)
-        plain = [n.value for n in self.function_nodes if type(n) is ast.Assign and type(n.target) is ast.Name
-                 and n.target.id == name and n.op == "=" and (looped or n.span.start >= node.span.start)]
-        # a nested function may assign it whenever it is called
-        nested = any(type(n) is ast.Assign and type(n.target) is ast.Name and n.target.id == name
-                     for fn in self.function_nodes if type(fn) is ast.FnDef for n in ast.walk(fn.body))
-        if len(lets) > 1 or nested or any(self.types.of(value).maybe("none") for value in plain):
+        found = self.assignments.get(id(self.function_nodes))
+        if found is None:   # asked a thousand times in robomacs' set-up: gathered once a function
+            found = self.assignments[id(self.function_nodes)] = _assignments(self.function_nodes)
+        lets, loops, plain, nested = found
+        start = node.span.start
+        looped = any(first <= start < end for first, end in loops)
+        if lets.get(name, 0) > 1 or name in nested or \
+                any(self.types.of(value).maybe("none") for value, at in plain.get(name, ()) if looped or at >= start):
             return set()
         return {place[1]}
+
+
+def _assignments(nodes: list) -> tuple:
+    """What stays_not_none asks of a function whose body's nodes are `nodes`: each name's count of
+    `let`s; the spans of the loops; each name's plain assignments `x = value` (the value, where it
+    starts); the names a nested function assigns, whenever it is called."""
+    lets: dict = {}
+    loops = []
+    plain: dict = {}
+    nested = set()
+    for n in nodes:
+        kind = type(n)
+        if kind is ast.Let:
+            lets[n.name] = lets.get(n.name, 0) + 1
+        elif kind is ast.For or kind is ast.While or kind is ast.Repeat:
+            loops.append((n.span.start, n.span.end))
+        elif kind is ast.Assign and type(n.target) is ast.Name and n.op == "=":
+            plain.setdefault(n.target.id, []).append((n.value, n.span.start))
+        elif kind is ast.FnDef:
+            nested |= {inner.target.id for inner in ast.walk(n.body)
+                       if type(inner) is ast.Assign and type(inner.target) is ast.Name}
+    return lets, loops, plain, nested
 
 
 def fields_surely_read(node, skipped: set, left_out) -> list:
