@@ -189,7 +189,8 @@ def _looked_at(node) -> bool:
 
 def _live(walked: list, candidates: dict, literals: dict, types) -> dict[int, set]:
     """For each candidate literal, the candidate names some code a quiet run runs may read.
-    `walked`: _walked's, for these candidates or more."""
+    `walked`: _walked's, for these candidates or more: only the nodes `_looked_at` keeps, so a
+    node this notes must be one `_looked_at` keeps too."""
     names = {name for fields in candidates.values() for name in fields}
     sites = {}   # a literal's site (the checker's) -> its id
     for key in candidates:
