@@ -361,16 +361,34 @@ def test_a_rule_whose_first_tests_are_of_a_kind_no_character_is_is_written_in_pl
     assert_same_fights(script, 40)
 
 
-@pytest.mark.parametrize("body, copied", [("total += x", False), ("push(xs, x)", True), ("total += grow(xs)", True)],
-                         ids=["reads", "pushes", "calls"])
+@pytest.mark.parametrize("body, copied", [("total += x", False), ("push(xs, x)", True), ("total += grow(xs)", True),
+                                          ("total += twice(x)", False)],
+                         ids=["reads", "pushes", "calls", "calls-pure"])
 def test_a_loop_goes_through_a_copy_of_a_list_only_when_its_body_may_change_it(body, copied):
     # `xs`, an option a rule pushes onto, may change: a loop whose body may change it (a push, a
-    # call) goes through a copy as the closures do; one that only reads it goes through the list
-    rules = ("let xs = [1, 2]\nfn grow(l) {\n if len(l) < 5 { push(l, 1) }\n return 1\n}\n"
+    # call of a fn that may push) goes through a copy as the closures do; one that only reads it, or
+    # calls a pure fn, goes through the list
+    rules = ("let xs = [1, 2]\nfn grow(l) {\n if len(l) < 5 { push(l, 1) }\n return 1\n}\nfn twice(n) = n * 2\n"
              f"fn pbem.damage_power(att, weapon) {{\n let total = 0\n for x in xs {{ {body} }}\n"
              " if len(xs) < 6 { push(xs, 2) }\n return att.firepower + total % 2\n}")
     written = damage_power_written(rules, 30)
     assert bool(re.search(r" in list\(t\d+\):", written)) is copied and bool(re.search(r" in t\d+:", written)) is not copied
+
+
+@pytest.mark.parametrize("kept, copied", [("", False), ("let also = foes\n", True)], ids=["private", "held-twice"])
+def test_a_loop_that_pushes_onto_a_list_no_other_name_holds_goes_through_no_copy(kept, copied):
+    # `foes`, made by the rule and only pushed onto and given back (narration.private_lists), is
+    # not `marks` whatever happens, so the loop through `marks` (which a rule pushes onto) needs no
+    # copy; once another name holds `foes`, it might be, and the loop takes one as the closures do
+    rules = ("let marks = [1, 2]\n"
+             f"fn pbem.enemies(c, enc) {{\n let foes = []\n {kept}"
+             " for m in marks {\n for x in enc.characters {\n"
+             "  if m == 1 and x.side != c.side and pbem.standing(x) { push(foes, x) }\n }\n }\n"
+             " if len(marks) < 6 { push(marks, 2) }\n return foes\n}")
+    script = ruled(rules)
+    assert_same_fights(script, 30)
+    written = _function_written(QuietFight(script), "s__pbem_enemies")
+    assert bool(re.search(r" in list\(\w+\):", written)) is copied
 
 
 def test_a_chain_of_true_or_false_parts_that_only_read_is_one_python_condition():

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from ..interpreter import ast
 from ..interpreter.script import declared_name
-from .narration import bounded_pushes
+from .narration import bounded_pushes, private_lists
 from .inlining import Inlining
 from .writer import BOOLEAN, ModuleText, Unsupported, class_of, short_text
 
@@ -58,7 +58,7 @@ class Emitter(Inlining):
         function's block (its names are then Python's closure cells of the enclosing function)."""
         saved = self.assigned_globals, self.nonlocals, self.function_base, self.dropped_statements, self.dropped_names, \
             self.bounds, self.reassigned, self.own_names, self.function_nodes, self.not_none, self.kind_tested, \
-            self.fixed_locals
+            self.fixed_locals, self.private_lists
         self.assigned_globals, self.nonlocals = set(), set()
         self.not_none = set()   # an enclosing function's tests do not hold when this one is called
         self.kind_tested = {}
@@ -69,6 +69,7 @@ class Emitter(Inlining):
         self.dropped_statements, self.dropped_names = self.purity.narration(self.module, node)
         self.own_names = self.purity.local_names_of(node)
         self.function_nodes = self.purity.nodes(node)
+        self.private_lists = private_lists(node, self.function_nodes)
         self.fixed_locals = None if any(type(n) is ast.FnDef for n in self.function_nodes) else set()
         bounded = bounded_pushes(node, self.purity.nodes(node), lambda n: self.surely(n, "list"))
         self.bounded_pushes.update(bounded)
@@ -114,7 +115,7 @@ class Emitter(Inlining):
             del self.scopes[self.function_base:]
             self.assigned_globals, self.nonlocals, self.function_base, self.dropped_statements, self.dropped_names, \
                 self.bounds, self.reassigned, self.own_names, self.function_nodes, self.not_none, \
-                self.kind_tested, self.fixed_locals = saved
+                self.kind_tested, self.fixed_locals, self.private_lists = saved
 
     def ended(self, module: ModuleText, node: ast.Node | None, standing: str) -> None:
         """`ENDED(encounter)`, the builtin `ended` of the one encounter fought (ENCOUNTER, whose

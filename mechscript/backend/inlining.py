@@ -22,6 +22,7 @@ import re
 
 from ..interpreter import ast
 from ..interpreter.script import declared_name
+from .narration import private_lists
 from .not_none import NotNone
 from .writer import TEMPORARY, Unsupported
 
@@ -62,11 +63,12 @@ class Inlining(NotNone):
         start = len(self.lines)
         saved = self.module, self.scopes, self.function_base, self.dropped_statements, self.dropped_names, \
             self.reassigned, self.own_names, self.function_nodes, self.not_none, self.kind_tested, \
-            self.fixed_locals, self.argument_types, self.returning, self.nonlocals
+            self.fixed_locals, self.argument_types, self.returning, self.nonlocals, self.private_lists
         self.module, self.scopes, self.function_base = module, [{}], 0
         self.dropped_statements, self.dropped_names = self.purity.narration(module, fn)
         self.reassigned = reassigned
         self.own_names, self.function_nodes = self.purity.local_names_of(fn), nodes
+        self.private_lists = private_lists(fn, nodes)
         self.not_none, self.kind_tested, self.fixed_locals, self.nonlocals = set(), {}, set(), set()
         self.returning = result
         try:
@@ -102,7 +104,7 @@ class Inlining(NotNone):
         finally:
             self.module, self.scopes, self.function_base, self.dropped_statements, self.dropped_names, \
                 self.reassigned, self.own_names, self.function_nodes, self.not_none, self.kind_tested, \
-                self.fixed_locals, self.argument_types, self.returning, self.nonlocals = saved
+                self.fixed_locals, self.argument_types, self.returning, self.nonlocals, self.private_lists = saved
         self.unread_arguments(node, args, direct, start)
         return result
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..interpreter import ast
 from .access import Access
+from .narration import pushed_onto
 from .work import SHORT_LOOP
 from .writer import class_of, short_text, spending
 
@@ -93,14 +94,19 @@ class Loops(Access):
 
     def may_change_lists(self, body) -> bool:
         """Whether running `body` may change a list in place: it pushes, sets an item, or calls a
-        `fn` (or a builtin that may call one). Not a push onto a list the rule made itself that no
-        other name holds while its loop fills it (narration.bounded_pushes: robomacs' `effects_now`
-        pushes onto `found` as it goes through `c.effects`)."""
+        `fn` that is not pure (or a builtin that may call one). Not a push onto a list the rule made
+        itself that no other name holds while its loop fills it (narration.bounded_pushes: robomacs'
+        `effects_now` pushes onto `found` as it goes through `c.effects`), or while it runs at all
+        (narration.private_lists)."""
         for n in ast.walk(body):
             kind = type(n)
-            if kind is ast.FnDef or kind is ast.Assign and type(n.target) is ast.Index or \
-                    kind is ast.Call and (self.calls_a_fn(n, self.own_names) or
-                                          type(n.callee) is ast.Name and n.callee.id == "push" and
-                                          id(n) not in self.bounded_pushes):
+            if kind is ast.FnDef or kind is ast.Assign and type(n.target) is ast.Index:
                 return True
+            if kind is ast.Call:
+                if self.calls_a_fn(n, self.own_names):
+                    if not self.purity.droppable(self.module, n, self.own_names):   # a pure fn changes none
+                        return True
+                elif type(n.callee) is ast.Name and n.callee.id == "push" and id(n) not in self.bounded_pushes \
+                        and pushed_onto(n) not in self.private_lists:
+                    return True
         return False

@@ -324,6 +324,23 @@ def own_lists(fn: ast.FnDef, nodes: list) -> set:
     return {name for name, made in lets.items() if made} - assigned - loops - set(fn.params)
 
 
+def private_lists(fn: ast.FnDef, nodes: list) -> frozenset:
+    """The lists `fn` made itself (own_lists) that no other name can hold while it runs: each use of
+    the name pushes onto it or is what a `return` gives. No expression but the name gives such a
+    list, so a `for` through anything else goes through another list, whatever its body pushes onto
+    one of these (robomacs' `status_mods` fills `mods` going through `effects_now(...)`)."""
+    own = own_lists(fn, nodes)
+    if not own or any(type(n) is ast.FnDef for n in nodes):   # a nested fn may read it
+        return frozenset()
+    kept = set()   # the ids of the names a push adds to or a `return` gives
+    for node in nodes:
+        if pushed_onto(node) in own:
+            kept.add(id(node.args[0]))
+        elif type(node) is ast.Return and type(node.value) is ast.Name:
+            kept.add(id(node.value))
+    return frozenset(own - {n.id for n in nodes if type(n) is ast.Name and n.id in own and id(n) not in kept})
+
+
 def bounded_pushes(fn: ast.FnDef, nodes: list, surely_list) -> dict:
     """The `push` calls of `fn` that need no `list_size` test of their own, each (by id) with the
     `for` loop whose entry tests instead that the list it goes through is no longer than

@@ -298,6 +298,7 @@ class Writer:
         self.argument_types: dict[str, Type] = {}  # a parameter's Python name -> its argument's type (Narrowed)
         self.fixed_tables: dict = {}   # global name -> a Table every run reads as the set-up left it (quiet.fixed_tables)
         self.function_nodes: list = []       # every node of the function being written
+        self.private_lists: frozenset = frozenset()   # its lists no other name holds (narration.private_lists)
         # id of a function's nodes (Purity.nodes, kept for the set-up) -> not_none._assignments' answer
         self.assignments: dict[int, tuple] = {}
         # the locals of the function being written that its own lines alone change: none when it
