@@ -2126,6 +2126,21 @@ def test_a_text_compared_with_a_loop_over_short_literals_needs_no_length_test(lo
     assert_same_fights(script, 30)
 
 
+@pytest.mark.parametrize("argument, guarded", [('"unconscious"', False), ('lower(att.name)', True)],
+                         ids=["short-literal", "any-text"])
+def test_a_text_compared_with_a_parameter_given_a_short_literal_needs_no_length_test(argument, guarded):
+    # `counts(att, "unconscious")`, written in place, binds `what` to a short literal it never
+    # reassigns (robomacs' `effects_now(c, "lose", r)`): as with a loop over short literals, no
+    # test of the other text's length; given any text, the test stays (it rolls: no answer is
+    # remembered, memo.py)
+    rule = ('fn counts(c, what) {\n let n = 0\n for s in [c.status, c.name] {\n  if s == what { n += d2 }\n }\n return n\n}\n'
+            f"fn pbem.damage_power(att, weapon) = att.firepower + counts(att, {argument})")
+    script = ruled(rule)
+    power = _function_written(QuietFight(script), "s__pbem_damage_power")
+    assert "s_counts(" not in power and ("compare_values(" in power) == guarded
+    assert_same_fights(script, 30)
+
+
 def test_a_test_of_a_kind_narrows_the_character_and_one_the_types_settle_is_not_written():
     # issue 17: past `x.kind == "Transformer" and`, or inside `if x.kind == "Transformer" { }`, x
     # is a Transformer: its firepower is read as a Transformer's, not tried as any value's field;

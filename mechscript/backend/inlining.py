@@ -24,7 +24,7 @@ from ..interpreter import ast
 from ..interpreter.script import declared_name
 from .narration import private_lists
 from .not_none import NotNone
-from .writer import TEMPORARY, Unsupported
+from .writer import TEMPORARY, Unsupported, short_text
 
 # the most nodes of its text a `fn` written in place of its calls may have. Measured on the
 # examples (notes of issue 17): larger bodies, or bodies written in place inside others, grow the
@@ -73,13 +73,15 @@ class Inlining(NotNone):
         self.returning = result
         try:
             params = []
-            for param, text in zip(fn.params, args):
+            for param, text, arg in zip(fn.params, args, node.args):
                 if param in direct:
                     self.scopes[-1][param] = text
                     params.append(text)
                 else:
                     params.append(self.local(param))
                     self.line(f"{params[-1]} = {text}")
+                    if param not in reassigned and short_text(arg):   # robomacs' effects_now(c, "lose", r)
+                        self.short_texts.add(params[-1])
             # each parameter the body never assigns is what its argument is, which may be less than
             # what every call gives it (a dropped argument, None, is not what its node would give)
             self.argument_types = {python: self.types.of(arg) for python, param, arg, text
