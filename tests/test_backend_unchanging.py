@@ -87,8 +87,9 @@ def written(tmp_path: Path, rules: str = "", leader: int = 0, more: str = "") ->
     # a state some rule assigns, though no run calls it; by a field or an index that names it
     ("fn trip(m) { m.prone = true }\n", 0, "", {"prone"}),
     ('fn trip(m) { m["prone"] = true }\n', 0, "", {"prone"}),
-    # an index whose key is not written out may name any field
-    ("fn set(m, name) { m[name] = true }\n", 0, "", {"leader", "prone"}),
+    # an index whose key is not written out may name any state (robomacs' `c[level] -= 1`): a stat
+    # never changes (characters.set_field stops the run that tries)
+    ("fn set(m, name) { m[name] = true }\n", 0, "", {"prone"}),
     # a record's field of the same name is not the character's; a value that may be either is
     ("fn note() { let r = {leader: 1, prone: false}\n r.prone = true\n r.leader = 2\n return r }\n", 0, "", set()),
     ("fn note(m) { let r = {leader: 1}\n if m.hp > 1 { r = m }\n r.leader = 2 }\n", 0,
@@ -112,6 +113,17 @@ def test_a_field_of_what_may_be_none_is_read_and_fails_as_it_does(tmp_path):
     script = scripted(tmp_path, RULES.replace("    let a =", "    if first_ace(enc) > 9 { return none }\n    let a =") + rules)
     assert "leader" in read_by(QuietFight(script), "m1_first_ace")
     assert_both_stop(script, "none")
+
+
+def test_an_index_that_names_a_stat_stops_the_run_the_stat_is_written_as_its_value(tmp_path):
+    # `leader`, a stat, is every Mech's 0 and written as 0, though `set` assigns a field by a key
+    # not written out: a stat never changes, so the one run that tries stops, in both, with the
+    # closures' error (characters.set_field)
+    rules = 'fn set(m, name) { m[name] = 1 }\n'
+    script = scripted(tmp_path, RULES.replace("        enc.round += 1\n",
+                                              '        enc.round += 1\n        if enc.round == 3 { set(a, "leader") }\n') + rules)
+    assert "leader" not in read_by(QuietFight(script), "m1_strike")
+    assert_both_stop(script, "`leader` is a stat")
 
 
 @pytest.mark.parametrize("rules, read", [

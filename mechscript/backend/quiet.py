@@ -337,7 +337,8 @@ class QuietFight(Keeping):
             len({len(encounter.characters) for encounter in encounters}) == 1 else None
         writer.unchanging = unchanging_fields(reachable_characters,
                                               lambda character: keys.get(id(character.kind)),
-                                              written_fields(code, types))
+                                              written_fields(code, types, frozenset().union(
+                                                  *(character.kind.schema.changes for character in reachable_characters))))
         writer.short_text_lists = short_text_lists(self.texts.values(), assigned, self.home, self.encounter.settings)
         writer.unread = unread
         writer.short_sides = all(len(name) < TEXT_STEP for name in self.sides)

@@ -13,11 +13,12 @@ from .writer import small_literal
 _MISSING = object()
 
 
-def written_fields(code, types) -> "set[str] | None":
+def written_fields(code, types, state: frozenset) -> "set[str] | None":
     """The names of the fields some of the `code` a run may run (its `fn`s, the encounter's `until`)
-    assigns (`x.f = ...`, `x["f"] += ...`) of what may be a character, or None when any may be: an
-    index of a value that may be a character by a key not written out, or a character made (`make`)
-    by a run."""
+    assigns (`x.f = ...`, `x["f"] += ...`) of what may be a character, or None when any may be: a
+    character made (`make`) by a run. An index of a value that may be a character by a key not
+    written out (robomacs' `c[level] -= 1`) may assign any name of `state`, the state of the kinds
+    of the characters a run can reach: no other field of a character changes (characters.set_field)."""
     written = set()
     for tree in code:
         for node in ast.walk(tree):
@@ -37,7 +38,7 @@ def written_fields(code, types) -> "set[str] | None":
                 if type(key) is ast.String and all(type(part) is str for part in key.parts):
                     written.add("".join(key.parts))
                 elif not _no_character(types.of(target.target)):
-                    return None
+                    written |= state
     return written
 
 
