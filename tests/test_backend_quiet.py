@@ -2141,6 +2141,23 @@ def test_a_text_compared_with_a_parameter_given_a_short_literal_needs_no_length_
     assert_same_fights(script, 30)
 
 
+def test_a_character_s_state_named_at_run_time_is_changed_straight_and_a_stat_stops_the_run():
+    # robomacs' `c[level] -= 1`: read from the character's fields and set there when the name is
+    # one of its kind's state (characters.set_field), with no call of get_index or set_index; a
+    # name of a stat stops the run, in both, with the closures' error
+    rules = ('fn wear(c, what) {{\n c[what] -= 1\n}}\n'
+             'fn pbem.damage_power(att, weapon) {{\n if att.hp > 5 and d6 > 4 {{ wear(att, {0}) }}\n'
+             ' return att.firepower\n}}')
+    script = ruled(rules.format('"hp"'))
+    written = _function_written(QuietFight(script), "s__pbem_damage_power")
+    assert re.search(r"\n *if \w+ in \w+\.kind\.schema\.changes: \w+\.__dict__\[\w+\] = \w+\n *else: set_index\(", written)
+    # get_index and set_index only for what is not a state: a list, a missing name, a stat
+    calls = [line.strip() for line in written.splitlines() if "_index(" in line]
+    assert len(calls) == 2 and all(line.startswith(("if t", "else:")) for line in calls)
+    assert_same_fights(script, 40)
+    assert_both_stop(ruled(rules.format('"firepower"').replace("att.hp > 5 and d6 > 4", "att.hp > 0")), "is a stat")
+
+
 def test_a_test_of_a_kind_narrows_the_character_and_one_the_types_settle_is_not_written():
     # issue 17: past `x.kind == "Transformer" and`, or inside `if x.kind == "Transformer" { }`, x
     # is a Transformer: its firepower is read as a Transformer's, not tried as any value's field;

@@ -125,6 +125,21 @@ class Access(Calls):
         general = f"get_field({value}, {node.name!r}, {self.constant(node.name_span)}, EV)"
         return f"{value}.{node.name}", f"{class_of(value)} is KeepRoll else {general}"
 
+    def character_indexed(self, node: ast.Index) -> bool:
+        """Whether `node`, `x[key]`, is surely a character's (or none's) field by a key that may be a
+        text: robomacs' `c[level]`."""
+        return self.named_fields(node.target) == {"character"} and self.kinds(self.types.of(node.target)) is not None \
+            and self.types.of(node.key).maybe("str")
+
+    def character_field(self, value: str, key: str, key_node, span: str) -> str:
+        """The field `key` of `value`, surely a character or none (whose missing `__dict__` bails):
+        its fields read once (CPython 3.11 reads `__dict__` the slow way, some 25 ns), a list (gear,
+        given as a copy) or a missing name (NO_FIELD, a list) by get_index."""
+        read = f"{value}.__dict__.get({key}, NO_FIELD)"
+        found = self.into(read if self.surely(key_node, "str") else f"{read} if {class_of(key)} is str else NO_FIELD")
+        self.line(f"if {class_of(found)} is list: {found} = get_index(EV, {value}, {key}, {span})")
+        return found
+
     def e_Index(self, node):
         holders = self.table_or_row(node.target)
         fixed = self.fixed_table(node.target) if holders == {"table"} else None
@@ -164,14 +179,8 @@ class Access(Calls):
             # `c[name]`: a character's stat or state that is no list (gear is given as a copy), a
             # record's field, as lookup.get_index finds them; anything else by get_index
             fields = f"{value}.__dict__"
-            if named == {"character"} and self.kinds(self.types.of(node.target)) is not None:
-                # surely a character or none (whose missing `__dict__` bails): its fields read once
-                # (CPython 3.11 reads `__dict__` the slow way, some 25 ns), a list (gear, given as a
-                # copy) or a missing name (NO_FIELD, a list) by get_index
-                read = f"{fields}.get({key}, NO_FIELD)"
-                found = self.into(f"{read} if {class_of(key)} is str else NO_FIELD" if is_str else read)
-                self.line(f"if {class_of(found)} is list: {found} = get_index(EV, {value}, {key}, {span})")
-                return found
+            if self.character_indexed(node):
+                return self.character_field(value, key, node.key, span)
             is_character = "" if self.kinds(self.types.of(node.target)) is not None else \
                 f"{class_of(value)} is Character and "
             tests = {"character": f"({is_character}{is_str}{key} in {fields} and "

@@ -1,6 +1,7 @@
 """Assignments written as Python (a part of emit.Emitter): to a name (a local, an enclosing
 function's, a global, a module's option), to a field (a character's state straight, the rest
-through `set_field`) and to an index (through `set_index`)."""
+through `set_field`) and to an index (a character's state by its name straight, the rest through
+`set_index`)."""
 
 from __future__ import annotations
 
@@ -74,13 +75,18 @@ class Assignments(Loops):
         key = self.temp()
         self.line(f"{key} = {self.expr(target.key)}")
         span = self.constant(target.key.span)
+        indexed = self.character_indexed(target)
         if node.op == "=":
             new = self.expr(node.value)
         else:
-            old = self.temp()
-            self.line(f"{old} = get_index(EV, {holder}, {key}, {span})")
+            old = self.character_field(holder, key, target.key, span) if indexed else \
+                self.into(f"get_index(EV, {holder}, {key}, {span})")
             new = self.updated(node, old, self.expr(node.value), k)
-        self.line(f"set_index(EV, {holder}, {key}, {new}, {span})")
+        if indexed:   # a character's state by its name (robomacs' `c[level] -= 1`) straight, as set_field sets it
+            self.line(f"if {key} in {holder}.kind.schema.changes: {holder}.__dict__[{key}] = {new}")
+            self.line(f"else: set_index(EV, {holder}, {key}, {new}, {span})")
+        else:
+            self.line(f"set_index(EV, {holder}, {key}, {new}, {span})")
 
     def updated(self, node: ast.Assign, old: str, value: str, k: str) -> str:
         """`old` (the target's value) with `value` added, taken away... (`+=`, `-=`...): without the
