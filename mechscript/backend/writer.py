@@ -272,9 +272,8 @@ class Writer:
         self.functions = functions  # id(FnDef) -> the Python name of the function bound to it
         self.purity = purity        # narration.Purity: what a quiet run may leave out
         self.pools = pools          # whether the program can make a roll-and-keep pool at all
-        self.dropped_statements: set = set()
+        self.dropped_statements, self.dropped_names = set(), set()   # what a quiet run leaves out (narration.py)
         self.recursive: set = set()   # the fns (ids) that may reach themselves, which count their depth (depth.py)
-        self.dropped_names: set = set()
         self.own_names: set = set()   # the local names of the function being written (narration.local_names)
         self.unread: dict = {}   # id of a record literal -> the fields a quiet run leaves out (unread.py)
         self.short_sides = False  # every side name of the encounter is shorter than TEXT_STEP
