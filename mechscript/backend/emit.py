@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from ..interpreter import ast
 from ..interpreter.script import declared_name
-from .narration import bounded_pushes, private_lists
+from .narration import bounded_pushes
 from .inlining import Inlining
 from .writer import BOOLEAN, ModuleText, Unsupported, class_of, short_text
 
@@ -69,7 +69,7 @@ class Emitter(Inlining):
         self.dropped_statements, self.dropped_names = self.purity.narration(self.module, node)
         self.own_names = self.purity.local_names_of(node)
         self.function_nodes = self.purity.nodes(node)
-        self.private_lists = private_lists(node, self.function_nodes)
+        self.private_lists = self.purity.private_lists(node)
         self.fixed_locals = None if any(type(n) is ast.FnDef for n in self.function_nodes) else set()
         bounded = bounded_pushes(node, self.purity.nodes(node), lambda n: self.surely(n, "list"))
         self.bounded_pushes.update(bounded)

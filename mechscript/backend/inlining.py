@@ -22,7 +22,6 @@ import re
 
 from ..interpreter import ast
 from ..interpreter.script import declared_name
-from .narration import private_lists
 from .not_none import NotNone
 from .writer import TEMPORARY, Unsupported, short_text
 
@@ -68,7 +67,7 @@ class Inlining(NotNone):
         self.dropped_statements, self.dropped_names = self.purity.narration(module, fn)
         self.reassigned = reassigned
         self.own_names, self.function_nodes = self.purity.local_names_of(fn), nodes
-        self.private_lists = private_lists(fn, nodes)
+        self.private_lists = self.purity.private_lists(fn)
         self.not_none, self.kind_tested, self.fixed_locals, self.nonlocals = set(), {}, set(), set()
         self.returning = result
         try:

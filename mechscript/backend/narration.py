@@ -65,6 +65,7 @@ class Purity:
         self.pure = {id(fn) for _, fn in functions}
         self._nodes: dict[int, list] = {}   # each body's nodes, walked once (the fixpoint asks again)
         self._narration: dict[int, tuple] = {}
+        self._private: dict[int, frozenset] = {}
         self.skipped: set[int] = set()   # values a quiet run leaves out as it does narration (unread.py)
         # a `fn` inside a `fn`, at any depth -> the names its top-level function declares anywhere:
         # they may hide the module's names there too
@@ -83,6 +84,13 @@ class Purity:
         nodes = self.nodes(fn)
         return local_names(fn, nodes) | {name for n in nodes if type(n) is ast.FnDef for name in [n.name, *n.params]} \
             | self._outer.get(id(fn), frozenset())
+
+    def private_lists(self, fn: ast.FnDef) -> frozenset:
+        """private_lists(fn), worked out once (a `fn` written in place is asked at each call)."""
+        found = self._private.get(id(fn))
+        if found is None:
+            found = self._private[id(fn)] = private_lists(fn, self.nodes(fn))
+        return found
 
     def skip(self, values: set) -> None:
         """Counts `values` (ids) as read by nobody, as a left-out `say` is: a local only they and
