@@ -52,7 +52,10 @@ class Loops(Access):
             return
         short = self.short_loop(node)
         if short:
-            self.line(f"if len({items}) > {min(SHORT_LOOP, self.limits.loop_iterations, self.limits.list_size)}:")
+            # an empty list, the usual one (robomacs' effects, transformers' held actions), is told
+            # by its truth alone: no call of len
+            empty = f"{items} and " if items.isidentifier() else ""
+            self.line(f"if {empty}len({items}) > {min(SHORT_LOOP, self.limits.loop_iterations, self.limits.list_size)}:")
             self.depth += 1
         if self.limits.list_size > self.limits.loop_iterations:   # else no list is that long
             self.line(f"if len({items}) > LOOP_ITERATIONS: bail()")
