@@ -375,6 +375,18 @@ def test_a_loop_goes_through_a_copy_of_a_list_only_when_its_body_may_change_it(b
     assert bool(re.search(r" in list\(t\d+\):", written)) is copied and bool(re.search(r" in t\d+:", written)) is not copied
 
 
+def test_a_loop_spends_its_length_at_entry_and_tells_an_empty_list_by_its_truth():
+    # a `for` whose body calls a rule that counts, after a die (so not joined with a call's step,
+    # peephole._charges_joined): its rounds spent at entry, in one subtraction, which an empty
+    # list (told by its truth, no call of len) skips; the fights are the closures'
+    rules = ("let xs = []\nfn grow(l) {\n let n = 0\n for y in range(20) { n += y }\n if len(l) < 3 { push(l, 1) }\n"
+             " return n\n}\n"
+             "fn pbem.damage_power(att, weapon) {\n let total = d2\n for x in xs { total += grow(xs) }\n"
+             " if d6 > 3 { push(xs, 2) }\n return att.firepower + total % 2\n}")
+    written = damage_power_written(rules, 40)
+    assert re.search(r"\n *if (\w+) and \(STEP_BULK := STEP_BULK - len\(\1\)\) < 0: bail\(\)\n *for \w+ in list\(\1\):", written)
+
+
 @pytest.mark.parametrize("kept, copied", [("", False), ("let also = foes\n", True)], ids=["private", "held-twice"])
 def test_a_loop_that_pushes_onto_a_list_no_other_name_holds_goes_through_no_copy(kept, copied):
     # `foes`, made by the rule and only pushed onto and given back (narration.private_lists), is
@@ -1822,9 +1834,10 @@ def test_an_and_or_an_or_of_true_or_false_written_as_an_if_is_written_as_python_
 
 
 def test_a_call_s_step_is_spent_with_its_first_loop_s_when_nothing_comes_between():
-    # the same count (1 + the list's length) in one call; not past a call or a loop of another depth
+    # the same count (1 + the list's length) in one call, spent whether the list is empty or not
+    # (loops.charge tells an empty one by its truth); not past a call or a loop of another depth
     lines = ["def m1_f(v1_a):", "    global STEP_BULK", "    next(STEP)", "    v2_b = []", "    t3 = v1_a.characters",
-             "    if len(t3) > LIST_SIZE: bail()", "    if (STEP_BULK := STEP_BULK - len(t3)) < 0: bail()",
+             "    if len(t3) > LIST_SIZE: bail()", "    if t3 and (STEP_BULK := STEP_BULK - len(t3)) < 0: bail()",
              "    for v4_c in t3:", "        v2_b.append(v4_c)",
              "def m1_g(v5_a):", "    global STEP_BULK", "    next(STEP)", "    t6 = m1_f(v5_a)",
              "    if (STEP_BULK := STEP_BULK - len(t6)) < 0: bail()", "    for v7_c in t6:", "        pass"]

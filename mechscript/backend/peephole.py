@@ -55,7 +55,7 @@ _STABLE = re.compile(r"(?:t\d+(?:\.(?:unkept2|kept2|flat))?|\d+|[ +\-*()])+")
 
 _ENTRY = re.compile(r"( *)next\(STEP\)")
 _QUIET = re.compile(r"( *)(?:[tv]\w* = (?:\[\]|[\w.]+)|if len\(\w+\) > LIST_SIZE: bail\(\))")   # reads and stores
-_CHARGE = re.compile(r"( *)if \(STEP_BULK := STEP_BULK - (?:len\((\w+)\)|(\d+))\) < 0: bail\(\)")
+_CHARGE = re.compile(r"( *)if (?:\w+ and )?\(STEP_BULK := STEP_BULK - (?:len\((\w+)\)|(\d+))\) < 0: bail\(\)")
 
 
 def merged(lines: list[str], present: "set[str]" = frozenset()) -> list[str]:
