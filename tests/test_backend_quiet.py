@@ -2257,12 +2257,15 @@ def test_two_true_or_false_values_are_compared_as_python_compares_them():
 
 def test_a_character_or_none_is_found_in_a_list_by_python_s_in():
     # `foe` gives a character or none, each equal to itself alone: Python's `in` with no test of its
-    # type, and a step an item (B_contains for a very long list) (robomacs' `in_reach`)
+    # type, and a step an item (B_contains for a very long list) (robomacs' `in_reach`); an empty
+    # list, told by its truth, holds nothing and spends no step
     rules = ("fn foe(c) {\n if c.hp > 3 { return c }\n return none\n}\n"
              "fn pbem.damage_power(att, weapon) {\n let seen = [att, none]\n if att.hp < 5 { seen = [att] }\n"
+             " if att.hp < 3 { seen = [] }\n"
              " if contains(seen, foe(att)) { return att.firepower }\n return 1\n}")
     written = damage_power_written(rules)
-    assert re.search(r"t\d+ in v\d+_seen if len\(v\d+_seen\) < SHORT_LIST and \(\(STEP_BULK := STEP_BULK - len\(", written)
+    assert re.search(r"t\d+ in v\d+_seen if not v\d+_seen or len\(v\d+_seen\) < SHORT_LIST and "
+                     r"\(\(STEP_BULK := STEP_BULK - len\(", written)
 
 
 def test_pools_are_made_and_added_with_no_python_call():

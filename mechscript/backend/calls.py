@@ -271,7 +271,10 @@ class Calls(Work):
             if length is not None and length < SHORT_LIST:
                 tests = f"{is_list}{is_plain}{spent(str(length)) if length else ''}".removesuffix(" and ")
                 return self.into(f"{b} in {a} if {tests} else {general}" if tests else f"{b} in {a}")
-            return self.into(f"{b} in {a} if {is_list}{is_plain}len({a}) < SHORT_LIST and "
+            # an empty list, surely one (robomacs' lost systems, mostly none), holds nothing: told by
+            # its truth, no step spent, as `contains` spends none for it
+            empty = f"not {a} or " if not is_list and a.isidentifier() else ""
+            return self.into(f"{b} in {a} if {empty}{is_list}{is_plain}len({a}) < SHORT_LIST and "
                              f"{spent(f'len({a})')} else {general}")
         # the common cases of the numeric builtins and `lower`, as their implementations work them out
         if len(args) == 1 and not node.kwargs and name in _ONE_ARGUMENT:
