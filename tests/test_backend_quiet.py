@@ -1184,6 +1184,15 @@ def test_a_loop_over_a_list_longer_than_list_size_still_stops_its_push_at_the_li
                      "list_size")
 
 
+def test_a_push_onto_an_empty_list_needs_no_length_and_a_full_one_stops_at_list_size():
+    # `push` tests the list's length against list_size before it appends; an empty list, told by its
+    # truth, needs no call of len. The third push passes a list_size of 2 where the closures' does
+    rule = ("fn pbem.damage_power(att, weapon) {\n let got = []\n push(got, 1)\n push(got, att.hp)\n"
+            " push(got, 3)\n return att.firepower + len(got) - 3\n}")
+    assert re.search(r"\n *if not (v\d+_got) or len\(\1\) < LIST_SIZE: \1\.append\(1\)", damage_power_written(rule, 20))
+    assert_size_limit_stops_where_the_closures_stop(f"use pbem\n{rule}\n{CHARACTERS}{encounter()}", "list_size", 3)
+
+
 def test_lists_joined_by_the_written_code_count_their_items_and_stop_at_list_size():
     # `a + b` of lists is written inline (expressions.joined_lists): a step an item of the new list,
     # as binary's _concatenate counts; 2,000 joins of 1,000 items pass the steps limit

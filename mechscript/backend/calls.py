@@ -246,7 +246,8 @@ class Calls(Work):
                 self.line(f"{a}.append({b})")
                 return "None"
             is_list = "" if self.surely(node.args[0], "list") else f"{class_of(a)} is list and "
-            self.line(f"if {is_list}len({a}) < LIST_SIZE: {a}.append({b})")
+            empty = f"not {a} or " if not is_list and a.isidentifier() else ""
+            self.line(f"if {empty}{is_list}len({a}) < LIST_SIZE: {a}.append({b})")
             self.line(f"else: {general}")
             return "None"
         if name == "contains" and not node.kwargs:
