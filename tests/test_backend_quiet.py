@@ -1195,12 +1195,14 @@ def test_a_push_onto_an_empty_list_needs_no_length_and_a_full_one_stops_at_list_
 
 def test_lists_joined_by_the_written_code_count_their_items_and_stop_at_list_size():
     # `a + b` of lists is written inline (expressions.joined_lists): a step an item of the new list,
-    # as binary's _concatenate counts; 2,000 joins of 1,000 items pass the steps limit
+    # as binary's _concatenate counts, and none for an empty one, told by its truth; 2,000 joins of
+    # 1,000 items pass the steps limit
     rule = "fn pbem.damage_power(att, weapon) {\n let a = range(1000)\n let n = []\n" \
            " repeat 2000 { n = a + [] }\n return att.firepower + len(n) - 1000\n}"
     source = QuietFight(ruled(rule)).source
     rule_text = source[:source.index("\ndef ")]
-    assert "> LIST_SIZE: bail()" in rule_text and "binary(EV, '+'" not in rule_text
+    assert re.search(r"if (t\d+) and \(len\(\1\) > LIST_SIZE or \(STEP_BULK := STEP_BULK - len\(\1\)\) < 0\): bail\(\)",
+                     rule_text) and "binary(EV, '+'" not in rule_text
     assert_stopped_by_steps(rule, ("repeat 2000", "repeat 20"))
     # the new list's size against list_size, where the closures stop
     grow = "fn pbem.pick_target(c, enc, plans) {\n let found = enc.characters + enc.characters\n return found[0]\n}"

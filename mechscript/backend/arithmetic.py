@@ -166,14 +166,14 @@ class Arithmetic(Writer):
 
     def joined_lists(self, a: str, b: str, k: str, lists: bool) -> str:
         """`a + b` of two lists (tested to be, unless the types say so; else `binary`): a step for
-        each item of the new list and its size tested, as binary's `_concatenate` does."""
+        each item of the new list and its size tested, as binary's `_concatenate` does, in one line."""
         result = self.temp()
         if not lists:
             self.line(f"if {class_of(a)} is list and {class_of(b)} is list:")
             self.depth += 1
         self.line(f"{result} = {a} + {b}")
-        self.line(f"if len({result}) > LIST_SIZE: bail()")
-        self.line(spending(f"len({result})"))
+        # of an empty list (robomacs' modifiers, mostly none), nothing: told by its truth
+        self.line(f"if {result} and (len({result}) > LIST_SIZE or (STEP_BULK := STEP_BULK - len({result})) < 0): bail()")
         if not lists:
             self.depth -= 1
             self.line(f"else: {result} = binary(EV, '+', {a}, {b}, {k})")
