@@ -61,9 +61,8 @@ class Loops(Access):
             self.line(f"if len({items}) > LOOP_ITERATIONS: bail()")
         if id(node) in self.bounded_loops:   # for the pushes it holds (narration.bounded_pushes)
             self.line(f"if len({items}) > LIST_SIZE: bail()")
-        # its length, at entry; of an empty list, nothing (told by its truth: no call of len)
-        spent = spending(f"len({items})")
-        self.line(spent.replace("if ", f"if {items} and ", 1) if items.isidentifier() and not short else spent)
+        # its length, at entry; of an empty list, nothing (outside a short loop's own test of it)
+        self.line(spending(f"len({items})", unless_empty=items if items.isidentifier() and not short else ""))
         if short:
             self.depth -= 1
 

@@ -213,9 +213,10 @@ def spent(count: str, budget: str = "STEP_BULK") -> str:
     return f"(({budget} := {budget} - {count}) >= 0 or bail())"
 
 
-def spending(count: str, budget: str = "STEP_BULK") -> str:
-    """The line that spends `count` steps (or dice) at once."""
-    return f"if ({budget} := {budget} - {count}) < 0: bail()"
+def spending(count: str, budget: str = "STEP_BULK", unless_empty: str = "") -> str:
+    """The line that spends `count` steps (or dice) at once; with `unless_empty`, a list whose
+    length the count is, none when it is empty (told by its truth: no call of len)."""
+    return f"if {unless_empty + ' and ' if unless_empty else ''}({budget} := {budget} - {count}) < 0: bail()"
 
 
 def short_text(node) -> bool:
