@@ -1195,14 +1195,14 @@ def test_a_push_onto_an_empty_list_needs_no_length_and_a_full_one_stops_at_list_
 
 def test_lists_joined_by_the_written_code_count_their_items_and_stop_at_list_size():
     # `a + b` of lists is written inline (expressions.joined_lists): a step an item of the new list,
-    # as binary's _concatenate counts, and none for an empty one, told by its truth; 2,000 joins of
-    # 1,000 items pass the steps limit
+    # as binary's _concatenate counts, and none for an empty one, told by its truth, its length asked
+    # once; 2,000 joins of 1,000 items pass the steps limit
     rule = "fn pbem.damage_power(att, weapon) {\n let a = range(1000)\n let n = []\n" \
            " repeat 2000 { n = a + [] }\n return att.firepower + len(n) - 1000\n}"
     source = QuietFight(ruled(rule)).source
     rule_text = source[:source.index("\ndef ")]
-    assert re.search(r"if (t\d+) and \(len\(\1\) > LIST_SIZE or \(STEP_BULK := STEP_BULK - len\(\1\)\) < 0\): bail\(\)",
-                     rule_text) and "binary(EV, '+'" not in rule_text
+    assert re.search(r"if (t\d+) and \(\(LENGTH := len\(\1\)\) > LIST_SIZE or \(STEP_BULK := STEP_BULK - LENGTH\) < 0\): "
+                     r"bail\(\)", rule_text) and "binary(EV, '+'" not in rule_text
     assert_stopped_by_steps(rule, ("repeat 2000", "repeat 20"))
     # the new list's size against list_size, where the closures stop
     grow = "fn pbem.pick_target(c, enc, plans) {\n let found = enc.characters + enc.characters\n return found[0]\n}"
@@ -1343,12 +1343,14 @@ def test_a_fraction_past_number_bits_gives_the_closures_error(grow):
 
 def test_strings_joined_by_the_written_code_count_their_characters_and_stop_at_string_size():
     # `a + b` of strings the checker knows is written inline (arithmetic.joined_texts): a step a 100
-    # characters of the new string, as binary's _concatenate counts; 20,000 joins of 19,684 pass the
-    # steps limit
+    # characters of the new string, as binary's _concatenate counts, its length asked once; 20,000
+    # joins of 19,684 pass the steps limit
     rule = 'fn pbem.damage_power(att, weapon) {\n let a = "x"\n repeat 9 { a = a + a + "{a}" + "" }\n' \
            ' let n = ""\n repeat 20000 { n = a + "!" }\n return att.firepower + len(n) - len(a) - 1\n}'
     written = _rule_written(rule)
-    assert "> STRING_SIZE: bail()" in written and "binary(EV, '+'" not in written
+    assert re.search(r"if \(LENGTH := len\((t\d+)\)\) > STRING_SIZE: bail\(\)\n *if LENGTH >= 100:\n"
+                     r" *if \(STEP_BULK := STEP_BULK - LENGTH // 100\) < 0: bail\(\)", written)
+    assert "binary(EV, '+'" not in written
     assert_stopped_by_steps(rule, ("repeat 20000", "repeat 20"))
     # the new string's size against string_size, where the closures stop
     grow = 'fn pbem.damage_power(att, weapon) {\n let a = "ab"\n let s = a + "' + "x" * 300 + \
@@ -2268,15 +2270,15 @@ def test_two_true_or_false_values_are_compared_as_python_compares_them():
 
 def test_a_character_or_none_is_found_in_a_list_by_python_s_in():
     # `foe` gives a character or none, each equal to itself alone: Python's `in` with no test of its
-    # type, and a step an item (B_contains for a very long list) (robomacs' `in_reach`); an empty
-    # list, told by its truth, holds nothing and spends no step
+    # type, and a step an item (B_contains for a very long list), its length asked once (robomacs'
+    # `in_reach`); an empty list, told by its truth, holds nothing and spends no step
     rules = ("fn foe(c) {\n if c.hp > 3 { return c }\n return none\n}\n"
              "fn pbem.damage_power(att, weapon) {\n let seen = [att, none]\n if att.hp < 5 { seen = [att] }\n"
              " if att.hp < 3 { seen = [] }\n"
              " if contains(seen, foe(att)) { return att.firepower }\n return 1\n}")
     written = damage_power_written(rules)
-    assert re.search(r"t\d+ in v\d+_seen if not v\d+_seen or len\(v\d+_seen\) < SHORT_LIST and "
-                     r"\(\(STEP_BULK := STEP_BULK - len\(", written)
+    assert re.search(r"t\d+ in v\d+_seen if not v\d+_seen or \(LENGTH := len\(v\d+_seen\)\) < SHORT_LIST and "
+                     r"\(\(STEP_BULK := STEP_BULK - LENGTH\) >= 0", written)
 
 
 def test_pools_are_made_and_added_with_no_python_call():

@@ -172,8 +172,10 @@ class Arithmetic(Writer):
             self.line(f"if {class_of(a)} is list and {class_of(b)} is list:")
             self.depth += 1
         self.line(f"{result} = {a} + {b}")
-        # of an empty list (robomacs' modifiers, mostly none), nothing: told by its truth
-        self.line(f"if {result} and (len({result}) > LIST_SIZE or (STEP_BULK := STEP_BULK - len({result})) < 0): bail()")
+        # of an empty list (robomacs' modifiers, mostly none), nothing: told by its truth; its
+        # length asked once (LENGTH, a local)
+        self.line(f"if {result} and ((LENGTH := len({result})) > LIST_SIZE or "
+                  f"(STEP_BULK := STEP_BULK - LENGTH) < 0): bail()")
         if not lists:
             self.depth -= 1
             self.line(f"else: {result} = binary(EV, '+', {a}, {b}, {k})")
@@ -184,10 +186,10 @@ class Arithmetic(Writer):
         tested, a step a TEXT_STEP characters of the new string."""
         result = self.temp()
         self.line(f"{result} = {a} + {b}")
-        self.line(f"if len({result}) > STRING_SIZE: bail()")
-        self.line(f"if len({result}) >= {TEXT_STEP}:")
+        self.line(f"if (LENGTH := len({result})) > STRING_SIZE: bail()")   # its length asked once
+        self.line(f"if LENGTH >= {TEXT_STEP}:")
         with self.indented():
-            self.line(spending(f"len({result}) // {TEXT_STEP}"))
+            self.line(spending(f"LENGTH // {TEXT_STEP}"))
         return result
 
     def past_literal(self, op: str, a: str, b: str, k: str) -> "str | None":

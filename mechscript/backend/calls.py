@@ -275,8 +275,8 @@ class Calls(Work):
             # an empty list, surely one (robomacs' lost systems, mostly none), holds nothing: told by
             # its truth, no step spent, as `contains` spends none for it
             empty = f"not {a} or " if not is_list and a.isidentifier() else ""
-            return self.into(f"{b} in {a} if {empty}{is_list}{is_plain}len({a}) < SHORT_LIST and "
-                             f"{spent(f'len({a})')} else {general}")
+            return self.into(f"{b} in {a} if {empty}{is_list}{is_plain}(LENGTH := len({a})) < SHORT_LIST and "
+                             f"{spent('LENGTH')} else {general}")   # its length asked once
         # the common cases of the numeric builtins and `lower`, as their implementations work them out
         if len(args) == 1 and not node.kwargs and name in _ONE_ARGUMENT:
             a, = args
