@@ -52,7 +52,7 @@ class Access(Calls):
             self.line(f"{result} = {value}.{node.name}")
             return result
         if self.surely(node.target, "encounter") and node.name == "sides":   # as get_field makes them
-            self.line(f"{result} = [Record({{'name': side, 'members': list(members)}}) "
+            self.line(f"{result} = [record_of({{'name': side, 'members': list(members)}}) "
                       f"for side, members in {value}.sides]")
             self.fresh.add(result)
             return result
@@ -259,7 +259,7 @@ class Access(Calls):
             # no code changes their records or lists in place
             value = self.pure(node.target)
             return None if value is None else self.into(
-                f"SIDES if {value} is ENCOUNTER else [Record({{'name': side, 'members': list(members)}}) "
+                f"SIDES if {value} is ENCOUNTER else [record_of({{'name': side, 'members': list(members)}}) "
                 f"for side, members in {value}.sides]")
         target = self.types.of(node.target)
         kind = self.one_kind(target)

@@ -33,7 +33,7 @@ from ..interpreter.names import UNSET
 from ..interpreter.parser import quick_collector
 from ..interpreter.lookup import ROLL_FIELDS, get_index
 from ..interpreter.values import (TEXT_STEP, Character, Encounter, Kind, Record, Scope, Table,
-                                  TableRow, equal)
+                                  TableRow, equal, record_of)
 from ..limits import CpuTime, Limits
 from ..numbers import normal
 from .calls import builtin_impls
@@ -178,10 +178,9 @@ def written_helpers(limits, encounter, members, rounds) -> dict:
         "exact_sum": exact_sum, "exact_difference": exact_difference, "exact_product": exact_product,
         "exact_quotient": exact_quotient, "Pool": Pool, "KeepRoll": KeepRoll,
         "NEW_POOL": object.__new__, "normal": normal,   # a pool made in the written code (arithmetic.pool_made)
-        "NEW_RECORD": object.__new__,   # a record literal (expressions.e_Record)
         "roll_and_keep": roll_and_keep,
         "Character": Character,
-        "Record": Record,
+        "Record": Record, "record_of": record_of,
         "Encounter": Encounter, "Table": Table, "TableRow": TableRow, "FunctionType": types.FunctionType,
         "REMEMBERING": REMEMBERING, "known": known,
         "Fraction": Fraction,
@@ -189,7 +188,7 @@ def written_helpers(limits, encounter, members, rounds) -> dict:
         "binary": binary, "unary": unary, "power": power, "compare_values": compare_values, "equal": equal,
         "roll_dice": roll_dice, "repeat_count": running.repeat_count,
         "ENCOUNTER": encounter, "MEMBERS": members, "ROUNDS": rounds,
-        "SIDES": [Record({"name": side, "members": list(side_members)}) for side, side_members in encounter.sides],
+        "SIDES": [record_of({"name": side, "members": list(side_members)}) for side, side_members in encounter.sides],
         "get_field": running.get_field, "set_field": module_field_set,
         "get_index": get_index, "set_index": running.set_index, "show": running.show,
         # the written code's run-time tests `x < SMALL`, `-SHOWN_WHOLE < x < SHOWN_WHOLE` take a

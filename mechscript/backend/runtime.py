@@ -14,7 +14,7 @@ from math import gcd
 from operator import length_hint
 
 from ..interpreter.running import Run, set_field
-from ..interpreter.values import Module, Record, Table, TableRow
+from ..interpreter.values import Module, Record, Table, TableRow, record_of
 
 
 class Bail(Exception):
@@ -267,7 +267,7 @@ def fresh(value):
     if kind is list:
         return [fresh(item) for item in value]
     if kind is Record:
-        return Record({name: fresh(item) for name, item in value.fields.items()})
+        return record_of({name: fresh(item) for name, item in value.fields.items()})
     if kind is Table and any(mutable(v) for row in value.rows.values() for v in _row_values(row)):
         rows = {name: TableRow(row.name, [(key, fresh(v)) for key, v in row.entries], fresh(row.default),
                                row.has_default) for name, row in value.rows.items()}
@@ -290,7 +290,7 @@ def copier(value):
             fields = value.fields.copy()
             for name in lists:
                 fields[name] = fields[name][:]
-            return Record(fields)
+            return record_of(fields)
         return copied
     return fresh
 

@@ -29,7 +29,7 @@ from ..errors import Failed, MechError, ParamSpan, Span, did_you_mean
 from ..limits import limit_error
 from .names import KIND_WORDS, Binding, StaticScope
 from .values import Character, Encounter, Function, Kind, Module, Record, Scope, Table, equal, format_value, plain, \
-    to_json, type_name
+    record_of, to_json, type_name
 
 # Every character has these; a kind cannot use them for its own values.
 OWN_FIELDS = ("name", "side", "kind")
@@ -413,7 +413,7 @@ def _fresh(value):
     if type(value) is list:
         return [_fresh(item) for item in value]
     if type(value) is Record:
-        return Record({name: _fresh(item) for name, item in value.fields.items()})
+        return record_of({name: _fresh(item) for name, item in value.fields.items()})
     return value
 
 
@@ -763,7 +763,7 @@ def get_field(value, name: str, span: Span, ev=None):
         raise MechError(f"{value.name} (a {value.kind.name}) has no `{name}`", span,
                         hint=did_you_mean(name, list(value.fields) + list(OWN_FIELDS)))
     if name == "sides":
-        return [Record({"name": side, "members": list(members)}) for side, members in value.sides]
+        return [record_of({"name": side, "members": list(members)}) for side, members in value.sides]
     if name == "characters":
         return list(value.characters)
     if name in ENCOUNTER_FIELDS:

@@ -14,7 +14,7 @@ from .lookup import get_index
 from .names import KIND_WORDS, UNSET, Binding
 from .odds import compile_call
 from . import characters
-from .values import Character, Function, Record, equal
+from .values import Character, Function, Record, equal, record_of
 from .running import call_function, counted, get_field, name_loader, no_arm, not_callable, ReturnSignal, show, too_long, \
     as_truth
 
@@ -148,7 +148,7 @@ class NameCompiler(Compiler):
     def compile_Record(self, node: ast.Record):
         # names interned, as a character's (characters.compile_kind): the written code reads them as attributes
         fields = [(sys.intern(name), self.compile(value)) for name, value in node.fields]
-        return lambda ev: Record({name: value(ev) for name, value in fields})
+        return lambda ev: record_of({name: value(ev) for name, value in fields})
 
     def compile_Logic(self, node: ast.Logic):
         left, right = self.compile(node.left), self.compile(node.right)

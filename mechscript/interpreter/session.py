@@ -25,7 +25,7 @@ from .names import UNSET, Binding, StaticScope
 from .parser import parse_program
 from .running import Run
 from .script import ModuleLoader, ModulePath, ScriptCompiler, declared_name, use_modules
-from .values import Character, Encounter, Record, Scope
+from .values import Character, Encounter, Record, Scope, record_of
 
 ENTRY_FILE = "<repl>"
 LAST = "_"  # the name of the last value shown
@@ -294,5 +294,5 @@ def _copy(value, copies: dict):
     if kind is list:
         return [_copy(item, copies) for item in value]
     if kind is Record:
-        return Record({name: _copy(item, copies) for name, item in value.fields.items()})
+        return record_of({name: _copy(item, copies) for name, item in value.fields.items()})
     return value

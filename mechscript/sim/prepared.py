@@ -32,7 +32,8 @@ from ..interpreter.names import UNSET
 from ..interpreter.odds import Distribution
 from ..interpreter.running import Run
 from ..interpreter.script import Script
-from ..interpreter.values import Character, Encounter, Function, Kind, Module, Record, Scope, Table, TableRow
+from ..interpreter.values import Character, Encounter, Function, Kind, Module, Record, Scope, Table, TableRow, \
+    record_of
 
 
 class NothingToSimulate(MechError):
@@ -121,7 +122,7 @@ def _maker(value):
         made = template.copy()
         for key, make_item in inner:
             made[key] = make_item()
-        return made if kind is list else Record(made)
+        return made if kind is list else record_of(made)
     return make
 
 
