@@ -43,7 +43,7 @@ WHAT = [
     ("remembered answers looked up", re.compile(r"KNOWN_")),
     ("whole numbers told from fractions", re.compile(r"__class__ is int|exact_(?:sum|difference|product)")),
     ("pools made", re.compile(r"NEW_POOL|\.(?:unkept2|kept2|flat|span) = ")),
-    ("records made", re.compile(r"NEW_RECORD|\.__dict__ = ")),
+    ("records made", re.compile(r"= Record\(\)|\.__dict__ = ")),
 ]
 
 

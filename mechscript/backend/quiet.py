@@ -48,7 +48,7 @@ from .peephole import merged
 from .runtime import (Bail, WrittenRun, bail, exact_difference, exact_product, exact_quotient, exact_sum,
                       fresh, half, module_field_set, ratio)
 from .unchanging import unchanging_fields, written_fields
-from .unread import left_out, named_calls, quiet_nodes, uncalled, unread_fields, unread_values
+from .unread import left_out, named_calls, quiet_nodes, uncalled, unread_fields, unread_values, unreached
 from .writer import SHORT_LIST, ModuleText, Unsupported, roll_or_none, small_literal
 
 
@@ -361,7 +361,9 @@ class QuietFight(Keeping):
         writer.recursive = depth.recursive
         remembered.ids -= depth.reaching
         writer.remembered = remembered.ids
-        writer.remembered_names = {name for name, (_, fn) in defs.items() if id(fn) in remembered.ids}
+        unwritten = unreached(every_fn, named)   # fns no run reaches: not written
+        writer.remembered_names = {name for name, (_, fn) in defs.items()
+                                   if id(fn) in remembered.ids and id(fn) not in unwritten}
         # global name -> (the state it reads, the parameters never none, those a character or none) of
         # a remembered fn keyed by state: its calls call its `answer` with that state, not the
         # function that reads it
@@ -380,7 +382,7 @@ class QuietFight(Keeping):
                     writer.function(text, statement, python)
                     bound[target.global_name(statement.name)] = python
                     shown[python] = f"{statement.module}.{statement.name}"
-                else:
+                elif id(statement) not in unwritten:
                     writer.function(text, statement, text.global_name(statement.name))
                     shown[text.global_name(statement.name)] = statement.name
         writer.ended(script_text, self._until_node(script_text), self.home.global_name("standing"))
