@@ -2776,13 +2776,15 @@ def test_a_remembered_rule_given_ever_new_arguments_is_looked_up_and_fights_as_t
 
 def test_a_fn_no_run_reaches_is_not_written():
     # unread.unreached: a `fn` named only in the bodies of fns no run reaches (and those) is left
-    # unwritten; one a reached rule calls is written, and a top-level value's call reaches its fn
+    # unwritten, and so is one only narration calls (unread.uncalled); one a reached rule calls
+    # is written, and a top-level value's call reaches its fn
     rules = ("fn lonely(x) = lonely_half(x) + 1\nfn lonely_half(x) {\n let y = x * 2\n return y\n}\n"
              "fn used(x) {\n let y = x + 1\n return y\n}\nfn at_top() = 2\nlet start = at_top()\n"
-             "fn pbem.damage_power(att, weapon) = used(att.firepower) + start - 2\n")
+             "fn shouted(x) {\n let y = \"{x}!\"\n return y\n}\n"
+             "fn pbem.damage_power(att, weapon) {\n say shouted(att.name)\n return used(att.firepower) + start - 2\n}\n")
     script = ruled(rules)
     source = QuietFight(script).source
     assert "def s_used(" in source and "def s_at_top(" in source
-    assert "def s_lonely(" not in source and "def s_lonely_half(" not in source
+    assert "def s_lonely(" not in source and "def s_lonely_half(" not in source and "def s_shouted(" not in source
     assert "def m1_fight(" in source and "def m1_standing(" in source   # the rules the set-up calls
     assert_same_fights(script, 20)

@@ -313,7 +313,8 @@ class QuietFight(Keeping):
         named = named_calls(every_fn, programs)
         while True:   # a local only unread fields read is left out too, and then more may be unread
             dead = left_out(every_fn, purity)
-            dead |= uncalled(every_fn, named, dead)
+            never_called = uncalled(every_fn, named, dead)
+            dead |= never_called
             unread = unread_fields(every_fn, programs, purity, types, dead)
             values = unread_values(programs, unread)
             if values <= purity.skipped:
@@ -361,7 +362,7 @@ class QuietFight(Keeping):
         writer.recursive = depth.recursive
         remembered.ids -= depth.reaching
         writer.remembered = remembered.ids
-        unwritten = unreached(every_fn, named)   # fns no run reaches: not written
+        unwritten = unreached(every_fn, named) | never_called   # fns a quiet run never calls: not written
         writer.remembered_names = {name for name, (_, fn) in defs.items()
                                    if id(fn) in remembered.ids and id(fn) not in unwritten}
         # global name -> (the state it reads, the parameters never none, those a character or none) of
