@@ -2788,3 +2788,25 @@ def test_a_fn_no_run_reaches_is_not_written():
     assert "def s_lonely(" not in source and "def s_lonely_half(" not in source and "def s_shouted(" not in source
     assert "def m1_fight(" in source and "def m1_standing(" in source   # the rules the set-up calls
     assert_same_fights(script, 20)
+
+
+def test_narrow_asks_a_function_again_only_when_one_it_calls_is_dropped():
+    # narration.narrow, the set-up's fixpoint of droppable and remembered fns: a chain f0 -> f1 ->
+    # ... -> f9 whose last refuses is dropped whole, each function asked at most twice (a round
+    # of them all after each drop asks 55 times)
+    from types import SimpleNamespace
+    from mechscript.backend.narration import narrow
+    fns = [(None, SimpleNamespace(name=f"f{i}")) for i in range(10)]
+    calls = {id(fn): {id(fns[i + 1][1])} if i < 9 else set() for i, (_, fn) in enumerate(fns)}
+    ids = {id(fn) for _, fn in fns}
+    asked = []
+
+    def holds(module, fn):
+        asked.append(fn.name)
+        return fn.name != "f9" and calls[id(fn)] <= ids
+
+    narrow(ids, fns, holds, lambda module, fn: calls[id(fn)])
+    assert ids == set() and len(asked) <= 20
+    ids = {id(fn) for _, fn in fns}
+    narrow(ids, fns, lambda module, fn: True, lambda module, fn: calls[id(fn)])
+    assert len(ids) == 10

@@ -69,7 +69,7 @@ class Remembered:
         self.grew = True
         while self.grew:   # a function reads more state once a function it calls is seen to
             self.grew = False
-            narrow(self.ids, functions, self._body)
+            narrow(self.ids, functions, self._body, purity.callees)
         # remembered: such a function whose arguments can be keys, that does some work (a loop, a
         # choice, a call); a field read or a sum costs less than the look-up
         self.ids = {id(fn) for module, fn in functions if id(fn) in self.ids and self._signature(fn) and self._busy(fn)

@@ -30,16 +30,21 @@ def local_names(fn: ast.FnDef, nodes: list) -> set:
     return set(fn.params) | {n.name for n in nodes if type(n) in (ast.Let, ast.For)}
 
 
-def narrow(ids: set, functions: list, holds) -> None:
+def narrow(ids: set, functions: list, holds, callees) -> None:
     """Drops from `ids` each function of `functions` ((module, FnDef) pairs) that `holds(module, fn)`
-    refuses, again until none is dropped: `holds` may ask about the others' ids (a fixpoint)."""
-    changed = True
-    while changed:
-        changed = False
-        for module, fn in functions:
-            if id(fn) in ids and not holds(module, fn):
-                ids.discard(id(fn))
-                changed = True
+    refuses, until none is dropped (a fixpoint): `holds` may ask whether the functions it calls,
+    `callees(module, fn)` (their ids), are in `ids`, and nothing else of them. So a function is
+    asked again only when one it calls has been dropped, not in a round of them all."""
+    callers: dict[int, list] = {}
+    for module, fn in functions:
+        for callee in callees(module, fn):
+            callers.setdefault(callee, []).append((module, fn))
+    waiting = list(reversed(functions))   # asked in their order, as a round would
+    while waiting:
+        module, fn = waiting.pop()
+        if id(fn) in ids and not holds(module, fn):
+            ids.discard(id(fn))
+            waiting.extend(caller for caller in callers.get(id(fn), ()) if id(caller[1]) in ids)
 
 
 def has_pools(programs) -> bool:
@@ -66,6 +71,7 @@ class Purity:
         self._nodes: dict[int, list] = {}   # each body's nodes, walked once (the fixpoint asks again)
         self._narration: dict[int, tuple] = {}
         self._private: dict[int, frozenset] = {}
+        self._callees: dict[int, set] = {}
         self.skipped: set[int] = set()   # values a quiet run leaves out as it does narration (unread.py)
         # a `fn` inside a `fn`, at any depth -> the names its top-level function declares anywhere:
         # they may hide the module's names there too
@@ -75,7 +81,7 @@ class Purity:
             if inner:
                 names = frozenset(self.local_names_of(fn))
                 self._outer.update((id(n), names) for n in inner)
-        narrow(self.pure, functions, self.body_droppable)
+        narrow(self.pure, functions, self.body_droppable, self.callees)
 
     def local_names_of(self, fn: ast.FnDef) -> set:
         """The names `fn` may see as no module's: its own (local_names), those of the `fn`s defined
@@ -107,6 +113,14 @@ class Purity:
         if nodes is None:
             nodes = self._nodes[id(fn)] = list(ast.walk(fn.body))
         return nodes
+
+    def callees(self, module, fn: ast.FnDef) -> set[int]:
+        """The ids of the `fn`s the calls of `fn`'s body surely reach (`callee`), worked out once."""
+        found = self._callees.get(id(fn))
+        if found is None:
+            found = self._callees[id(fn)] = {id(target[1]) for node in self.nodes(fn) if type(node) is ast.Call
+                                             for target in [self.callee(module, node)] if target is not None}
+        return found
 
     def body_droppable(self, module, fn: ast.FnDef) -> bool:
         nodes = self.nodes(fn)
