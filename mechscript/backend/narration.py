@@ -32,9 +32,10 @@ def local_names(fn: ast.FnDef, nodes: list) -> set:
 
 def narrow(ids: set, functions: list, holds, callees) -> None:
     """Drops from `ids` each function of `functions` ((module, FnDef) pairs) that `holds(module, fn)`
-    refuses, until none is dropped (a fixpoint): `holds` may ask whether the functions it calls,
-    `callees(module, fn)` (their ids), are in `ids`, and nothing else of them. So a function is
-    asked again only when one it calls has been dropped, not in a round of them all."""
+    refuses, until none is dropped (a fixpoint): of `ids`, `holds` may ask only whether the
+    functions it calls, `callees(module, fn)` (their ids), are in it. So a function is asked again
+    only when one it calls has been dropped, not in a round of them all. (memo's `_body` also reads
+    what its callees read, which grows: memo narrows again while it does.)"""
     callers: dict[int, list] = {}
     for module, fn in functions:
         for callee in callees(module, fn):
