@@ -43,8 +43,23 @@ WHAT = [
     ("remembered answers looked up", re.compile(r"KNOWN_")),
     ("whole numbers told from fractions", re.compile(r"__class__ is int|exact_(?:sum|difference|product)")),
     ("pools made", re.compile(r"NEW_POOL|\.(?:unkept2|kept2|flat|span) = ")),
-    ("records made", re.compile(r"= Record\(\)|\.__dict__ = ")),
+    ("records made", re.compile(r"= Record\(\)|\.__dict__ = ")),   # and the lines of record_lines
 ]
+
+
+def record_lines(lines: list[str]) -> set[int]:
+    """The numbers (from 1) of the lines that make a record of a known shape: `t7 = k3()` (the
+    shape's class) and the lines after it setting t7's fields one by one (expressions.e_Record)."""
+    found = set()
+    for number, text in enumerate(lines, 1):
+        made = re.fullmatch(r" *(t\d+) = k\d+\(\)", text)
+        if made:
+            found.add(number)
+            field = re.compile(rf" *{made.group(1)}\.\w+ = ")
+            while number < len(lines) and field.match(lines[number]):
+                number += 1
+                found.add(number)
+    return found
 
 
 def counted(call, where: dict | None = None) -> int:
@@ -101,11 +116,13 @@ def count_system(name: str, runs: int, where: bool) -> dict:
     result = {key: value / runs for key, value in counts.items()}
     result["where"], result["what"] = {}, {}
     lines = written.source.splitlines()
+    records = record_lines(lines)
     for key, value in places.items():
         if type(key) is int:   # a line of the written functions
             result["where"]["written functions"] = result["where"].get("written functions", 0) + value / runs
             text = lines[key - 1] if key else ""
-            what = next((name for name, pattern in WHAT if pattern.search(text)), "the rules' own work")
+            what = "records made" if key in records else \
+                next((name for name, pattern in WHAT if pattern.search(text)), "the rules' own work")
             result["what"][what] = result["what"].get(what, 0) + value / runs
         else:
             result["where"][key] = value / runs

@@ -185,7 +185,7 @@ class Access(Calls):
                 f"{class_of(value)} is Character and "
             tests = {"character": f"({is_character}{is_str}{key} in {fields} and "
                                   f"{fields}[{key}].__class__ is not list)",
-                     "record": f"({class_of(value)} is Record and {is_str}{key} in {fields})"}
+                     "record": f"(isinstance({value}, Record) and {is_str}{key} in {fields})"}
             found = " or ".join(tests[kind] for kind in sorted(named))
             return self.into(f"{fields}[{key}] if {found} else get_index(EV, {value}, {key}, {span})")
         is_list = "" if self.surely(node.target, "list") else f"{class_of(value)} is list and "

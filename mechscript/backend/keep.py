@@ -42,7 +42,7 @@ def refuse_sharing(kept, states, settings) -> None:
 
     def visit(value):
         kind = type(value)
-        if kind is list or kind is Record:
+        if kind is list or isinstance(value, Record):
             if id(value) in seen:
                 raise Unsupported("kept values share a list or record")
             seen.add(id(value))
@@ -77,7 +77,7 @@ def reachable(members, values) -> tuple[list[Character], list[Encounter]]:
         value = pending.pop()
         if type(value) is list:
             pending.extend(value)
-        elif type(value) is Record:
+        elif isinstance(value, Record):
             pending.extend(value.fields.values())
         elif type(value) is Table:
             pending.extend(entry for row in value.rows.values() for _, entry in row.entries)
@@ -117,7 +117,7 @@ class Keeping:
         for character in reachable_characters(self.encounter.characters, [value for _, value, _ in self.kept]):
             changes = character.kind.schema.changes
             kept = [(name, value) for name, value in character.fields.items()
-                    if name in changes or type(value) is Record
+                    if name in changes or isinstance(value, Record)
                     or type(value) is list and any(mutable(item) for item in value)]
             self.states.append((character, kept))
         # per run: the values no code changes in place written back at once, the others copied

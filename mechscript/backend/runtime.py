@@ -266,7 +266,7 @@ def fresh(value):
     kind = type(value)
     if kind is list:
         return [fresh(item) for item in value]
-    if kind is Record:
+    if isinstance(value, Record):
         return record_of({name: fresh(item) for name, item in value.fields.items()})
     if kind is Table and any(mutable(v) for row in value.rows.values() for v in _row_values(row)):
         rows = {name: TableRow(row.name, [(key, fresh(v)) for key, v in row.entries], fresh(row.default),
@@ -282,7 +282,7 @@ def copier(value):
     of its fields; else `fresh`."""
     if type(value) is list and not any(map(mutable, value)):
         return list
-    if type(value) is Record and all(type(item) is list and not any(map(mutable, item)) or not mutable(item)
+    if isinstance(value, Record) and all(type(item) is list and not any(map(mutable, item)) or not mutable(item)
                                      for item in value.fields.values()):
         lists = [name for name, item in value.fields.items() if type(item) is list]
 
@@ -321,4 +321,4 @@ def _row_values(row):
 
 def mutable(value) -> bool:
     """Whether `fresh` copies anything of `value`."""
-    return type(value) is list or type(value) is Record
+    return type(value) is list or isinstance(value, Record)

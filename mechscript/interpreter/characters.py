@@ -412,7 +412,7 @@ def _fresh(value):
     """A given value for a new character: its lists and records its own."""
     if type(value) is list:
         return [_fresh(item) for item in value]
-    if type(value) is Record:
+    if isinstance(value, Record):
         return record_of({name: _fresh(item) for name, item in value.fields.items()})
     return value
 
@@ -637,7 +637,7 @@ def check_choices(ev, home: Scope, encounter: Encounter) -> None:
     """Rules may list the values each option allows in a record `choices` ({tie: ["defender",
     "attacker"]}); a value outside them is a typo that would silently change the rules."""
     choices = home.vars.get("choices")
-    if type(choices) is not Record:
+    if not isinstance(choices, Record):
         return
     set_here = {name: span for name, span, _ in encounter.settings}
     for name, allowed in choices.fields.items():
@@ -657,7 +657,7 @@ def check_option(ev, home: Scope, name: str, value, span: Span) -> None:
     """The script's top level setting an option of a module (`pbem.tie = "attackr"`): a value
     outside the option's `choices` is refused at that line, as an encounter's setting is."""
     choices = home.vars.get("choices")
-    allowed = choices.fields.get(name) if type(choices) is Record else None
+    allowed = choices.fields.get(name) if isinstance(choices, Record) else None
     if type(allowed) is list and not _allowed(ev, value, allowed):
         shown, hint = _one_of(value, allowed)
         raise MechError(f"`{name}` is one of {shown}, not {_shown(value)}", span, hint=hint)

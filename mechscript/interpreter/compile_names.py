@@ -112,7 +112,7 @@ class NameCompiler(Compiler):
                         return value.side
                 elif type(found) is not list:
                     return found
-            elif kind is Record:  # ... and a record's field
+            elif isinstance(value, Record):  # ... and a record's field
                 found = value.fields.get(name, UNSET)
                 if found is not UNSET:
                     return found

@@ -27,7 +27,7 @@ def field_names(value) -> list[str]:
         return [*value.fields, *characters.OWN_FIELDS]
     if kind is Encounter:
         return list(characters.ENCOUNTER_FIELDS)
-    if kind is Record:
+    if isinstance(value, Record):
         return list(value.fields)
     if kind is Module:
         return list(value.scope.vars)
@@ -51,7 +51,7 @@ def get_index(ev: Run, value, key, span: Span):
             return look_up(value.rows[None], key, span)
         raise MechError(f"table `{value.name}` has no row {format_value(key)}", span,
                         hint=did_you_mean(str(key), [r for r in value.rows if r]))
-    if kind is Record:
+    if isinstance(value, Record):
         if type(key) is str and key in value.fields:
             return value.fields[key]
         raise MechError(f"this record has no field {format_value(key)}", span)

@@ -238,7 +238,7 @@ def get_field(value, name: str, span: Span, ev=None):
     kind = type(value)
     if kind is Character or kind is Encounter:
         return characters.get_field(value, name, span, ev)
-    if kind is Record:
+    if isinstance(value, Record):
         if name in value.fields:
             return value.fields[name]
         raise MechError(f"this record has no field `{name}`", span, hint=did_you_mean(name, field_names(value)))
@@ -278,7 +278,7 @@ def roll_field(roll, name: str):
 
 
 def set_field(value, name: str, new, span: Span) -> None:
-    if type(value) is Record:
+    if isinstance(value, Record):
         if name not in value.fields:
             raise MechError(f"this record has no field `{name}`", span, hint=did_you_mean(name, value.fields))
         value.fields[name] = new
@@ -296,7 +296,7 @@ def set_index(ev: Run, value, key, new, span: Span) -> None:
     if type(value) is list:
         value[list_position(value, key, span)] = new
         return
-    if type(value) in (Record, Character) and type(key) is str:
+    if (isinstance(value, Record) or type(value) is Character) and type(key) is str:
         set_field(value, key, new, span)
         return
     raise MechError(f"cannot set an element of {type_name(value)}", span)

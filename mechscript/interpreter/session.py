@@ -293,6 +293,6 @@ def _copy(value, copies: dict):
         return copies[id(value)]
     if kind is list:
         return [_copy(item, copies) for item in value]
-    if kind is Record:
+    if isinstance(value, Record):
         return record_of({name: _copy(item, copies) for name, item in value.fields.items()})
     return value

@@ -110,7 +110,7 @@ def _maker(value):
     record, a function making a fresh copy of it as the top level left it, the lists and records in
     it copied all the way down. The copies are made from a private copy taken now, which no run sees."""
     kind = type(value)
-    if kind is not list and kind is not Record:
+    if kind is not list and not isinstance(value, Record):
         return None
     template = list(value) if kind is list else dict(value.fields)
     inner = [(key, make) for key, item in (enumerate(template) if kind is list else template.items())
@@ -267,7 +267,7 @@ class _Reach:
         kind = type(value)
         if kind in _CONSTANT:
             return
-        if kind is list or kind is Record:
+        if kind is list or isinstance(value, Record):
             if id(value) in self.seen:  # restored as two copies, it would no longer be one value
                 raise _Unsafe("a list or record is reachable from two places")
             self.seen.add(id(value))

@@ -289,7 +289,7 @@ def checked(script: Script, seed: int = 0) -> Script:
         if type(module) is not Module:
             continue
         choices = module.scope.vars.get("choices")
-        allowed = choices.fields.get(name) if type(choices) is Record else None
+        allowed = choices.fields.get(name) if isinstance(choices, Record) else None
         if type(allowed) is list and not any(equal(setting.value, choice, ev) for choice in allowed):
             listed, hint = one_of(setting.value, allowed)
             raise at_option(f"`{name}` is one of {listed}, not {shown(setting.value)}", setting, hint)
