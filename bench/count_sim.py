@@ -42,7 +42,7 @@ WHAT = [
     ("number sizes tested", re.compile(r"\.bit_length\(\) > NUMBER_BITS")),
     ("remembered answers looked up", re.compile(r"KNOWN_")),
     ("whole numbers told from fractions", re.compile(r"__class__ is int|exact_(?:sum|difference|product)")),
-    ("pools made", re.compile(r"NEW_POOL|\.(?:unkept2|kept2|flat|span) = ")),
+    ("pools made", re.compile(r"= Pool\(\)|\.(?:unkept2|kept2|flat|span) = ")),
     ("records made", re.compile(r"= Record\(\)|\.__dict__ = ")),   # and the lines of record_lines
 ]
 

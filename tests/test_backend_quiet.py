@@ -503,7 +503,7 @@ def test_pools_a_call_surely_gives_are_added_as_pools_without_a_test():
     # its parameters as what that call gives, and the pool adds them with no test of their types
     script = compiled((ROOT / "examples" / "transformers_duel.mech").read_text())
     written = _function_written(QuietFight(script), "m1_attack_pool_with")
-    assert "NEW_POOL(Pool)" in written and "is Pool" not in written and "binary(" not in written
+    assert "Pool()" in written and "is Pool" not in written and "binary(" not in written
     assert_same_fights(script, 30)
 
 
@@ -918,7 +918,7 @@ def test_pools_are_made_and_added_to_numbers_in_the_written_code():
     quiet = QuietFight(script)
     assert re.search(r"elif (v\w+)\.__class__ is Pool and (v\w+)\.__class__ is int: t\d+ = \1\.plus\(\2, k\d+\)",
                      _function_written(quiet, "m1_add"))
-    assert "Pool(" in _function_written(quiet, "m1_own_pool") and "B_pool(" not in _function_written(quiet, "m1_own_pool")
+    assert re.search(r"Pool\(\)|pool_of\(", _function_written(quiet, "m1_own_pool")) and "B_pool(" not in _function_written(quiet, "m1_own_pool")
     # and `roll(p, explode: x)` of a pool rolls it as the builtin does, with no call of the builtin
     # and no record of the roll kept (nobody shows it); every call gives `roll_for` a pool (each
     # `add` and `sub` call's type is its own arguments' sum), so there is no test that it is one
@@ -1868,15 +1868,15 @@ def test_a_call_s_step_is_spent_with_its_first_loop_s_when_nothing_comes_between
 
 def test_a_pool_made_only_to_be_added_to_the_next_is_written_into_it():
     # `p + (a)k(b)` and then `+ bonus`: one pool made, not three, with the same fields
-    made = ["    t2 = NEW_POOL(Pool)", "    t2.unkept2 = t1 * 2", "    t2.kept2 = 0 * 2", "    t2.flat = 0",
+    made = ["    t2 = Pool()", "    t2.unkept2 = t1 * 2", "    t2.kept2 = 0 * 2", "    t2.flat = 0",
             "    t2.span = k1"]
-    added = ["    t3 = NEW_POOL(Pool)", "    t3.unkept2 = t0.unkept2 + t2.unkept2", "    t3.kept2 = t0.kept2 + t2.kept2",
+    added = ["    t3 = Pool()", "    t3.unkept2 = t0.unkept2 + t2.unkept2", "    t3.kept2 = t0.kept2 + t2.kept2",
              "    t3.flat = t0.flat + t2.flat", "    t3.span = k2"]
     between = ["    t4 = m1_bonus(t0)"]
-    bonus = ["    t5 = NEW_POOL(Pool)", "    t5.unkept2 = t3.unkept2", "    t5.kept2 = t3.kept2",
+    bonus = ["    t5 = Pool()", "    t5.unkept2 = t3.unkept2", "    t5.kept2 = t3.kept2",
              "    t5.flat = t3.flat + t4", "    t5.span = k3", "    return t5"]
     assert merged(["def m1_f(t0, t1):"] + made + added + between + bonus) == [
-        "def m1_f(t0, t1):", "    t4 = m1_bonus(t0)", "    t5 = NEW_POOL(Pool)",
+        "def m1_f(t0, t1):", "    t4 = m1_bonus(t0)", "    t5 = Pool()",
         "    t5.unkept2 = (t0.unkept2 + (t1 * 2))", "    t5.kept2 = (t0.kept2)", "    t5.flat = (t0.flat) + t4",
         "    t5.span = k3", "    return t5"]
     # not past a line when the pool's fields read a name that line may change (a temporary is set
@@ -1885,7 +1885,7 @@ def test_a_pool_made_only_to_be_added_to_the_next_is_written_into_it():
     kept = ["def m1_f(t0):"] + changed + between + added
     assert merged(kept) == kept
     assert merged(["def m1_f(t0):"] + changed + added) == [   # with nothing between, it may
-        "def m1_f(t0):", "    t3 = NEW_POOL(Pool)", "    t3.unkept2 = t0.unkept2 + (v9_n * 2)", "    t3.kept2 = t0.kept2",
+        "def m1_f(t0):", "    t3 = Pool()", "    t3.unkept2 = t0.unkept2 + (v9_n * 2)", "    t3.kept2 = t0.kept2",
         "    t3.flat = t0.flat", "    t3.span = k2"]
     deeper = ["def m1_f(t0, t1):"] + made + ["    if t1:"] + ["    " + line for line in added]
     assert merged(deeper) == deeper
@@ -2060,11 +2060,11 @@ def test_no_read_is_written_into_a_temporary_nobody_uses(name):
 @pytest.mark.parametrize("count", ["att.firepower % 3 + 1", "att.firepower / 2"])
 def test_a_pool_of_numbers_is_made_inline_and_fought_the_same(count):
     # calls.builtin: `pool(a, b)` of numbers is the Pool `pool` makes, of whole or half dice (a
-    # Fraction), which Pool takes as `pool` does; of whole numbers, made in place (NEW_POOL)
+    # Fraction), which pool_of takes as `pool` does; of whole numbers, made in place (`Pool()`)
     rule = f"fn pbem.damage_power(att, weapon) = roll(pool({count}, 1)).total"
     script = ruled(rule)
     body = _function_written(QuietFight(script), "s__pbem_damage_power")
-    assert ("NEW_POOL(Pool)" if "%" in count else " = Pool(") in body and "B_pool(" not in body
+    assert ("Pool()" if "%" in count else " = pool_of(") in body and "B_pool(" not in body
     assert_same_fights(script, 40)
 
 
@@ -2344,13 +2344,13 @@ def test_a_character_or_none_is_found_in_a_list_by_python_s_in():
 
 def test_pools_are_made_and_added_with_no_python_call():
     # `pool` of whole numbers, a pool plus a pool and a pool plus a number are made in the written
-    # code (object.__new__ and the four slots, as Pool and _halves make them), no Python call; the
+    # code (`Pool()` and the four slots, as pool_of and _halves make them), no Python call; the
     # pool `q - 1k0` is made only to take 3 from, and goes into that one (peephole._pools_fused)
     rules = ("fn pbem.damage_power(att, weapon) {\n let base = pool(att.firepower, 1)\n let p = base + 2k1\n"
              " let q = p + 3\n let r = roll(q - 1k0 - 3)\n return r.total % 7\n}")
     written = damage_power_written(rules)
-    assert written.count("NEW_POOL(Pool)") == 4 and ".combine(" not in written and ".plus(" not in written
-    assert "Pool(" not in written.replace("NEW_POOL(Pool)", "") and "normal(" not in written
+    assert written.count("Pool()") == 4 and ".combine(" not in written and ".plus(" not in written
+    assert "Pool(" not in written.replace("Pool()", "") and "normal(" not in written
 
 
 def test_a_flat_bonus_the_types_do_not_say_is_whole_is_made_whole_where_a_pool_is_made():

@@ -32,7 +32,7 @@ import mechscript
 from mechscript import Limits, MechError
 from mechscript.dice.faces import GivenFaces, RandomFaces
 from mechscript.dice.engine import Tally
-from mechscript.dice.rollkeep import Pool, normalize, roll_and_keep
+from mechscript.dice.rollkeep import Pool, normalize, pool_of, roll_and_keep
 from support import dice_token_strategies
 from mechscript.interpreter.parser import parse_expression
 
@@ -370,7 +370,7 @@ def test_roll_and_keep_draws_and_explodes_as_the_brief_orders(x, y, flat, explod
     """roll_and_keep draws a seeded source's d10s itself (no call of RandomFaces.roll) and adds a
     round's new dice to the others: the same dice, values and total as the reference, with the
     sources in step after (the next roll the same), whether bytes were rejected or not."""
-    pool = Pool(x, y, flat)
+    pool = pool_of(x, y, flat)
     mine, reference = RandomFaces(seed), RandomFaces(seed)
     roll = roll_and_keep(mine, pool, Tally(Limits()), explode)
     assert (roll.kept, roll.dropped, roll.halved, roll.total) == reference_roll(reference, pool, explode)
@@ -381,7 +381,7 @@ def test_roll_and_keep_draws_and_explodes_as_the_brief_orders(x, y, flat, explod
 def test_a_roll_of_given_faces_explodes_in_rounds():
     """10, 10, 3 then the rounds' dice 10, 4 (for the two 10s), then 2 (for the first 10's second
     10): values 22 and 14 and 3."""
-    roll = roll_and_keep(GivenFaces([10, 10, 3, 10, 4, 2]), Pool(3, 2), Tally(Limits()))
+    roll = roll_and_keep(GivenFaces([10, 10, 3, 10, 4, 2]), pool_of(3, 2), Tally(Limits()))
     assert (roll.kept, roll.dropped, roll.total) == ([22, 14], [3], 36)
 
 

@@ -23,7 +23,7 @@ from hypothesis import given, strategies as st
 
 import mechscript
 from mechscript.dice.faces import GivenFaces
-from mechscript.dice.rollkeep import Pool, normalize, normalize_halves
+from mechscript.dice.rollkeep import Pool, normalize, normalize_halves, pool_of
 from mechscript.numbers import normal
 
 MECH = os.path.join(os.path.dirname(sys.executable), "mech")
@@ -363,15 +363,32 @@ def test_no_explode_on_a_sum_pool():
 
 def test_a_pool_keeps_whole_counts_as_whole_numbers_and_refuses_thirds():
     # whole dice counts are ints, so that pools of whole dice add up as ints; a half stays a Fraction
-    from mechscript.dice.rollkeep import Pool
+    from mechscript.dice.rollkeep import pool_of
     from mechscript.errors import MechError
-    summed = Pool(F(5, 2), 3).combine(Pool(F(1, 2), F(1, 2)), 1, None)
-    assert (type(summed.unkept), type(summed.kept)) == (int, F) and summed == Pool(3, F(7, 2))
-    assert hash(Pool(3, 3)) == hash(Pool(F(3), F(3)))
+    summed = pool_of(F(5, 2), 3).combine(pool_of(F(1, 2), F(1, 2)), 1, None)
+    assert (type(summed.unkept), type(summed.kept)) == (int, F) and summed == pool_of(3, F(7, 2))
+    assert hash(pool_of(3, 3)) == hash(pool_of(F(3), F(3)))
     with pytest.raises(MechError, match="whole or half dice, not 1/3"):
-        Pool(2, F(1, 3))
+        pool_of(2, F(1, 3))
     with pytest.raises(MechError, match="whole or half dice, not 7/3"):
         mechscript.run("say roll(pool(7/3, 2))", seed=1)
+
+
+def test_a_pool_and_its_roll_are_made_with_no_python_call():
+    # issue 17: transformers makes some 190 pools and 48 rolls a fight. With no `__init__`, `Pool()`
+    # and `KeepRoll()` are Python's own making of an object, 23 ns less than object.__new__(Pool);
+    # pool_of and roll_and_keep then set their slots
+    from mechscript.dice.engine import Tally
+    from mechscript.dice.faces import GivenFaces
+    from mechscript.dice.rollkeep import KeepRoll, Pool, pool_of, roll_and_keep
+    from mechscript.limits import Limits
+    assert Pool.__init__ is object.__init__ and KeepRoll.__init__ is object.__init__
+    made = pool_of(F(7, 2), 2, 1)
+    assert (type(made), made.unkept2, made.kept2, made.flat, made.span) == (Pool, 7, 4, 1, None)
+    roll = roll_and_keep(GivenFaces([9, 3, 5, 2]), pool_of(4, 2, 1), Tally(Limits()))
+    assert (roll.kept, roll.dropped, roll.halved, roll.total, roll.dice) == ([9, 5], [3, 2], None, 15, 4)
+    failed = roll_and_keep(GivenFaces([]), pool_of(0, 0, 3), Tally(Limits()))
+    assert (failed.kept, failed.dropped, failed.halved, failed.total, failed.dice) == ([], [], None, 0, 0)
 
 
 # ---- Pool keeps its counts as half dice: the same numbers as Fraction arithmetic gives ----
@@ -381,11 +398,11 @@ halves = st.integers(-40, 40).map(lambda n: normal(F(n, 2)))
 
 @given(halves, halves, halves, halves, st.integers(-5, 5), st.integers(-5, 5), st.sampled_from([1, -1]))
 def test_pool_counts_add_as_numbers(u1, k1, u2, k2, f1, f2, sign):
-    a, b = Pool(u1, k1, f1), Pool(u2, k2, f2)
+    a, b = pool_of(u1, k1, f1), pool_of(u2, k2, f2)
     made = a.combine(b, sign, None)
     assert (made.unkept, made.kept, made.flat) == (normal(u1 + sign * u2), normal(k1 + sign * k2), f1 + sign * f2)
     assert all(type(x) is int or type(x) is F and x.denominator == 2 for x in (made.unkept, made.kept))
     assert (a.negated(None).unkept, a.negated(None).kept) == (normal(-u1), normal(-k1))
-    assert a.plus(3, None) == Pool(u1, k1, f1 + 3)
-    assert (Pool(u1, k1, f1) == Pool(F(u1), F(k1), f1)) and hash(a) == hash(Pool(F(u1), F(k1), f1))
+    assert a.plus(3, None) == pool_of(u1, k1, f1 + 3)
+    assert (pool_of(u1, k1, f1) == pool_of(F(u1), F(k1), f1)) and hash(a) == hash(pool_of(F(u1), F(k1), f1))
     assert normalize_halves(a.unkept2, a.kept2, a.flat) == normalize(F(u1), F(k1), f1)

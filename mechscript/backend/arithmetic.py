@@ -142,12 +142,12 @@ class Arithmetic(Writer):
 
     def pool_made(self, a: str, op: str, b: str, right: str, span: str, whole: bool) -> str:
         """The pool `a` plus or minus `b`, a pool or a whole number (`right`), made here as
-        Pool.combine and Pool.plus make it (`_halves`: object.__new__ and its four slots), with no
+        Pool.combine and Pool.plus make it (`_halves`: `Pool()` and its four slots), with no
         Python call: transformers adds pools a hundred times a fight. `whole`: the types say the
         new flat bonus is a whole number, which `normal` would leave as it is."""
         a, b = (x if x.isidentifier() or is_literal(x) else self.into(x) for x in (a, b))
         result = self.temp()
-        self.line(f"{result} = NEW_POOL(Pool)")
+        self.line(f"{result} = Pool()")
         if right == "pool":
             self.line(f"{result}.unkept2 = {a}.unkept2 {op} {b}.unkept2")
             self.line(f"{result}.kept2 = {a}.kept2 {op} {b}.kept2")

@@ -297,16 +297,16 @@ class Calls(Work):
             a, b = args
             ints = " and ".join(f"{class_of(x)} is int" for x, arg in zip(args, node.args)
                                 if not is_literal(x) and not self.surely(arg, "int"))
-            if not ints:   # of whole numbers: made here as Pool makes it (Pool.__init__), with no call
+            if not ints:   # of whole numbers: made here as pool_of makes it, with no Python call
                 a, b = (x if x.isidentifier() or is_literal(x) else self.into(x) for x in args)
                 result = self.temp()
-                self.line(f"{result} = NEW_POOL(Pool)")
+                self.line(f"{result} = Pool()")
                 self.line(f"{result}.unkept2 = {a} * 2")
                 self.line(f"{result}.kept2 = {b} * 2")
                 self.line(f"{result}.flat = 0")
                 self.line(f"{result}.span = {self.constant(node.span)}")
                 return result
-            made = f"Pool({a}, {b}, 0, {self.constant(node.span)})"
+            made = f"pool_of({a}, {b}, 0, {self.constant(node.span)})"
             if all(is_literal(x) or self.surely(arg, "number") for x, arg in zip(args, node.args)):
                 return self.into(made)
             return self.into(f"{made} if {ints} else {general}" if ints else made)

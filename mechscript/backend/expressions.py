@@ -9,7 +9,7 @@ import sys
 from ..checker.types import CharT, RecordT
 from ..dice.engine import sampler
 from ..dice.faces import FEW_DICE, ONE_DIE, drawn_bits, face_table, few_dice
-from ..dice.rollkeep import Pool
+from ..dice.rollkeep import pool_of
 from ..interpreter import ast
 from ..interpreter.operators import CONSTANTS
 from ..interpreter.values import record_shape
@@ -174,7 +174,7 @@ class Expressions(Arithmetic, Comparisons):
         return " else ".join(shown + [general]) if shown else general
 
     def e_PoolLiteral(self, node):
-        return self.constant(Pool(node.unkept, node.kept, 0, node.span))
+        return self.constant(pool_of(node.unkept, node.kept, 0, node.span))
 
     def e_Name(self, node):
         if node.id in CONSTANTS:

@@ -42,7 +42,7 @@ _STRING_OR_TEMP = re.compile(rf"{_STRING}|\bt\d+\b")
 _STRING_OR_BRACKET = re.compile(rf"{_STRING}|[()\[\]{{}}]")
 _FIRST = re.compile(r"( *)if (not )?(.+): (t\d+) = (False|True)")   # `and` stops at False, `or` at True
 _SECOND = re.compile(r"( *)(t\d+) = (.+)")
-_NEW_POOL = re.compile(r"( *)(t\d+) = NEW_POOL\(Pool\)")
+_NEW_POOL = re.compile(r"( *)(t\d+) = Pool\(\)")
 _CALL = re.compile(r"\w\(|[^\w .+\-*()]")   # a call, or anything but names, numbers and arithmetic
 _POOL_FIELDS = ("unkept2", "kept2", "flat")
 # the most brackets deep a merged line may go: each temporary written into its use adds one, and
@@ -89,7 +89,7 @@ def _unread_dropped(lines: list[str]) -> list[str]:
 
 
 def _pools_fused(lines: list[str]) -> list[str]:
-    """A pool made (`tA = NEW_POOL(Pool)` and its four fields) only to be added to or taken from
+    """A pool made (`tA = Pool()` and its four fields) only to be added to or taken from
     the pool made right after it (arithmetic.pool_made): its fields' values written in place of
     its fields' reads there, when they are plain arithmetic of names (no call: worked out a few
     lines later, they give the same). A field of 0 added or taken is left out. The pool it went

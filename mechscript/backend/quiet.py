@@ -26,7 +26,7 @@ from pathlib import Path
 from ..checker.infer import infer
 from ..dice.engine import roll_dice
 from ..dice.faces import RandomFaces, later_face, later_total
-from ..dice.rollkeep import KeepRoll, Pool, roll_and_keep
+from ..dice.rollkeep import KeepRoll, Pool, pool_of, roll_and_keep
 from ..interpreter import ast, characters, running, script as closures
 from ..interpreter.evaluator import binary, compare_values, power, small_whole, unary
 from ..interpreter.names import UNSET
@@ -177,7 +177,7 @@ def written_helpers(limits, encounter, members, rounds) -> dict:
         "Bail": Bail, "bail": bail, "UNSET": UNSET, "ratio": ratio, "half": half,
         "exact_sum": exact_sum, "exact_difference": exact_difference, "exact_product": exact_product,
         "exact_quotient": exact_quotient, "Pool": Pool, "KeepRoll": KeepRoll,
-        "NEW_POOL": object.__new__, "normal": normal,   # a pool made in the written code (arithmetic.pool_made)
+        "pool_of": pool_of, "normal": normal,
         "roll_and_keep": roll_and_keep,
         "Character": Character,
         "Record": Record, "record_of": record_of,

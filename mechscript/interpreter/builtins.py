@@ -11,7 +11,7 @@ import math
 from fractions import Fraction
 
 from ..dice.engine import DiceRoll
-from ..dice.rollkeep import KeepRoll, Pool
+from ..dice.rollkeep import KeepRoll, Pool, pool_of
 from ..numbers import normal
 from ..errors import Failed, MechError, did_you_mean
 from ..limits import limit_error
@@ -118,7 +118,7 @@ def _roll(ev, args, options, call):
 @builtin("pool", 2, 2, "pool(rolled, kept): a roll-and-keep pool from numbers: pool(strength / 2, 2) + 1k0")
 def _pool(ev, args, options, call):
     unkept, kept = _numbers(ev, args, call)   # numbers are normal already: an int when whole
-    return Pool(unkept, kept, 0, call.span)
+    return pool_of(unkept, kept, 0, call.span)
 
 
 @builtin("decimal", 2, 2, 'decimal(x, places): x as text with that many decimals, halves away from zero: '

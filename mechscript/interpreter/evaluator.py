@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from ..dice.engine import DiceRoll, Tally, roll_dice, sampler
 from ..dice.faces import FaceSource
-from ..dice.rollkeep import KeepRoll, Pool, roll_and_keep
+from ..dice.rollkeep import KeepRoll, Pool, pool_of, roll_and_keep
 from . import ast
 from .builtins import BUILTINS, NOT_ROLLED
 from ..errors import MechError, Span, did_you_mean
@@ -97,7 +97,7 @@ class Compiler:
         return lambda ev: value
 
     def compile_PoolLiteral(self, node: ast.PoolLiteral):
-        pool = Pool(node.unkept, node.kept, 0, node.span)
+        pool = pool_of(node.unkept, node.kept, 0, node.span)
         return lambda ev: pool
 
     def compile_Name(self, node: ast.Name):

@@ -18,7 +18,7 @@ from fractions import Fraction
 from ..dice.distribution import PYTHON_STEPS, SAMPLING_HINT, Dist, Unsupported, Work, add, combine, dice_dist, mapped, \
     mix, outcome_bits, outcome_size, pool_dist
 from ..dice.engine import DiceRoll
-from ..dice.rollkeep import KeepRoll, Pool, normalize_halves
+from ..dice.rollkeep import KeepRoll, Pool, normalize_halves, pool_of
 from ..numbers import normal, weighted_sum
 from . import ast
 from .builtins import BUILTINS, NOT_ROLLED, round_half_away
@@ -128,7 +128,7 @@ class ExactCompiler:
         return lambda ev, work: value
 
     def compile_PoolLiteral(self, node: ast.PoolLiteral):
-        pool = Pool(node.unkept, node.kept, 0, node.span)
+        pool = pool_of(node.unkept, node.kept, 0, node.span)
         return lambda ev, work: pool
 
     def compile_Group(self, node: ast.Group):
