@@ -2147,6 +2147,21 @@ def test_a_record_literal_is_an_object_of_its_shape_its_fields_set_one_by_one():
     assert_same_fights(script, 30)
 
 
+def test_a_record_field_named_as_a_character_s_own_attribute_is_an_attribute_of_the_record():
+    # a character's `name`, `side`, `kind`, `declared` are its own attributes, not its fields; a
+    # record has only `fields` of its own, so its `name` is made, read and set as an attribute
+    # (robomacs' `act` has a `declared`; read through `fields`, each record would be given a dict)
+    rule = ("fn pbem.damage_power(att, weapon) {\n"
+            ' let r = {name: "x", declared: att.firepower, side: 1}\n'
+            " r.declared = r.declared + r.side\n"
+            " return r.declared + len(r.name)\n}")
+    script = ruled(rule)
+    written = _function_written(QuietFight(script), "s__pbem_damage_power")
+    assert "fields[" not in written and re.search(r"(t\d+)\.name = 'x'\n *\1\.declared = ", written)
+    assert re.search(r"v\d+_r\.declared = ", written) and re.search(r"\(v\d+_r\.name\)", written)
+    assert_same_fights(script, 30)
+
+
 @pytest.mark.parametrize("fields, written", [
     # more fields than CPython keeps once for a class, most of them fixed: a copy of the fixed ones
     # with the others put in, which loads 2 a made field and none a fixed one

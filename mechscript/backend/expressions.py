@@ -73,7 +73,7 @@ class Expressions(Arithmetic, Comparisons):
             if target is None:
                 return None
             if self.kept_field(node):
-                return self.attr(target, node.name)
+                return self.attr(target, node.name, self.kinds(self.types.of(node.target)) is None)   # a record's?
             if self.surely(node.target, "encounter") and node.name in ("round", "name") or \
                     self.kinds(self.types.of(node.target)) is not None and node.name in ("name", "side"):
                 return f"{target}.{node.name}"
@@ -200,7 +200,7 @@ class Expressions(Arithmetic, Comparisons):
         fields = [(name, None if name in unread else literal_value(value), None if name in unread else values.pop())
                   for name, value in node.fields]
         names = tuple(sys.intern(name) for name, _, _ in fields)
-        if len(names) <= SHARED_KEYS and all(self.attr("t", name) == "t." + name for name in names):
+        if len(names) <= SHARED_KEYS and all(self.attr("t", name, record=True) == "t." + name for name in names):
             # an object of its shape's class, its fields set one by one: under half the time of a
             # dict given to `Record()`, a sixth for 27 fields (values.record_shape)
             record = self.into(f"{self.constant(record_shape(names))}()")

@@ -18,9 +18,10 @@ from ..interpreter.tokens import MAX_DIGITS
 from ..interpreter.values import TEXT_STEP, Character
 from .changes import may_change
 
-# A character's attributes of its own (values.Character's slots and `fields`): a field of the same
-# name is read through `fields`, not as the attribute
+# A character's attributes of its own (values.Character's slots and `fields`), and a record's (values.Record):
+# a field of the same name is read through `fields`, not as the attribute
 _OWN_ATTRIBUTES = frozenset(Character.__slots__) - {"__dict__"} | {"fields"}
+_RECORD_ATTRIBUTES = frozenset({"fields"})
 
 
 class Unsupported(Exception):
@@ -365,11 +366,11 @@ class Writer:
         return python
 
     @staticmethod
-    def attr(value: str, name: str) -> str:
-        """A field of a character or record read or written as the Python attribute it is
-        (values.py), or through `fields` where the name is no plain attribute of its own."""
+    def attr(value: str, name: str, record: bool = False) -> str:
+        """A field read or written as the Python attribute it is (values.py), or through `fields` where
+        the name is an attribute of a character's own (`declared`), or of a record's (`record`)."""
         if name.isidentifier() and not keyword.iskeyword(name) and not name.startswith("_") and \
-                name not in _OWN_ATTRIBUTES:
+                name not in (_RECORD_ATTRIBUTES if record else _OWN_ATTRIBUTES):
             return f"{value}.{name}"
         return f"{value}.fields[{name!r}]"
 
