@@ -46,7 +46,8 @@ class Access(Calls):
         field, span = repr(node.name), self.constant(node.name_span)
         result = self.temp()
         if self.kept_field(node):
-            self.line(f"{result} = {self.attr(value, node.name, self.kinds(self.types.of(node.target)) is None)}")
+            record = self.kinds(self.types.of(node.target)) is None   # else characters (`attr`)
+            self.line(f"{result} = {self.attr(value, node.name, record)}")
             return result
         if self.surely(node.target, "encounter") and node.name in ("round", "name"):
             self.line(f"{result} = {value}.{node.name}")

@@ -59,7 +59,7 @@ class Assignments(Loops):
             if kinds is not None and self.state_everywhere(kinds, target.name):
                 self.line(f"{self.attr(holder, target.name)} = {new}")   # the state of one kind of character
             elif self.record_field(target.target, target.name):
-                self.line(f"{self.attr(holder, target.name, record=True)} = {new}")   # a field every record it may be has
+                self.line(f"{self.attr(holder, target.name, True)} = {new}")   # a field every record it may be has
             elif self.surely(target.target, "encounter") and target.name == "round" and node.op == "=" and \
                     self.rolls_as_numbers and self.types.of(node.value).maybe("roll"):
                 self.line("bail()")   # a roll, a number here, is no round to the closures' set_field (found by review)

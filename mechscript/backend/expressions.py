@@ -73,7 +73,8 @@ class Expressions(Arithmetic, Comparisons):
             if target is None:
                 return None
             if self.kept_field(node):
-                return self.attr(target, node.name, self.kinds(self.types.of(node.target)) is None)   # a record's?
+                # of characters, or else of records: `attr` tells their own attributes apart
+                return self.attr(target, node.name, self.kinds(self.types.of(node.target)) is None)
             if self.surely(node.target, "encounter") and node.name in ("round", "name") or \
                     self.kinds(self.types.of(node.target)) is not None and node.name in ("name", "side"):
                 return f"{target}.{node.name}"
