@@ -363,7 +363,6 @@ def test_no_explode_on_a_sum_pool():
 
 def test_a_pool_keeps_whole_counts_as_whole_numbers_and_refuses_thirds():
     # whole dice counts are ints, so that pools of whole dice add up as ints; a half stays a Fraction
-    from mechscript.dice.rollkeep import pool_of
     from mechscript.errors import MechError
     summed = pool_of(F(5, 2), 3).combine(pool_of(F(1, 2), F(1, 2)), 1, None)
     assert (type(summed.unkept), type(summed.kept)) == (int, F) and summed == pool_of(3, F(7, 2))
@@ -380,7 +379,7 @@ def test_a_pool_and_its_roll_are_made_with_no_python_call():
     # pool_of and roll_and_keep then set their slots
     from mechscript.dice.engine import Tally
     from mechscript.dice.faces import GivenFaces
-    from mechscript.dice.rollkeep import KeepRoll, Pool, pool_of, roll_and_keep
+    from mechscript.dice.rollkeep import KeepRoll, roll_and_keep
     from mechscript.limits import Limits
     assert Pool.__init__ is object.__init__ and KeepRoll.__init__ is object.__init__
     made = pool_of(F(7, 2), 2, 1)
