@@ -370,6 +370,8 @@ def equal(a, b, ev=None, depth: int = 0) -> bool:
         return a == b
     if kind is bool or type(b) is bool:
         return kind is type(b) and a == b
+    if kind in (int, Fraction) and type(b) in (int, Fraction):   # the usual case, before the tests of records
+        return a == b
     if kind is list and type(b) is list or isinstance(a, Record) and isinstance(b, Record):
         if a is b:
             return True
@@ -384,6 +386,4 @@ def equal(a, b, ev=None, depth: int = 0) -> bool:
             return same_size and all(equal(x, y, ev, depth + 1) for x, y in zip(a, b))
         return same_size and a.fields.keys() == b.fields.keys() and all(equal(v, b.fields[k], ev, depth + 1)
                                                           for k, v in a.fields.items())
-    if kind in (int, Fraction) and type(b) in (int, Fraction):
-        return a == b
     return kind is type(b) and a == b if kind in (str, type(None), Pool) else a is b
