@@ -43,6 +43,9 @@ class Access(Calls):
     def field_of(self, value: str, node: ast.Field) -> str:
         """`value.name`: a character's stat or state that is not a list, a record's field, inline;
         everything else (a gear list given as a copy, an encounter's fields) by `get_field`."""
+        scalar = self.scalar_field(value, node.name)
+        if scalar is not None:
+            return scalar
         field, span = repr(node.name), self.constant(node.name_span)
         result = self.temp()
         if self.kept_field(node):

@@ -36,6 +36,7 @@ from ..interpreter import ast
 from ..interpreter.script import declared_name
 from .narration import bounded_pushes
 from .inlining import Inlining
+from .scalars import record_made
 from .writer import BOOLEAN, ModuleText, Unsupported, class_of, short_text
 
 
@@ -198,7 +199,9 @@ class Emitter(Inlining):
         if self.dropped(node):
             return
         kind = type(node)
-        if kind is ast.Let:
+        if kind is ast.Let and id(node) in self.record_lets:
+            self.let_fields(node)
+        elif kind is ast.Let:
             value = self.value(node.value)
             local = self.local(node.name)
             self.line(f"{local} = {value}")
@@ -213,6 +216,8 @@ class Emitter(Inlining):
                 return
         elif kind is ast.Say:
             self.say(node)
+        elif kind is ast.Return and self.returned_fields is not None:
+            self.record_fields(record_made(node), self.returned_fields)   # a literal: Inlining.inlined_block
         elif kind is ast.Return:
             value = self.value(node.value) if node.value is not None else "None"
             # in a body written in place of its call (inlining.py), the last thing done on its path
@@ -229,6 +234,37 @@ class Emitter(Inlining):
             self.assign(node)
         else:
             raise Unsupported(f"a {kind.__name__} inside a function")
+
+    def let_fields(self, node: ast.Let) -> None:
+        """`let x = ...` of a record kept as its fields (scalars.py): a local for each field read of
+        it, set where the record would be made. When the value is a call that is not written in
+        place with its `return`s setting them (Inlining.inlined_block), the `let` of what it gives."""
+        value, read = record_made(node), self.record_lets[id(node)]
+        fields = self.field_locals(node, read)
+        if type(value) is ast.Record:
+            # a field a quiet run leaves out (unread.py) is none wherever it is read
+            fields.update((name, "None") for name in self.unread.get(id(value), ()) if name in fields)
+            self.record_fields(value, fields)
+        else:
+            self.wanted_fields = (value, fields)
+            try:
+                made = self.value(node.value)
+            finally:
+                taken, self.wanted_fields = self.wanted_fields is None, None
+            if not taken:
+                self.line(f"{self.local(node.name)} = {made}")
+                return
+        self.scalars[self.local(node.name)] = fields
+
+    def record_fields(self, record: ast.Record, fields: dict) -> None:
+        """The record literal's fields worked out in their order, as e_Record works them out, into
+        the locals of `fields` (those a quiet run leaves out, unread.py, none); the others are not kept."""
+        unread = self.unread.get(id(record), ())
+        values = iter(self.values([value for name, value in record.fields if name not in unread]))
+        for name, _ in record.fields:
+            text = "None" if name in unread else next(values)
+            if fields.get(name, "None") != "None":
+                self.line(f"{fields[name]} = {text}")
 
     def say(self, node: ast.Say) -> None:
         # A quiet run works out what the text shows (the same dice, calls and errors), rolls a pool

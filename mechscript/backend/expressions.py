@@ -15,6 +15,7 @@ from ..interpreter.operators import CONSTANTS
 from ..interpreter.values import record_shape
 from .arithmetic import Arithmetic
 from .comparisons import Comparisons, identity, logic
+from .scalars import Scalars
 from .writer import BOOLEAN, NOT_LITERAL, SIMPLE, Unsupported, class_of, folded, literal_value, spending
 
 
@@ -26,7 +27,7 @@ TEMPLATE_COSTS = 3
 SHARED_KEYS = 30
 
 
-class Expressions(Arithmetic, Comparisons):
+class Expressions(Arithmetic, Comparisons, Scalars):
 
     def expr(self, node) -> str:
         method = getattr(self, "e_" + type(node).__name__, None)
@@ -72,6 +73,9 @@ class Expressions(Arithmetic, Comparisons):
             target = self.pure(node.target)
             if target is None:
                 return None
+            scalar = self.scalar_field(target, node.name)
+            if scalar is not None:
+                return scalar
             if self.kept_field(node):
                 # of characters, or else of records: `attr` tells their own attributes apart
                 return self.attr(target, node.name, self.kinds(self.types.of(node.target)) is None)

@@ -6,7 +6,8 @@ make hundreds a fight; written in place, the body also reads its arguments where
 Written in place: each argument bound to its parameter (the argument's own temporary or local where
 nothing can change it, else a local of the parameter's); `next(STEP)` if a call of it counts a step
 (Work.ends_by_itself); then its body, as Emitter.define writes it, each `return` assigning the
-call's value. Python has no jump out of the middle of a block, so the body is first written
+call's value (or, for a `let` keeping the record the call gives as its fields, scalars.py, each
+`return`'s literal setting those fields). Python has no jump out of the middle of a block, so the body is first written
 (`returns_last`) so that each `return` is the last thing done on its path: `if x { return a } rest`
 becomes `if x { return a } else { rest }`. A body where that cannot be done (a `return` inside a
 loop; the rest needed on two paths) is called.
@@ -48,6 +49,13 @@ class Inlining(NotNone):
         body = [ast.Return(fn.span, fn.body)] if fn.line_form else returns_last(fn.body.statements)
         if body is None:
             return None
+        # the fields a `let` keeps of the call's value (scalars.py), each `return` giving a literal with them
+        literals = returned_literals(body) if self.wanted_fields is not None and self.wanted_fields[0] is node else None
+        fields = self.wanted_fields[1] if literals and all(set(self.wanted_fields[1]) <= {name for name, _ in literal.fields}
+                                                           for literal in literals) else None
+        for name in fields or ():
+            if all(name in self.unread.get(id(literal), ()) for literal in literals):
+                fields[name] = "None"   # what no return works out in a quiet run (unread.py)
         # a parameter the body never assigns is its argument itself when that is none (an argument
         # only the body's narration reads: Calls.arguments), a temporary, a local that only the
         # caller's own lines change (Calls.unchanged_by_calls) or a `fn` of the namespace
@@ -62,8 +70,10 @@ class Inlining(NotNone):
         start = len(self.lines)
         saved = self.module, self.scopes, self.function_base, self.dropped_statements, self.dropped_names, \
             self.reassigned, self.own_names, self.function_nodes, self.not_none, self.kind_tested, \
-            self.fixed_locals, self.argument_types, self.returning, self.nonlocals, self.private_lists
+            self.fixed_locals, self.argument_types, self.returning, self.nonlocals, self.private_lists, \
+            self.returned_fields, self.wanted_fields
         self.module, self.scopes, self.function_base = module, [{}], 0
+        self.returned_fields, self.wanted_fields = fields, None
         self.dropped_statements, self.dropped_names = self.purity.narration(module, fn)
         self.reassigned = reassigned
         self.own_names, self.function_nodes = self.purity.local_names_of(fn), nodes
@@ -89,7 +99,7 @@ class Inlining(NotNone):
             if not self.ends_by_itself(fn) and not self.forwards(fn):
                 self.line("next(STEP)")   # as the call would count it
             if not always_returns(body):
-                self.line(f"{result} = None")   # a path with no `return` gives none
+                self.line(f"{result} = None")   # a path with no `return` gives none (not so where `fields`)
             # the names the body declares hide the module's, and a parameter, from its start
             # (Emitter.block), also those returns_last moves into an `else` or leaves out
             for statement in fn.body.statements if not fn.line_form else ():
@@ -105,8 +115,12 @@ class Inlining(NotNone):
         finally:
             self.module, self.scopes, self.function_base, self.dropped_statements, self.dropped_names, \
                 self.reassigned, self.own_names, self.function_nodes, self.not_none, self.kind_tested, \
-                self.fixed_locals, self.argument_types, self.returning, self.nonlocals, self.private_lists = saved
+                self.fixed_locals, self.argument_types, self.returning, self.nonlocals, self.private_lists, \
+                self.returned_fields, self.wanted_fields = saved
         self.unread_arguments(node, args, direct, start)
+        if fields is not None:
+            self.wanted_fields = None   # taken: the `return`s have set the fields
+            return "None"
         return result
 
     def unread_arguments(self, node: ast.Call, args: list, direct: dict, start: int) -> None:
@@ -123,6 +137,23 @@ class Inlining(NotNone):
                         del self.lines[index]
                         start -= 1
                         break
+
+
+def returned_literals(body: list) -> "list | None":
+    """The record literals of the `return`s of `body` (returns_last's), when every path through
+    it ends in one; else None."""
+    if not always_returns(body):
+        return None
+    literals = []
+    for node in ast.walk(ast.Block(body[0].span, body)):
+        if type(node) is ast.Return:
+            value = node.value
+            while type(value) is ast.Group:
+                value = value.inner
+            if type(value) is not ast.Record:
+                return None
+            literals.append(value)
+    return literals
 
 
 # what a body written in place may not hold: a `fn`'s closure cells, and definitions the closures make

@@ -47,6 +47,7 @@ from .narration import Purity, has_pools
 from .peephole import merged
 from .runtime import (Bail, WrittenRun, bail, exact_difference, exact_product, exact_quotient, exact_sum,
                       fresh, half, module_field_set, ratio)
+from .scalars import record_lets
 from .unchanging import unchanging_fields, written_fields
 from .unread import left_out, named_calls, quiet_nodes, uncalled, unread_fields, unread_values, unreached
 from .writer import SHORT_LIST, ModuleText, Unsupported, roll_or_none, small_literal
@@ -341,6 +342,7 @@ class QuietFight(Keeping):
                                                   *(character.kind.schema.changes for character in reachable_characters))))
         writer.short_text_lists = short_text_lists(self.texts.values(), assigned, self.home, self.encounter.settings)
         writer.unread = unread
+        writer.record_lets = record_lets(every_fn, purity.nodes)
         writer.short_sides = all(len(name) < TEXT_STEP for name in self.sides)
         writer.limits = limits
         writer.changed = changed_sites(programs, types)
