@@ -3,7 +3,11 @@ are read of, written as a local a field, with no object made; and the fights the
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +17,7 @@ from mechscript.interpreter import ast
 from mechscript.interpreter.parser import parse_program
 from test_backend_quiet import _function_written, assert_both_stop, assert_same_fights, ruled
 
+ROOT = Path(__file__).resolve().parent.parent
 # a record of a shape made: `t7 = k3()` (expressions.e_Record), or from a dict
 MADE = re.compile(r"= k\d+\(\)$|= Record\(\)$", re.MULTILINE)
 
@@ -85,3 +90,18 @@ def test_an_error_in_a_field_of_a_record_kept_as_fields_stops_the_run_as_the_clo
             " return r.a + r.b\n}"
     assert MADE.search(_function_written(QuietFight(ruled(rules)), "s__pbem_damage_power")) is None
     assert_both_stop(ruled(rules), "zero")
+
+
+def test_the_written_text_is_the_same_in_every_process():
+    # the fields' locals are named in the order of the fields' names, not of a set's (which
+    # changes with PYTHONHASHSEED from process to process)
+    rules = ("fn pbem.damage_power(att, weapon) {\n let r = {a: d6, b: d6, c: d6, d: d6, e: d6}\n"
+             " return r.e + r.d + r.c + r.b + r.a\n}")
+    program = ("import sys; sys.path.insert(0, 'tests')\n"
+               "from test_backend_quiet import _function_written, ruled\n"
+               "from mechscript.backend.quiet import QuietFight\n"
+               f"print(_function_written(QuietFight(ruled({rules!r})), 's__pbem_damage_power'))\n")
+    texts = {subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True,
+                            cwd=ROOT, env=dict(os.environ, PYTHONHASHSEED=seed)).stdout
+             for seed in ("1", "2", "3")}
+    assert len(texts) == 1 and "_r_a = " in texts.pop()

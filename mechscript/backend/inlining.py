@@ -24,6 +24,7 @@ import re
 from ..interpreter import ast
 from ..interpreter.script import declared_name
 from .not_none import NotNone
+from .scalars import record_made
 from .writer import TEMPORARY, Unsupported, short_text
 
 # the most nodes of its text a `fn` written in place of its calls may have. Measured on the
@@ -147,9 +148,7 @@ def returned_literals(body: list) -> "list | None":
     literals = []
     for node in ast.walk(ast.Block(body[0].span, body)):
         if type(node) is ast.Return:
-            value = node.value
-            while type(value) is ast.Group:
-                value = value.inner
+            value = record_made(node)
             if type(value) is not ast.Record:
                 return None
             literals.append(value)

@@ -68,9 +68,9 @@ def _in_function(fn: ast.FnDef, nodes) -> dict[int, set[str]]:
     return {id(let): read for let, _, read in candidates.values()}
 
 
-def record_made(let: ast.Let):
-    """The value of the `let`, out of its parentheses."""
-    value = let.value
+def record_made(node):
+    """The value of a `let` or a `return`, out of its parentheses."""
+    value = node.value
     while type(value) is ast.Group:
         value = value.inner
     return value
@@ -94,9 +94,10 @@ class Scalars(Writer):
         return None if fields is None else fields[name]
 
     def field_locals(self, let: ast.Let, names) -> dict[str, str]:
-        """A new Python local for each field of `names` of the record of `let`."""
+        """A new Python local for each field of `names` of the record of `let` (in the order of
+        their names: the same text in every process)."""
         fields = {}
-        for name in names:
+        for name in sorted(names):
             self.count += 1
             fields[name] = python = f"v{self.count}_{let.name}_{name}"
             if self.fixed_locals is not None:
