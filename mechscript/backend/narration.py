@@ -77,20 +77,26 @@ class Purity:
         # a `fn` inside a `fn`, at any depth -> the names its top-level function declares anywhere:
         # they may hide the module's names there too
         self._outer: dict[int, frozenset] = {}
+        self._locals: dict[int, frozenset] = {}   # local_names_of, worked out once
         for _, fn in functions:
             inner = [n for n in self.nodes(fn) if type(n) is ast.FnDef]
             if inner:
-                names = frozenset(self.local_names_of(fn))
+                names = self.local_names_of(fn)
                 self._outer.update((id(n), names) for n in inner)
+        self._locals.clear()   # asked before every `fn` inside another was in _outer
         narrow(self.pure, functions, self.body_droppable, self.callees)
 
-    def local_names_of(self, fn: ast.FnDef) -> set:
+    def local_names_of(self, fn: ast.FnDef) -> frozenset:
         """The names `fn` may see as no module's: its own (local_names), those of the `fn`s defined
         in it and their parameters, and for a `fn` inside another, every name its top-level function
         declares."""
-        nodes = self.nodes(fn)
-        return local_names(fn, nodes) | {name for n in nodes if type(n) is ast.FnDef for name in [n.name, *n.params]} \
-            | self._outer.get(id(fn), frozenset())
+        found = self._locals.get(id(fn))
+        if found is None:
+            nodes = self.nodes(fn)
+            found = self._locals[id(fn)] = frozenset(
+                local_names(fn, nodes) | {name for n in nodes if type(n) is ast.FnDef for name in [n.name, *n.params]}
+                | self._outer.get(id(fn), frozenset()))
+        return found
 
     def private_lists(self, fn: ast.FnDef) -> frozenset:
         """private_lists(fn), worked out once (a `fn` written in place is asked at each call)."""

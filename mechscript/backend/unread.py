@@ -20,7 +20,7 @@ from __future__ import annotations
 from ..checker import types as T
 from ..interpreter import ast
 from .changes import held_sites
-from .narration import Purity, dropped_arguments, local_names, pushed_to
+from .narration import Purity, dropped_arguments, pushed_to
 
 _WHOLE = ("contains", "sorted")   # builtins that compare what they are given
 
@@ -155,7 +155,7 @@ def unread_fields(functions: list, programs: list, purity: Purity, types, dead: 
     literals: dict[int, ast.Record] = {}
     for module, fn in functions:
         nodes = purity.nodes(fn)
-        local = local_names(fn, nodes) | {name for n in nodes if type(n) is ast.FnDef for name in [n.name, *n.params]}
+        local = purity.local_names_of(fn)   # of a top-level `fn`: its own names and its inner `fn`s'
         for node in nodes:
             if type(node) is ast.Record:
                 droppable = {name for name, value in node.fields if purity.tree_droppable(module, value, local)}
