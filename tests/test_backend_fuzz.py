@@ -7,7 +7,8 @@ stop a quiet run (README, on batches), and the grammar makes none.
 
 The rules are pbem's `damage_power(att, weapon)` written from a small grammar of the language:
 whole numbers, halves, true and false, texts and none read from the attacker, its weapon and locals
-(one of them none until a test makes it the attacker), a record and a list of its own, a die,
+(one of them none until a test makes it the attacker), a record and a list of its own, a record a
+rule written in place gives (kept as its fields), a die,
 tables (a row by a text, an entry by a number), a stat by its name (`att[k]`), tests of a kind,
 arithmetic, comparisons, `and`/`or`/`not`, `match`, `contains`, `len`, `max`, `min`, `abs`,
 `floor`, `ceil`, a rule remembered by the state it reads and one written in place of its calls;
@@ -110,6 +111,8 @@ HELPERS = ('let names = ["Punch", "Ransack"]\nlet numbers = [2, 1]\nlet flag = f
            # remembered by the state it reads (memo.py), called with none too
            "fn armour(c) {\n if c == none { return 0 }\n let n = 0\n for i in [1, 2] { n += c.hp }\n return n\n}\n"
            "fn twice(c) = c.hp * 2\n"   # written in place of its calls (calls.py)
+           # written in place of its call, the record it gives kept as its fields (scalars.py)
+           "fn split(n) {\n if n > 2 { return {lo: 1, hi: n} }\n return {lo: n, hi: d2} \n}\n"
            'table bonus {\n "Punch" => 2, "gun" => 1, else => 0\n}\n'
            "table chart {\n low: 6 => 1, else => 0\n high: 8 => 2, 4 => 1, else => 0\n}\n")
 
@@ -119,9 +122,9 @@ def rules(draw):
     body = "\n ".join(draw(st.lists(statements(2), min_size=1, max_size=6)))
     give = draw(numbers(2))
     return (HELPERS + "fn pbem.damage_power(att, weapon) {\n let a = att.firepower\n let b = 0\n let t = att.name\n"
-            " let h = a / 2\n let r = {n: 1, s: t}\n let l = [1, 2]\n let k = \"firepower\"\n"
+            " let h = a / 2\n let r = {n: 1, s: t}\n let l = [1, 2]\n let k = \"firepower\"\n let w = split(a)\n"
             f" let x = none\n if att.hp > 3 {{ x = att }}\n {body}\n"
-            f" return max({give} + a - b + len(t) + floor(h) + r.n + len(l) + len(r.s) + len(k), 0) % 20\n}}")
+            f" return max({give} + a - b + len(t) + floor(h) + r.n + len(l) + len(r.s) + len(k) + w.lo - w.hi, 0) % 20\n}}")
 
 
 def outcome(script, seed):
