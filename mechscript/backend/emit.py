@@ -202,14 +202,7 @@ class Emitter(Inlining):
         if kind is ast.Let and id(node) in self.record_lets:
             self.let_fields(node)
         elif kind is ast.Let:
-            value = self.value(node.value)
-            local = self.local(node.name)
-            self.line(f"{local} = {value}")
-            bound = self.bound(node.value) if node.name not in self.reassigned else None
-            if bound is not None:
-                self.bounds[local] = bound
-            if node.name not in self.reassigned and short_text(node.value):
-                self.short_texts.add(local)
+            self.let(node, self.value(node.value))
         elif kind is ast.ExprStatement:
             value = self.expr(node.expr)
             if not value.startswith("t"):
@@ -235,6 +228,16 @@ class Emitter(Inlining):
         else:
             raise Unsupported(f"a {kind.__name__} inside a function")
 
+    def let(self, node: ast.Let, value: str) -> None:
+        """`let x = value`, `value` worked out: its local, and what the text tells of it."""
+        local = self.local(node.name)
+        self.line(f"{local} = {value}")
+        bound = self.bound(node.value) if node.name not in self.reassigned else None
+        if bound is not None:
+            self.bounds[local] = bound
+        if node.name not in self.reassigned and short_text(node.value):
+            self.short_texts.add(local)
+
     def let_fields(self, node: ast.Let) -> None:
         """`let x = ...` of a record kept as its fields (scalars.py): a local for each field read of
         it, set where the record would be made. When the value is a call that is not written in
@@ -252,7 +255,7 @@ class Emitter(Inlining):
             finally:
                 taken, self.wanted_fields = self.wanted_fields is None, None
             if not taken:
-                self.line(f"{self.local(node.name)} = {made}")
+                self.let(node, made)
                 return
         self.scalars[self.local(node.name)] = fields
 
