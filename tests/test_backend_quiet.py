@@ -659,12 +659,17 @@ def test_halves_are_added_without_fraction_s_operators():
     assert "exact_quotient(" in written and not re.search(r"\bexact\(", written) and "Fraction(" not in written
 
 
-def test_max_and_min_of_numbers_are_python_s_own():
-    # whole numbers or fractions: the builtin picks with Python's max and min from the same values
+def test_max_and_min_of_two_numbers_are_a_test():
+    # whole numbers or fractions: the builtin picks what Python's max and min pick from the same
+    # values; of two, written as the test they make (`b if b > a else a`), with no call
     rules = ("fn pbem.damage_power(att, weapon) {\n let k = att.firepower / 2\n"
              " return floor(max(k, 1/2) + min(k, att.hp))\n}")
     written = damage_power_written(rules)
-    assert "max(" in written and "min(" in written and "B_max" not in written and "B_min" not in written
+    assert "max(" not in written and "min(" not in written and "B_max" not in written and "B_min" not in written
+    assert re.search(r"(\w+) if \1 > (\w+) else \2", written) and re.search(r"(\w+) if \1 < (\w+) else \2", written)
+    # of three, Python's own
+    written = damage_power_written("fn pbem.damage_power(att, weapon) = max(att.firepower, att.hp, 2) + 0")
+    assert "max(" in written and "B_max" not in written
     # a die is a whole number where rolls are numbers: no type test of it either (found by review)
     written = damage_power_written("fn pbem.damage_power(att, weapon) = max(d6, att.firepower) + min(att.hp, 2d6)")
     assert "B_max" not in written and "B_min" not in written
@@ -2561,6 +2566,20 @@ def test_a_local_whose_field_a_statement_surely_reads_is_no_none_past_it(read, t
     rules = (f"{ARMOUR}fn note(text) {{\n say text\n}}\nfn pbem.damage_power(att, weapon) {{\n let f = 1\n let spare = none\n if att.hp > -1 {{ spare = att }}\n"
              f" {read}\n return att.firepower + armour(spare) % 2 + armour(none) + f % 1\n}}")
     written = damage_power_written(rules)
+    call = re.findall(r"KNOWN_s_armour\[(v\d+_spare)\]\[(.*?)\]\n", written)[-1]
+    assert (call[1] == f"{call[0]} and {call[0]}.hp") is tested, written
+
+
+@pytest.mark.parametrize("read, tested", [("let g = spare.firepower", False), ("let g = 1", True)],
+                         ids=["read-before", "not-read"])
+def test_a_local_no_none_in_the_caller_is_no_none_in_a_body_written_in_place(read, tested):
+    # `plus_armour(c)` is written in place of its call (inlining.py; its `say` keeps it from being
+    # remembered), its `c` the caller's `spare`: past `spare.firepower`, its call of `armour(c)`
+    # reads the state with no test of none there too
+    rules = (f"{ARMOUR}fn plus_armour(c) {{\n say \"armour\"\n return armour(c) + 1\n}}\nfn pbem.damage_power(att, weapon) {{\n let spare = none\n"
+             f" if att.hp > -1 {{ spare = att }}\n {read}\n return att.firepower + plus_armour(spare) % 2 + armour(none) + g % 1\n}}")
+    written = damage_power_written(rules)
+    assert "s_plus_armour(" not in written   # written in place
     call = re.findall(r"KNOWN_s_armour\[(v\d+_spare)\]\[(.*?)\]\n", written)[-1]
     assert (call[1] == f"{call[0]} and {call[0]}.hp") is tested, written
 

@@ -420,3 +420,23 @@ def test_limit_nesting_default():
 def test_a_modifier_that_never_stops():
     error = _error("d1!")
     assert "never stop" in error.message
+
+
+def test_the_condition_of_a_modifier_is_worked_out_once_for_each_die_and_stays_its_own():
+    # engine.trigger_condition keeps what it works out by the modifier's id and the die: the same
+    # modifier on another die has that die's highest face; one whose every face triggers is an
+    # error each time it is asked; and at most TRIGGERS are kept
+    from mechscript.dice import engine
+    from mechscript.dice.notation import Condition, Modifier
+    bang = Modifier("!", None, None)
+    assert engine.trigger_condition(bang, 10) == Condition("=", 10)
+    assert engine.trigger_condition(bang, 6) == Condition("=", 6)
+    assert engine.trigger_condition(bang, 10) == Condition("=", 10)
+    assert engine.trigger_condition(bang, (1, 3, 5)) == Condition("=", 5)
+    for _ in range(2):
+        with pytest.raises(MechError, match="never stop"):
+            engine.trigger_condition(bang, 1)
+    kept = [Modifier("!", None, Condition(">=", n + 2)) for n in range(engine.TRIGGERS + 10)]
+    for modifier in kept:
+        assert engine.trigger_condition(modifier, 10**6) is modifier.condition
+    assert len(engine._triggers) <= engine.TRIGGERS

@@ -79,7 +79,11 @@ class Inlining(NotNone):
         self.reassigned = reassigned
         self.own_names, self.function_nodes = self.purity.local_names_of(fn), nodes
         self.private_lists = self.purity.private_lists(fn)
-        self.not_none, self.kind_tested, self.fixed_locals, self.nonlocals = set(), {}, set(), set()
+        # what the caller has proven not none stays so in the body: a local of the caller's is
+        # only what a parameter the body never assigns is bound to (`direct`), and no line of the
+        # body can assign it (transformers' `base_defense_of(c)` in `passive_defense(c)`, past `c.prone`)
+        self.not_none = set(self.not_none)
+        self.kind_tested, self.fixed_locals, self.nonlocals = {}, set(), set()
         self.returning = result
         try:
             params = []
