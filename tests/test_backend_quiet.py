@@ -675,6 +675,16 @@ def test_max_and_min_of_two_numbers_are_a_test():
     assert "B_max" not in written and "B_min" not in written
 
 
+def test_a_roll_of_dice_added_to_a_whole_number_adds_its_total_with_no_call_of_binary():
+    # its breakdown is read, so a roll is no number alone here: `firepower + r` of a roll `r` adds
+    # r's total as the closures' binary does (transformers' Energon Die added to a roll's total)
+    rules = ("fn pbem.damage_power(att, weapon) {\n let r = d6!\n let n = att.firepower + r - r\n"
+             " return n + r + len(breakdown(r)) % 1\n}")
+    written = damage_power_written(rules)
+    assert re.search(r"elif \w+\.__class__ is int and (\w+)\.__class__ is DiceRoll and \1\.total\.__class__ is int:", written)
+    assert re.search(r"= \w+ - (\w+)\.total\n", written), written
+
+
 def test_the_total_of_a_roll_is_read_as_the_roll_keeps_it():
     # transformers reads its rolls' dice as well (no roll is its total alone): `r.total` of what is
     # surely a roll is the roll's own, with no look-up by name

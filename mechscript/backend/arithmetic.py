@@ -63,7 +63,8 @@ class Arithmetic(Writer):
         return None
 
     def arithmetic(self, op: str, a: str, b: str, k: str, known=(False, False), bounds=(None, None),
-                   numbers: bool = False, pooled: "str | None" = None, whole: bool = False) -> str:
+                   numbers: bool = False, pooled: "str | None" = None, whole: bool = False,
+                   rolled: bool = False) -> str:
         """`a op b` of whole numbers inline, its result's size tested against `number_bits` unless no
         result can outgrow them (a small literal, or an operand whose `bound` is below SMALL, or
         SMALL_FACTOR for a product, with another such); the class of an operand tested unless the
@@ -137,6 +138,11 @@ class Arithmetic(Writer):
                 # a pool and a whole number: the number added to the pool's flat bonus (_pool_arithmetic)
                 whole_b = "" if known[1] else f" and {class_of(b)} is int"
                 self.line(f"elif {class_of(a)} is Pool{whole_b}: {result} = {pool_sum(a, op, b, 'int', span)}")
+            if rolled and op in "+-" and not is_literal(a) and not is_literal(b):
+                self.line(f"elif {class_of(a)} is int and {class_of(b)} is DiceRoll and {b}.total.__class__ is int:")
+                with self.indented():
+                    self.line(f"{result} = {a} {op} {b}.total")
+                    self.line(f"if {result}.bit_length() > NUMBER_BITS: bail()")
             self.line(f"else: {result} = binary(EV, {op!r}, {a}, {b}, {k})")
         return result
 
@@ -234,7 +240,8 @@ class Arithmetic(Writer):
             numbers = self.surely(node.left, "number") and self.surely(node.right, "number")
             return self.arithmetic(node.op, a, b, self.constant(node), known,
                                    (self.bound(node.left), self.bound(node.right)), numbers,
-                                   self.pooled(node.left, node.right), self.whole_flats(node.left, node.right))
+                                   self.pooled(node.left, node.right), self.whole_flats(node.left, node.right),
+                                   self.types.of(node.right).maybe("roll"))
         # A sum that may hold a pool: terms left to right; the closures make a term that may roll dice
         # wait while the sum so far is a pool (the pool rolls first): that case is theirs.
         total = None
@@ -267,7 +274,8 @@ class Arithmetic(Writer):
             else:
                 total = self.arithmetic(binop.op, total, value, self.constant(binop),
                                         (ints_before, self.surely(term, "int")), (total_bound, term_bound),
-                                        numbers, self.pooled(binop.left, term), self.whole_flats(binop.left, term))
+                                        numbers, self.pooled(binop.left, term), self.whole_flats(binop.left, term),
+                                        found.maybe("roll"))
                 total_bound = None if total_bound is None or term_bound is None else total_bound + term_bound
         return total
 

@@ -94,7 +94,8 @@ class Assignments(Loops):
         target, right = node.target, node.value
         known = (self.surely(target, "int"), self.surely(right, "int"))
         numbers = self.surely(target, "number") and self.surely(right, "number")
-        return self.arithmetic(node.op[0], old, value, k, known, (None, self.bound(right)), numbers)
+        return self.arithmetic(node.op[0], old, value, k, known, (None, self.bound(right)), numbers,
+                               rolled=self.types.of(right).maybe("roll"))
 
     def record_field(self, node, name: str) -> bool:
         """Whether `node` is surely a record, of shapes that all have the field `name` (a record's

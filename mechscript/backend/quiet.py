@@ -24,7 +24,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from ..checker.infer import infer
-from ..dice.engine import roll_dice
+from ..dice.engine import DiceRoll, roll_dice
 from ..dice.faces import RandomFaces, later_face, later_total
 from ..dice.rollkeep import KeepRoll, Pool, pool_of, roll_and_keep
 from ..interpreter import ast, characters, running, script as closures
@@ -177,7 +177,7 @@ def written_helpers(limits, encounter, members, rounds) -> dict:
     namespace = {
         "Bail": Bail, "bail": bail, "UNSET": UNSET, "ratio": ratio, "half": half,
         "exact_sum": exact_sum, "exact_difference": exact_difference, "exact_product": exact_product,
-        "exact_quotient": exact_quotient, "Pool": Pool, "KeepRoll": KeepRoll,
+        "exact_quotient": exact_quotient, "Pool": Pool, "KeepRoll": KeepRoll, "DiceRoll": DiceRoll,
         "pool_of": pool_of, "normal": normal,
         "roll_and_keep": roll_and_keep,
         "Character": Character,
