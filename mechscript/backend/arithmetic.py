@@ -12,7 +12,7 @@ from ..interpreter.values import TEXT_STEP
 from ..checker.types import PoolT
 from ..numbers import normal
 from .runtime import EXACT
-from .writer import TEMPORARY, Writer, class_of, is_literal, spending
+from .writer import SIMPLE, TEMPORARY, Writer, class_of, is_literal, spending
 
 
 class Arithmetic(Writer):
@@ -138,7 +138,7 @@ class Arithmetic(Writer):
                 # a pool and a whole number: the number added to the pool's flat bonus (_pool_arithmetic)
                 whole_b = "" if known[1] else f" and {class_of(b)} is int"
                 self.line(f"elif {class_of(a)} is Pool{whole_b}: {result} = {pool_sum(a, op, b, 'int', span)}")
-            if rolled and op in "+-" and not is_literal(a) and not is_literal(b):
+            if rolled and op in "+-" and not is_literal(a) and SIMPLE.fullmatch(b):   # `b` read again: a name or its field
                 self.line(f"elif {class_of(a)} is int and {class_of(b)} is DiceRoll and {b}.total.__class__ is int:")
                 with self.indented():
                     self.line(f"{result} = {a} {op} {b}.total")
