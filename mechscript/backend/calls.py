@@ -209,7 +209,7 @@ class Calls(Work):
         named = {key: self.expr(value) for key, value in node.kwargs.items()}
         options = "{" + ", ".join(f"{key!r}: {text}" for key, text in named.items()) + "}"
         k = self.constant(node)
-        general = f"B_{name}(EV, [{', '.join(args)}], {options}, {k})"
+        general = builtin_call(name, args, options, k)
         if name == "ended":
             return self.into(f"ENDED({args[0]})")
         if name == "roll" and len(args) == 1 and set(named) <= {"explode"}:
@@ -315,6 +315,12 @@ class Calls(Work):
         return self.into(general)
 
 
+def builtin_call(name: str, args: list, options: str, k: str) -> str:
+    """The call of the builtin `name` as the closures make it (`B_<name>`), with the Python text of
+    its arguments and of its named options' dict, `k` the call's constant."""
+    return f"B_{name}(EV, [{', '.join(args)}], {options}, {k})"
+
+
 def picked(writer, name: str, node: ast.Call, args: list, k: str) -> str:
     """`max` or `min` (`name`) of `args`, the Python text of the arguments of `node`: of numbers,
     as Python picks them (the builtin picks with it from the same values); else by the builtin
@@ -329,7 +335,7 @@ def picked(writer, name: str, node: ast.Call, args: list, k: str) -> str:
         python = f"{name}({', '.join(args)})"
     ints = " and ".join(f"{class_of(a)} is int" for a, arg in zip(args, node.args)
                         if not is_literal(a) and not (writer.surely(arg, "int") or writer.surely(arg, "number")))
-    general = f"B_{name}(EV, [{', '.join(args)}], {{}}, {k})"
+    general = builtin_call(name, args, "{}", k)
     return writer.into(f"({python}) if {ints} else {general}" if ints else python)
 
 
